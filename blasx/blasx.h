@@ -1,0 +1,120 @@
+/* blasx/blasx.h -- the native blasx API.
+ *
+ * Role: level-3 BLAS on host-resident, column-major matrices, run by tiles on
+ * all workers of the node.  Same operations and argument meanings as the
+ * reference BLAS routines of the same names, with 64-bit dimensions and a
+ * returned status instead of a call to xerbla:
+ *   0                 success
+ *   -p  (p >= 1)      argument p (the reference BLAS position) is invalid;
+ *                     nothing was read or written
+ *   BLASX_ERR_*  > 0  the call could not complete (see blasx_status_string)
+ * Complex scalars (alpha, beta of C and Z routines) are passed by address,
+ * as in CBLAS; HERK's alpha and beta and HER2K's beta are real.
+ * Option characters are those of the reference BLAS, in either case.
+ *
+ * The Fortran names (dgemm_ ...) are declared in blasx/blasx_f77.h, the
+ * CBLAS names in blasx/blasx_cblas.h.
+ */
+#ifndef BLASX_BLASX_H
+#define BLASX_BLASX_H
+
+#include <stdint.h>
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+#ifndef BLASX_API
+#define BLASX_API __attribute__((visibility("default")))
+#endif
+
+#define BLASX_VERSION_MAJOR 0
+#define BLASX_VERSION_MINOR 1
+
+/* Status codes (> 0); argument errors are returned as -position. */
+#define BLASX_OK 0
+#define BLASX_ERR_NOMEM 1    /* host memory for the task graph could not be had */
+#define BLASX_ERR_DEVICE 2   /* a device failed and no worker could finish the call */
+#define BLASX_ERR_INTERNAL 3 /* a runtime invariant failed (a bug: please report) */
+#define BLASX_ERR_THREAD 4   /* worker threads could not be started */
+
+/* A short English description of a status returned by any blasx_ function. */
+BLASX_API const char *blasx_status_string(int status);
+
+/* Tears down the persistent runtime (worker threads, device state).  Optional:
+ * it also runs at exit; the next call starts the runtime again. */
+BLASX_API void blasx_finalize(void);
+
+/* ---- S ---- */
+BLASX_API int blasx_sgemm(char transa, char transb, int64_t m, int64_t n, int64_t k, float alpha,
+    const float *A, int64_t lda, const float *B, int64_t ldb, float beta, float *C, int64_t ldc);
+BLASX_API int blasx_ssymm(char side, char uplo, int64_t m, int64_t n, float alpha, const float *A,
+    int64_t lda, const float *B, int64_t ldb, float beta, float *C, int64_t ldc);
+BLASX_API int blasx_ssyrk(char uplo, char trans, int64_t n, int64_t k, float alpha, const float *A,
+    int64_t lda, float beta, float *C, int64_t ldc);
+BLASX_API int blasx_ssyr2k(char uplo, char trans, int64_t n, int64_t k, float alpha, const float *A,
+    int64_t lda, const float *B, int64_t ldb, float beta, float *C, int64_t ldc);
+BLASX_API int blasx_strmm(char side, char uplo, char transa, char diag, int64_t m, int64_t n,
+    float alpha, const float *A, int64_t lda, float *B, int64_t ldb);
+BLASX_API int blasx_strsm(char side, char uplo, char transa, char diag, int64_t m, int64_t n,
+    float alpha, const float *A, int64_t lda, float *B, int64_t ldb);
+
+/* ---- D ---- */
+BLASX_API int blasx_dgemm(char transa, char transb, int64_t m, int64_t n, int64_t k, double alpha,
+    const double *A, int64_t lda, const double *B, int64_t ldb, double beta, double *C, int64_t ldc);
+BLASX_API int blasx_dsymm(char side, char uplo, int64_t m, int64_t n, double alpha, const double *A,
+    int64_t lda, const double *B, int64_t ldb, double beta, double *C, int64_t ldc);
+BLASX_API int blasx_dsyrk(char uplo, char trans, int64_t n, int64_t k, double alpha, const double *A,
+    int64_t lda, double beta, double *C, int64_t ldc);
+BLASX_API int blasx_dsyr2k(char uplo, char trans, int64_t n, int64_t k, double alpha, const double *A,
+    int64_t lda, const double *B, int64_t ldb, double beta, double *C, int64_t ldc);
+BLASX_API int blasx_dtrmm(char side, char uplo, char transa, char diag, int64_t m, int64_t n,
+    double alpha, const double *A, int64_t lda, double *B, int64_t ldb);
+BLASX_API int blasx_dtrsm(char side, char uplo, char transa, char diag, int64_t m, int64_t n,
+    double alpha, const double *A, int64_t lda, double *B, int64_t ldb);
+
+/* ---- C ---- */
+BLASX_API int blasx_cgemm(char transa, char transb, int64_t m, int64_t n, int64_t k, const void * alpha,
+    const void *A, int64_t lda, const void *B, int64_t ldb, const void * beta, void *C, int64_t ldc);
+BLASX_API int blasx_csymm(char side, char uplo, int64_t m, int64_t n, const void * alpha, const void *A,
+    int64_t lda, const void *B, int64_t ldb, const void * beta, void *C, int64_t ldc);
+BLASX_API int blasx_chemm(char side, char uplo, int64_t m, int64_t n, const void * alpha, const void *A,
+    int64_t lda, const void *B, int64_t ldb, const void * beta, void *C, int64_t ldc);
+BLASX_API int blasx_csyrk(char uplo, char trans, int64_t n, int64_t k, const void * alpha, const void *A,
+    int64_t lda, const void * beta, void *C, int64_t ldc);
+BLASX_API int blasx_cherk(char uplo, char trans, int64_t n, int64_t k, float alpha, const void *A,
+    int64_t lda, float beta, void *C, int64_t ldc);
+BLASX_API int blasx_csyr2k(char uplo, char trans, int64_t n, int64_t k, const void * alpha, const void *A,
+    int64_t lda, const void *B, int64_t ldb, const void * beta, void *C, int64_t ldc);
+BLASX_API int blasx_cher2k(char uplo, char trans, int64_t n, int64_t k, const void * alpha, const void *A,
+    int64_t lda, const void *B, int64_t ldb, float beta, void *C, int64_t ldc);
+BLASX_API int blasx_ctrmm(char side, char uplo, char transa, char diag, int64_t m, int64_t n,
+    const void * alpha, const void *A, int64_t lda, void *B, int64_t ldb);
+BLASX_API int blasx_ctrsm(char side, char uplo, char transa, char diag, int64_t m, int64_t n,
+    const void * alpha, const void *A, int64_t lda, void *B, int64_t ldb);
+
+/* ---- Z ---- */
+BLASX_API int blasx_zgemm(char transa, char transb, int64_t m, int64_t n, int64_t k, const void * alpha,
+    const void *A, int64_t lda, const void *B, int64_t ldb, const void * beta, void *C, int64_t ldc);
+BLASX_API int blasx_zsymm(char side, char uplo, int64_t m, int64_t n, const void * alpha, const void *A,
+    int64_t lda, const void *B, int64_t ldb, const void * beta, void *C, int64_t ldc);
+BLASX_API int blasx_zhemm(char side, char uplo, int64_t m, int64_t n, const void * alpha, const void *A,
+    int64_t lda, const void *B, int64_t ldb, const void * beta, void *C, int64_t ldc);
+BLASX_API int blasx_zsyrk(char uplo, char trans, int64_t n, int64_t k, const void * alpha, const void *A,
+    int64_t lda, const void * beta, void *C, int64_t ldc);
+BLASX_API int blasx_zherk(char uplo, char trans, int64_t n, int64_t k, double alpha, const void *A,
+    int64_t lda, double beta, void *C, int64_t ldc);
+BLASX_API int blasx_zsyr2k(char uplo, char trans, int64_t n, int64_t k, const void * alpha, const void *A,
+    int64_t lda, const void *B, int64_t ldb, const void * beta, void *C, int64_t ldc);
+BLASX_API int blasx_zher2k(char uplo, char trans, int64_t n, int64_t k, const void * alpha, const void *A,
+    int64_t lda, const void *B, int64_t ldb, double beta, void *C, int64_t ldc);
+BLASX_API int blasx_ztrmm(char side, char uplo, char transa, char diag, int64_t m, int64_t n,
+    const void * alpha, const void *A, int64_t lda, void *B, int64_t ldb);
+BLASX_API int blasx_ztrsm(char side, char uplo, char transa, char diag, int64_t m, int64_t n,
+    const void * alpha, const void *A, int64_t lda, void *B, int64_t ldb);
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif /* BLASX_BLASX_H */

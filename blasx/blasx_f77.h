@@ -1,0 +1,91 @@
+/* blasx/blasx_f77.h -- the Fortran level-3 BLAS names served by blasx.
+ *
+ * Role: C declarations of the 30 Fortran-callable routines (sgemm_ ...
+ * zher2k_), gfortran calling convention: every argument by address, a hidden
+ * size_t length after the arguments for each CHARACTER argument, INTEGER of
+ * type blasx_f77_int_t (int; -DBLASX_F77_ILP64 makes it int64_t), COMPLEX
+ * as two reals.  Also xerbla_, which blasx calls for argument errors with
+ * the routine name padded to 6 characters; blasx's own xerbla_ is weak and
+ * prints the reference message without stopping the program, so a program
+ * (or the Netlib tester) defining its own XERBLA takes precedence.
+ */
+#ifndef BLASX_BLASX_F77_H
+#define BLASX_BLASX_F77_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+#ifndef BLASX_API
+#define BLASX_API __attribute__((visibility("default")))
+#endif
+
+#ifdef BLASX_F77_ILP64
+typedef int64_t blasx_f77_int_t;
+#else
+typedef int blasx_f77_int_t;
+#endif
+
+BLASX_API void xerbla_(const char *srname, const blasx_f77_int_t *info, size_t srname_len);
+
+#define BLASX_F77_DECL(p, T, S, R)                                                                 \
+    BLASX_API void p##gemm_(const char *transa, const char *transb, const blasx_f77_int_t *m,     \
+                            const blasx_f77_int_t *n, const blasx_f77_int_t *k, const S *alpha,   \
+                            const T *A, const blasx_f77_int_t *lda, const T *B,                    \
+                            const blasx_f77_int_t *ldb, const S *beta, T *C,                       \
+                            const blasx_f77_int_t *ldc, size_t, size_t);                           \
+    BLASX_API void p##symm_(const char *side, const char *uplo, const blasx_f77_int_t *m,         \
+                            const blasx_f77_int_t *n, const S *alpha, const T *A,                  \
+                            const blasx_f77_int_t *lda, const T *B, const blasx_f77_int_t *ldb,    \
+                            const S *beta, T *C, const blasx_f77_int_t *ldc, size_t, size_t);      \
+    BLASX_API void p##syrk_(const char *uplo, const char *trans, const blasx_f77_int_t *n,        \
+                            const blasx_f77_int_t *k, const S *alpha, const T *A,                  \
+                            const blasx_f77_int_t *lda, const S *beta, T *C,                       \
+                            const blasx_f77_int_t *ldc, size_t, size_t);                           \
+    BLASX_API void p##syr2k_(const char *uplo, const char *trans, const blasx_f77_int_t *n,       \
+                             const blasx_f77_int_t *k, const S *alpha, const T *A,                 \
+                             const blasx_f77_int_t *lda, const T *B, const blasx_f77_int_t *ldb,   \
+                             const S *beta, T *C, const blasx_f77_int_t *ldc, size_t, size_t);     \
+    BLASX_API void p##trmm_(const char *side, const char *uplo, const char *transa,               \
+                            const char *diag, const blasx_f77_int_t *m, const blasx_f77_int_t *n, \
+                            const S *alpha, const T *A, const blasx_f77_int_t *lda, T *B,          \
+                            const blasx_f77_int_t *ldb, size_t, size_t, size_t, size_t);           \
+    BLASX_API void p##trsm_(const char *side, const char *uplo, const char *transa,               \
+                            const char *diag, const blasx_f77_int_t *m, const blasx_f77_int_t *n, \
+                            const S *alpha, const T *A, const blasx_f77_int_t *lda, T *B,          \
+                            const blasx_f77_int_t *ldb, size_t, size_t, size_t, size_t);
+
+#define BLASX_F77_DECL_HERM(p, T, S, R)                                                            \
+    BLASX_API void p##hemm_(const char *side, const char *uplo, const blasx_f77_int_t *m,         \
+                            const blasx_f77_int_t *n, const S *alpha, const T *A,                  \
+                            const blasx_f77_int_t *lda, const T *B, const blasx_f77_int_t *ldb,    \
+                            const S *beta, T *C, const blasx_f77_int_t *ldc, size_t, size_t);      \
+    BLASX_API void p##herk_(const char *uplo, const char *trans, const blasx_f77_int_t *n,        \
+                            const blasx_f77_int_t *k, const R *alpha, const T *A,                  \
+                            const blasx_f77_int_t *lda, const R *beta, T *C,                       \
+                            const blasx_f77_int_t *ldc, size_t, size_t);                           \
+    BLASX_API void p##her2k_(const char *uplo, const char *trans, const blasx_f77_int_t *n,       \
+                             const blasx_f77_int_t *k, const S *alpha, const T *A,                 \
+                             const blasx_f77_int_t *lda, const T *B, const blasx_f77_int_t *ldb,   \
+                             const R *beta, T *C, const blasx_f77_int_t *ldc, size_t, size_t);
+
+/* Complex arguments are declared void so that C callers may pass any
+ * two-reals layout (float[2], float _Complex, a struct). */
+BLASX_F77_DECL(s, float, float, float)
+BLASX_F77_DECL(d, double, double, double)
+BLASX_F77_DECL(c, void, void, float)
+BLASX_F77_DECL(z, void, void, double)
+BLASX_F77_DECL_HERM(c, void, void, float)
+BLASX_F77_DECL_HERM(z, void, void, double)
+
+#undef BLASX_F77_DECL
+#undef BLASX_F77_DECL_HERM
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif

@@ -1,0 +1,190 @@
+/* blasx/config.h -- the one compile-time configuration of blasx.
+ *
+ * Role: every tunable of every component lives here, with its default and
+ * unit.  Components read their slice of `blasx_cfg` (a static const struct,
+ * so the compiler folds the values into specialised code); no other file
+ * holds a tuning constant.
+ *
+ * Override at build time, either
+ *   - with -D flags:          make CONFIG='-DBLASX_CFG_TILE=4'
+ *                             bazel build --copt=-DBLASX_CFG_TILE=4 //...
+ *   - or with a user header:  -DBLASX_USER_CONFIG='"my_blasx_config.h"'
+ *     which is included first and may #define any BLASX_CFG_* below.
+ *
+ * Invariants: every value is checked by a _Static_assert at the end of this
+ * file, so a bad configuration fails to compile instead of misbehaving.
+ */
+#ifndef BLASX_CONFIG_H
+#define BLASX_CONFIG_H
+
+#ifdef BLASX_USER_CONFIG
+#include BLASX_USER_CONFIG
+#endif
+
+/* ---- tiles (elements per tile side) --------------------------------- */
+/* BLASX_CFG_TILE, when set, overrides the four per-precision sizes. */
+#ifdef BLASX_CFG_TILE
+#define BLASX_CFG_TILE_S BLASX_CFG_TILE
+#define BLASX_CFG_TILE_D BLASX_CFG_TILE
+#define BLASX_CFG_TILE_C BLASX_CFG_TILE
+#define BLASX_CFG_TILE_Z BLASX_CFG_TILE
+#endif
+#ifndef BLASX_CFG_TILE_S
+#define BLASX_CFG_TILE_S 1024 /* elements; single real    */
+#endif
+#ifndef BLASX_CFG_TILE_D
+#define BLASX_CFG_TILE_D 1024 /* elements; double real    */
+#endif
+#ifndef BLASX_CFG_TILE_C
+#define BLASX_CFG_TILE_C 1024 /* elements; single complex */
+#endif
+#ifndef BLASX_CFG_TILE_Z
+#define BLASX_CFG_TILE_Z 1024 /* elements; double complex */
+#endif
+
+/* ---- offload: calls below this many flops run as one CPU kernel call -- */
+#ifndef BLASX_CFG_OFFLOAD_MIN_FLOPS
+#define BLASX_CFG_OFFLOAD_MIN_FLOPS 268435456LL /* flops (2*512^3) */
+#endif
+
+/* ---- CPU workers of the tiled runtime -------------------------------- */
+#ifndef BLASX_CFG_CPU_WORKERS
+#define BLASX_CFG_CPU_WORKERS 0 /* threads besides the caller; 0 = cores - 1 */
+#endif
+#ifndef BLASX_CFG_CPU_WORKERS_MAX
+#define BLASX_CFG_CPU_WORKERS_MAX 256 /* threads; upper bound for the pool */
+#endif
+#ifndef BLASX_CFG_CPU_WORKER
+#define BLASX_CFG_CPU_WORKER 1 /* 1 = CPU cores take tile tasks beside GPUs */
+#endif
+#ifndef BLASX_CFG_IDLE_SPINS
+#define BLASX_CFG_IDLE_SPINS 2000 /* empty polls of a queue before a worker sleeps */
+#endif
+
+/* ---- CPU tile kernels: cache blocking (elements) --------------------- */
+#ifndef BLASX_CFG_CPU_MC
+#define BLASX_CFG_CPU_MC 128 /* rows of A kept in L2 per block */
+#endif
+#ifndef BLASX_CFG_CPU_KC
+#define BLASX_CFG_CPU_KC 256 /* depth of a packed panel */
+#endif
+#ifndef BLASX_CFG_CPU_NC
+#define BLASX_CFG_CPU_NC 2048 /* columns of B kept in L3 per block */
+#endif
+#ifndef BLASX_CFG_CPU_TRI_NB
+#define BLASX_CFG_CPU_TRI_NB 64 /* diagonal block of TRSM/TRMM/SYRK kernels */
+#endif
+
+/* ---- GPUs ------------------------------------------------------------ */
+#ifndef BLASX_CFG_MAX_GPUS
+#define BLASX_CFG_MAX_GPUS 16 /* devices; size of per-GPU state arrays */
+#endif
+#ifndef BLASX_CFG_STREAMS_PER_GPU
+#define BLASX_CFG_STREAMS_PER_GPU 4 /* streams; concurrent tasks per GPU */
+#endif
+#ifndef BLASX_CFG_RS_SLOTS
+#define BLASX_CFG_RS_SLOTS 8 /* tasks held in a GPU's reservation station */
+#endif
+#ifndef BLASX_CFG_HEAP_FRACTION_PCT
+#define BLASX_CFG_HEAP_FRACTION_PCT 90 /* percent of free GPU memory taken */
+#endif
+#ifndef BLASX_CFG_HEAP_MIN_MB
+#define BLASX_CFG_HEAP_MIN_MB 256 /* MiB; floor of the GPU heap */
+#endif
+#ifndef BLASX_CFG_CACHE_POLICY
+#define BLASX_CFG_CACHE_POLICY 0 /* 0 = ALRU (the only policy so far) */
+#endif
+#ifndef BLASX_CFG_L2_CACHE
+#define BLASX_CFG_L2_CACHE 1 /* 1 = fetch tiles from peer GPUs */
+#endif
+
+/* ---- NUMA hybrid-grained GEMM (papers/001) --------------------------- */
+#ifndef BLASX_CFG_NUMA_STATIC_TASKS
+#define BLASX_CFG_NUMA_STATIC_TASKS 2 /* static tasks per chunk (s) */
+#endif
+#ifndef BLASX_CFG_NUMA_STATIC_PCT
+#define BLASX_CFG_NUMA_STATIC_PCT 40 /* percent of a chunk per static task */
+#endif
+#ifndef BLASX_CFG_NUMA_DYNAMIC_TASKS
+#define BLASX_CFG_NUMA_DYNAMIC_TASKS 2 /* dynamic tasks per chunk (d) */
+#endif
+#ifndef BLASX_CFG_NUMA_DYNAMIC_PCT
+#define BLASX_CFG_NUMA_DYNAMIC_PCT 10 /* percent of a chunk per dynamic task (g) */
+#endif
+
+typedef struct {
+    long long s, d, c, z; /* elements per tile side, per precision */
+} blasx_tile_cfg_t;
+
+typedef struct {
+    long long offload_min_flops; /* below: one direct CPU kernel call */
+    int cpu_workers;             /* pool threads; 0 = cores - 1 */
+    int cpu_workers_max;
+    int cpu_worker;              /* CPU joins GPU runs */
+    int idle_spins;
+} blasx_sched_cfg_t;
+
+typedef struct {
+    long long mc, kc, nc, tri_nb; /* elements */
+} blasx_cpu_kernel_cfg_t;
+
+typedef struct {
+    int max_gpus, streams_per_gpu, rs_slots;
+    int heap_fraction_pct;
+    long long heap_min_mb;
+    int cache_policy, l2_cache;
+} blasx_gpu_cfg_t;
+
+typedef struct {
+    int static_tasks, static_pct, dynamic_tasks, dynamic_pct;
+} blasx_numa_cfg_t;
+
+typedef struct {
+    blasx_tile_cfg_t tile;
+    blasx_sched_cfg_t sched;
+    blasx_cpu_kernel_cfg_t cpu;
+    blasx_gpu_cfg_t gpu;
+    blasx_numa_cfg_t numa;
+} blasx_config_t;
+
+static const blasx_config_t blasx_cfg = {
+    .tile = {BLASX_CFG_TILE_S, BLASX_CFG_TILE_D, BLASX_CFG_TILE_C, BLASX_CFG_TILE_Z},
+    .sched = {BLASX_CFG_OFFLOAD_MIN_FLOPS, BLASX_CFG_CPU_WORKERS, BLASX_CFG_CPU_WORKERS_MAX,
+              BLASX_CFG_CPU_WORKER, BLASX_CFG_IDLE_SPINS},
+    .cpu = {BLASX_CFG_CPU_MC, BLASX_CFG_CPU_KC, BLASX_CFG_CPU_NC, BLASX_CFG_CPU_TRI_NB},
+    .gpu = {BLASX_CFG_MAX_GPUS, BLASX_CFG_STREAMS_PER_GPU, BLASX_CFG_RS_SLOTS,
+            BLASX_CFG_HEAP_FRACTION_PCT, BLASX_CFG_HEAP_MIN_MB, BLASX_CFG_CACHE_POLICY,
+            BLASX_CFG_L2_CACHE},
+    .numa = {BLASX_CFG_NUMA_STATIC_TASKS, BLASX_CFG_NUMA_STATIC_PCT, BLASX_CFG_NUMA_DYNAMIC_TASKS,
+             BLASX_CFG_NUMA_DYNAMIC_PCT},
+};
+
+/* ---- invariants ------------------------------------------------------ */
+_Static_assert(BLASX_CFG_TILE_S >= 1 && BLASX_CFG_TILE_S <= 65536, "tile S in [1, 65536]");
+_Static_assert(BLASX_CFG_TILE_D >= 1 && BLASX_CFG_TILE_D <= 65536, "tile D in [1, 65536]");
+_Static_assert(BLASX_CFG_TILE_C >= 1 && BLASX_CFG_TILE_C <= 65536, "tile C in [1, 65536]");
+_Static_assert(BLASX_CFG_TILE_Z >= 1 && BLASX_CFG_TILE_Z <= 65536, "tile Z in [1, 65536]");
+_Static_assert(BLASX_CFG_OFFLOAD_MIN_FLOPS >= 0, "offload threshold is a flop count >= 0");
+_Static_assert(BLASX_CFG_CPU_WORKERS >= 0 && BLASX_CFG_CPU_WORKERS <= BLASX_CFG_CPU_WORKERS_MAX,
+               "CPU workers in [0, max]");
+_Static_assert(BLASX_CFG_CPU_WORKERS_MAX >= 1 && BLASX_CFG_CPU_WORKERS_MAX <= 4096, "pool bound");
+_Static_assert(BLASX_CFG_CPU_WORKER == 0 || BLASX_CFG_CPU_WORKER == 1, "CPU worker is a switch");
+_Static_assert(BLASX_CFG_IDLE_SPINS >= 0, "idle spins >= 0");
+_Static_assert(BLASX_CFG_CPU_MC >= 8 && BLASX_CFG_CPU_KC >= 8 && BLASX_CFG_CPU_NC >= 8,
+               "CPU kernel blocks of at least 8");
+_Static_assert(BLASX_CFG_CPU_MC % 8 == 0 && BLASX_CFG_CPU_NC % 8 == 0,
+               "CPU kernel MC and NC are multiples of the register block (8)");
+_Static_assert(BLASX_CFG_CPU_TRI_NB >= 1, "triangular block >= 1");
+_Static_assert(BLASX_CFG_MAX_GPUS >= 1 && BLASX_CFG_MAX_GPUS <= 64, "max GPUs in [1, 64]");
+_Static_assert(BLASX_CFG_STREAMS_PER_GPU >= 1 && BLASX_CFG_STREAMS_PER_GPU <= 32, "streams in [1, 32]");
+_Static_assert(BLASX_CFG_RS_SLOTS >= BLASX_CFG_STREAMS_PER_GPU, "a reservation station feeds every stream");
+_Static_assert(BLASX_CFG_HEAP_FRACTION_PCT >= 1 && BLASX_CFG_HEAP_FRACTION_PCT <= 100, "heap fraction in %");
+_Static_assert(BLASX_CFG_HEAP_MIN_MB >= 1, "heap floor >= 1 MiB");
+_Static_assert(BLASX_CFG_CACHE_POLICY == 0, "only ALRU (0) exists");
+_Static_assert(BLASX_CFG_L2_CACHE == 0 || BLASX_CFG_L2_CACHE == 1, "L2 cache is a switch");
+_Static_assert(BLASX_CFG_NUMA_STATIC_TASKS >= 1 && BLASX_CFG_NUMA_DYNAMIC_TASKS >= 0, "s >= 1, d >= 0");
+_Static_assert(BLASX_CFG_NUMA_STATIC_TASKS * BLASX_CFG_NUMA_STATIC_PCT +
+                       BLASX_CFG_NUMA_DYNAMIC_TASKS * BLASX_CFG_NUMA_DYNAMIC_PCT == 100,
+               "static and dynamic tasks cover a chunk exactly (s*S% + d*g% = 100%)");
+
+#endif /* BLASX_CONFIG_H */
