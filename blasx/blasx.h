@@ -41,6 +41,13 @@ extern "C" {
 /* A short English description of a status returned by any blasx_ function. */
 BLASX_API const char *blasx_status_string(int status);
 
+/* Handler for calls through the Fortran and CBLAS names that were valid but
+ * could not complete (status > 0; argument errors go to xerbla_ /
+ * cblas_xerbla as in the reference BLAS).  routine is e.g. "DGEMM".  Without
+ * a handler (NULL, the default) blasx prints one line on stderr. */
+typedef void (*blasx_error_handler_t)(int status, const char *routine);
+BLASX_API void blasx_set_error_handler(blasx_error_handler_t handler);
+
 /* Tears down the persistent runtime (worker threads, device state).  Optional:
  * it also runs at exit; the next call starts the runtime again. */
 BLASX_API void blasx_finalize(void);

@@ -1,0 +1,82 @@
+# Makefile -- builds the same libblasx.a as Bazel (BUILD.bazel) and runs the
+# same tests, for machines without Bazel (the GPU machines).
+#
+#   make                 build/libblasx.a and build/libblasx.so
+#   make test            all unit tests (default and tiny-tile builds) and
+#                        the Netlib level-3 testers against both .so builds
+#   make demo            a tiled DGEMM with its check and its time
+#   make CONFIG='-DBLASX_CFG_TILE_D=2048'    compile-time config (-D flags)
+#   make USER_CONFIG=path/to/my_config.h      or a user config header
+#
+# The "tiny" variant (build/tiny/) compiles the same sources with a tile of 3
+# and no offload threshold, so that every call goes through tiling.
+
+CC       ?= gcc
+ARCH     ?= -march=native
+OPT      ?= -O3
+CONFIG   ?=
+USER_CONFIG ?=
+BUILD    ?= build
+TINY_CONFIG = -DBLASX_CFG_TILE=3 -DBLASX_CFG_OFFLOAD_MIN_FLOPS=0
+
+HAVE_NUMA := $(shell test -f /usr/include/numa.h && echo 1)
+NUMA_DEF  := $(if $(HAVE_NUMA),-DBLASX_HAVE_NUMA,)
+NUMA_LIB  := $(if $(HAVE_NUMA),-lnuma,)
+
+USER_DEF := $(if $(USER_CONFIG),-DBLASX_USER_CONFIG='"$(abspath $(USER_CONFIG))"',)
+CFLAGS_COMMON = -std=c11 $(OPT) $(ARCH) -Wall -Wextra -D_GNU_SOURCE -I. $(NUMA_DEF) $(USER_DEF) $(CONFIG)
+LIB_CFLAGS = $(CFLAGS_COMMON) -fPIC -fvisibility=hidden
+LDLIBS   = -lpthread -lm -ldl $(NUMA_LIB)
+
+LIB_SRCS := $(sort $(wildcard blasx/*.c internal/*.c kernels/*.c numa/*.c))
+HDRS     := $(wildcard blasx/*.h blasx/*.inc internal/*.h internal/*.inc kernels/*.h kernels/*.inc numa/*.h testing/*.h testing/*.inc)
+TEST_SRCS := $(sort $(wildcard testing/test_*.c))
+TESTS    := $(patsubst testing/%.c,%,$(TEST_SRCS))
+
+OBJS      := $(patsubst %.c,$(BUILD)/obj/%.o,$(LIB_SRCS))
+TINY_OBJS := $(patsubst %.c,$(BUILD)/tiny/obj/%.o,$(LIB_SRCS))
+
+.PHONY: all lib test unit netlib demo clean
+all: lib
+lib: $(BUILD)/libblasx.a $(BUILD)/libblasx.so
+
+$(BUILD)/obj/%.o: %.c $(HDRS)
+	@mkdir -p $(dir $@)
+	$(CC) $(LIB_CFLAGS) -c $< -o $@
+$(BUILD)/tiny/obj/%.o: %.c $(HDRS)
+	@mkdir -p $(dir $@)
+	$(CC) $(LIB_CFLAGS) $(TINY_CONFIG) -c $< -o $@
+
+$(BUILD)/libblasx.a: $(OBJS)
+	rm -f $@ && ar rcs $@ $^
+$(BUILD)/tiny/libblasx.a: $(TINY_OBJS)
+	rm -f $@ && ar rcs $@ $^
+$(BUILD)/libblasx.so: $(OBJS)
+	$(CC) -shared -o $@ $^ $(LDLIBS)
+$(BUILD)/tiny/libblasx.so: $(TINY_OBJS)
+	$(CC) -shared -o $@ $^ $(LDLIBS)
+
+$(BUILD)/test_%: testing/test_%.c $(BUILD)/libblasx.a $(HDRS)
+	$(CC) $(CFLAGS_COMMON) $< $(BUILD)/libblasx.a -o $@ $(LDLIBS)
+$(BUILD)/tiny/test_%: testing/test_%.c $(BUILD)/tiny/libblasx.a $(HDRS)
+	$(CC) $(CFLAGS_COMMON) $(TINY_CONFIG) $< $(BUILD)/tiny/libblasx.a -o $@ $(LDLIBS)
+
+$(BUILD)/demo_dgemm: benchmarks/demo_dgemm.c $(BUILD)/libblasx.a
+	$(CC) $(CFLAGS_COMMON) $< $(BUILD)/libblasx.a -o $@ $(LDLIBS)
+
+# Unit tests: each binary prints "name: N passed, M failed"; testing/run_unit.sh
+# runs them all and prints the total.
+unit: $(addprefix $(BUILD)/,$(TESTS)) $(addprefix $(BUILD)/tiny/,$(TESTS))
+	bash testing/run_unit.sh $^
+
+netlib: $(BUILD)/libblasx.so $(BUILD)/tiny/libblasx.so
+	bash testing/netlib/run_netlib.sh $(abspath $(BUILD)/libblasx.so) default
+	bash testing/netlib/run_netlib.sh $(abspath $(BUILD)/tiny/libblasx.so) tiny
+
+test: unit netlib
+
+demo: $(BUILD)/demo_dgemm
+	$(BUILD)/demo_dgemm
+
+clean:
+	rm -rf $(BUILD)

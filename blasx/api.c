@@ -1,0 +1,26 @@
+/* blasx/api.c -- instantiates the public interfaces (blasx/api.inc) for the
+ * four precisions. */
+#include <string.h>
+#include "blasx/blasx.h"
+#include "blasx/blasx_cblas.h"
+#include "blasx/blasx_f77.h"
+#include "blasx/errors.h"
+#include "internal/runtime.h"
+#include "kernels/cpu_kernels.h"
+
+#define BX_PREC BX_PREC_S
+#include "internal/prec_begin.h"
+#include "blasx/api.inc"
+#include "internal/prec_end.h"
+#define BX_PREC BX_PREC_D
+#include "internal/prec_begin.h"
+#include "blasx/api.inc"
+#include "internal/prec_end.h"
+#define BX_PREC BX_PREC_C
+#include "internal/prec_begin.h"
+#include "blasx/api.inc"
+#include "internal/prec_end.h"
+#define BX_PREC BX_PREC_Z
+#include "internal/prec_begin.h"
+#include "blasx/api.inc"
+#include "internal/prec_end.h"

@@ -1,0 +1,69 @@
+/* blasx/errors.c -- error reporting: status strings, the failure handler,
+ * and the reference BLAS/CBLAS error-reporting names (xerbla_,
+ * cblas_xerbla, RowMajorStrg, CBLAS_CallFromC).
+ * The reference names are weak, so a program's own definitions (the Netlib
+ * testers define their own xerbla) take precedence.  Unlike the reference,
+ * neither xerbla stops the program: library code never exits. */
+#include <stdarg.h>
+#include <stdio.h>
+#include <string.h>
+#include "blasx/blasx_cblas.h"
+#include "blasx/blasx_f77.h"
+#include "blasx/errors.h"
+
+__attribute__((weak)) int RowMajorStrg = 0;
+__attribute__((weak)) int CBLAS_CallFromC = 0;
+
+__attribute__((weak)) void xerbla_(const char *srname, const blasx_f77_int_t *info, size_t srname_len) {
+    int len = (int)(srname_len < 32 ? srname_len : 32);
+    while (len > 0 && srname[len - 1] == ' ') len--;
+    fprintf(stderr, " ** On entry to %.*s parameter number %d had an illegal value\n", len, srname, (int)*info);
+}
+
+/* Row-major errors arrive as positions of the swapped column-major call; map
+ * them back to the caller's argument list, as the reference CBLAS does. */
+static int cblas_position(int p, const char *rout) {
+    if (!RowMajorStrg) return p;
+    if (strstr(rout, "gemm")) return p == 4 ? 5 : p == 5 ? 4 : p == 9 ? 11 : p == 11 ? 9 : p;
+    if (strstr(rout, "symm") || strstr(rout, "hemm")) return p == 4 ? 5 : p == 5 ? 4 : p;
+    if (strstr(rout, "trmm") || strstr(rout, "trsm")) return p == 6 ? 7 : p == 7 ? 6 : p;
+    return p;
+}
+
+__attribute__((weak)) void cblas_xerbla(int p, const char *rout, const char *form, ...) {
+    va_list ap;
+    va_start(ap, form);
+    fprintf(stderr, "Parameter %d to routine %s was incorrect\n", cblas_position(p, rout), rout);
+    vfprintf(stderr, form, ap);
+    va_end(ap);
+}
+
+const char *blasx_status_string(int status) {
+    if (status < 0) return "invalid argument (the position is -status)";
+    switch (status) {
+    case BLASX_OK: return "success";
+    case BLASX_ERR_NOMEM: return "out of host memory for the task graph";
+    case BLASX_ERR_DEVICE: return "device failure with no worker left to finish the call";
+    case BLASX_ERR_INTERNAL: return "internal error (a bug in blasx)";
+    case BLASX_ERR_THREAD: return "worker threads could not be started";
+    default: return "unknown status";
+    }
+}
+
+static _Atomic(blasx_error_handler_t) handler;
+
+void blasx_set_error_handler(blasx_error_handler_t h) { atomic_store(&handler, h); }
+
+void blasx_report_failure(int status, char prec, const char *stem) {
+    char name[16];
+    snprintf(name, sizeof name, "%c%s", prec, stem);
+    for (char *c = name + 1; *c; c++) *c = (char)(*c - 'a' + 'A');
+    blasx_error_handler_t h = atomic_load(&handler);
+    if (h) {
+        h(status, name);
+        return;
+    }
+    const blasx_err_site_t *s = &blasx_err_site;
+    fprintf(stderr, "blasx: %s failed: %s (status %d, at %s:%d: %s); C may be partly updated\n", name,
+            blasx_status_string(status), status, s->file ? s->file : "?", s->line, s->expr ? s->expr : "?");
+}

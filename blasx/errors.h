@@ -1,0 +1,20 @@
+/* blasx/errors.h -- internal: how the Fortran and CBLAS interfaces report a
+ * call that was valid but could not complete (status > 0).
+ * Role: those interfaces have no return value, so the failure goes to the
+ * handler set with blasx_set_error_handler() (blasx/blasx.h), or, without
+ * one, to one line on stderr.  Argument errors never come here: they go to
+ * xerbla_ / cblas_xerbla as in the reference BLAS.
+ */
+#ifndef BLASX_ERRORS_H
+#define BLASX_ERRORS_H
+
+#include "internal/common.h"
+
+/* prec: 'S','D','C','Z'; stem: "gemm" ...  Does nothing when status == 0. */
+BLASX_INTERNAL void blasx_report_failure(int status, char prec, const char *stem);
+
+static inline void blasx_report_status(int status, char prec, const char *stem) {
+    if (status != 0) blasx_report_failure(status, prec, stem);
+}
+
+#endif

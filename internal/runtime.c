@@ -1,0 +1,266 @@
+/* internal/runtime.c -- worker pool and job execution (see runtime.h). */
+#include "internal/runtime.h"
+#include "numa/topology.h"
+#include <pthread.h>
+#include <sched.h>
+#include <stdlib.h>
+
+_Thread_local blasx_err_site_t blasx_err_site;
+
+/* One mutex guards the job list and the sleep/wake protocol: a thread about
+ * to sleep registers in `sleepers` under the lock and re-checks for work; a
+ * thread that makes work available bumps `gen` under the lock if anyone
+ * sleeps.  Both sides use sequentially consistent atomics, so a wake-up is
+ * never lost. */
+static struct {
+    pthread_mutex_t lock;
+    pthread_cond_t wake;
+    pthread_once_t once;
+    int started;  /* pool threads created (under lock) */
+    int stopping; /* finalize in progress (under lock) */
+    uint64_t gen; /* under lock */
+    _Atomic int sleepers;
+    blasx_job_t *jobs; /* active jobs (under lock) */
+    pthread_t *threads;
+    int nthreads;
+} rt = {PTHREAD_MUTEX_INITIALIZER, PTHREAD_COND_INITIALIZER, PTHREAD_ONCE_INIT, 0, 0, 0, 0, NULL, NULL, 0};
+
+static void notify(void) {
+    atomic_thread_fence(memory_order_seq_cst); /* order the new work before reading sleepers */
+    if (atomic_load(&rt.sleepers) > 0) {
+        pthread_mutex_lock(&rt.lock);
+        rt.gen++;
+        pthread_cond_broadcast(&rt.wake);
+        pthread_mutex_unlock(&rt.lock);
+    }
+}
+
+void blasx_job_complete(blasx_job_t *job, int32_t t, int st) {
+    if (st) {
+        int zero = 0;
+        atomic_compare_exchange_strong(&job->status, &zero, st);
+    }
+    const blasx_task_t *tk = &job->g.tasks[t];
+    int released = 0;
+    for (int32_t i = 0; i < tk->nsucc; i++) {
+        int32_t s = job->g.succ[tk->succ0 + i];
+        if (atomic_fetch_sub(&job->npred[s], 1) == 1) {
+            blasx_queue_enqueue(&job->q, s);
+            released = 1;
+        }
+    }
+    if (atomic_fetch_sub(&job->remaining, 1) == 1 || released) notify();
+}
+
+void blasx_worker_run_task(blasx_worker_t *w, blasx_job_t *job, int32_t t) {
+    const blasx_task_t *tk = &job->g.tasks[t];
+    int st = atomic_load_explicit(&job->status, memory_order_relaxed);
+    if (st) { /* an earlier task failed: skip the work, keep the graph moving */
+        blasx_job_complete(job, t, st);
+        return;
+    }
+    const blasx_worker_ops_t *ops = w->ops;
+    blasx_view_t c;
+    st = ops->acquire(w, job, tk->out, &c);
+    for (int32_t i = 0; st == 0 && i < tk->nsteps; i++) {
+        const blasx_step_t *s = &job->g.steps[tk->step0 + i];
+        blasx_view_t a = {0}, b = {0};
+        int has_a = s->a.opnd >= 0 && !blasx_tile_eq(s->a, tk->out);
+        int has_b = s->b.opnd >= 0 && !blasx_tile_eq(s->b, tk->out);
+        if (has_a) st = ops->acquire(w, job, s->a, &a);
+        if (st == 0 && has_b) st = ops->acquire(w, job, s->b, &b);
+        if (st == 0) st = ops->run_step(w, job, s, &a, &b, &c);
+        if (has_a) ops->release(w, job, s->a);
+        if (has_b) ops->release(w, job, s->b);
+    }
+    if (st == 0) st = ops->publish(w, job, tk);
+    ops->release(w, job, tk->out);
+    blasx_job_complete(job, t, st);
+}
+
+/* Works on `job` until it has no ready task for idle_spins polls or is done.
+ * Returns 1 if the job is complete. */
+static int work_on(blasx_worker_t *w, blasx_job_t *job) {
+    int idle = 0;
+    while (atomic_load(&job->remaining) > 0) {
+        int32_t t = blasx_job_take(job);
+        if (t < 0) {
+            if (++idle > blasx_cfg.sched.idle_spins) return 0;
+            if (idle & 63) blasx_cpu_relax();
+            else sched_yield();
+            continue;
+        }
+        idle = 0;
+        blasx_worker_run_task(w, job, t);
+    }
+    return 1;
+}
+
+static void *pool_main(void *arg) {
+    blasx_worker_t w = {&blasx_cpu_worker_ops, (int)(intptr_t)arg, 0};
+    pthread_mutex_lock(&rt.lock);
+    for (;;) {
+        if (rt.stopping) break;
+        /* Register as a sleeper before looking, so work published after the
+         * look is announced to us (see notify). */
+        atomic_fetch_add(&rt.sleepers, 1);
+        atomic_thread_fence(memory_order_seq_cst);
+        blasx_job_t *job = NULL;
+        for (blasx_job_t *j = rt.jobs; j; j = j->next)
+            if (atomic_load(&j->remaining) > 0 && !blasx_queue_empty(&j->q)) {
+                job = j;
+                break;
+            }
+        if (!job) {
+            uint64_t g = rt.gen;
+            while (g == rt.gen && !rt.stopping) pthread_cond_wait(&rt.wake, &rt.lock);
+            atomic_fetch_sub(&rt.sleepers, 1);
+            continue;
+        }
+        atomic_fetch_sub(&rt.sleepers, 1);
+        atomic_fetch_add(&job->refs, 1);
+        pthread_mutex_unlock(&rt.lock);
+        work_on(&w, job);
+        /* The owner frees the job once refs drops to zero; it may sleep. */
+        atomic_fetch_sub(&job->refs, 1);
+        notify();
+        pthread_mutex_lock(&rt.lock);
+    }
+    pthread_mutex_unlock(&rt.lock);
+    return NULL;
+}
+
+static void at_exit_finalize(void) { blasx_finalize(); }
+
+static void register_exit(void) { atexit(at_exit_finalize); }
+
+static int pool_size(void) {
+    int n = blasx_cfg.sched.cpu_workers;
+    if (n == 0) n = blasx_topo_cpu_count() - 1;
+    if (n > blasx_cfg.sched.cpu_workers_max) n = blasx_cfg.sched.cpu_workers_max;
+    return n < 0 ? 0 : n;
+}
+
+/* Starts the pool once; later calls return at once. Caller holds rt.lock. */
+static int pool_start_locked(void) {
+    if (rt.started) return 0;
+    int n = pool_size();
+    rt.threads = (pthread_t *)calloc((size_t)(n ? n : 1), sizeof(pthread_t));
+    if (!rt.threads) return BLASX_ERR_NOMEM;
+    rt.nthreads = 0;
+    for (int i = 0; i < n; i++) {
+        if (pthread_create(&rt.threads[i], NULL, pool_main, (void *)(intptr_t)(i + 1)) != 0) break;
+        rt.nthreads++;
+    }
+    /* Fewer threads than asked still works: the caller always participates. */
+    rt.started = 1;
+    return 0;
+}
+
+void blasx_finalize(void) {
+    pthread_mutex_lock(&rt.lock);
+    if (!rt.started) {
+        pthread_mutex_unlock(&rt.lock);
+        return;
+    }
+    rt.stopping = 1;
+    rt.gen++;
+    pthread_cond_broadcast(&rt.wake);
+    pthread_mutex_unlock(&rt.lock);
+    for (int i = 0; i < rt.nthreads; i++) pthread_join(rt.threads[i], NULL);
+    pthread_mutex_lock(&rt.lock);
+    free(rt.threads);
+    rt.threads = NULL;
+    rt.nthreads = 0;
+    rt.started = 0;
+    rt.stopping = 0;
+    pthread_mutex_unlock(&rt.lock);
+}
+
+int blasx_runtime_threads(void) {
+    pthread_mutex_lock(&rt.lock);
+    int n = rt.nthreads;
+    pthread_mutex_unlock(&rt.lock);
+    return n;
+}
+
+static void job_free(blasx_job_t *job) {
+    blasx_queue_destroy(&job->q);
+    free((void *)job->npred);
+    blasx_graph_free(&job->g);
+}
+
+static int job_build(blasx_job_t *job) {
+    BLASX_TRY(blasx_plan(&job->g, &job->prob, job->tile));
+    int64_t n = job->g.ntasks;
+    BLASX_TRY(blasx_queue_init(&job->q, n));
+    job->npred = (_Atomic int32_t *)malloc((size_t)(n ? n : 1) * sizeof(*job->npred));
+    if (!job->npred) return BLASX_ERR_NOMEM;
+    for (int64_t t = 0; t < n; t++) atomic_init(&job->npred[t], job->g.tasks[t].npred);
+    atomic_init(&job->remaining, n);
+    atomic_init(&job->status, 0);
+    atomic_init(&job->refs, 0);
+    for (int64_t t = 0; t < n; t++)
+        if (job->g.tasks[t].npred == 0) blasx_queue_enqueue(&job->q, (int32_t)t);
+    return 0;
+}
+
+int blasx_runtime_execute(int prec, size_t esz, int64_t tile, const blasx_problem_t *p,
+                          const blasx_operand_t op[BLASX_OPND_COUNT]) {
+    blasx_job_t job;
+    memset(&job, 0, sizeof job);
+    job.prec = prec;
+    job.esz = esz;
+    job.tile = tile;
+    job.prob = *p;
+    for (int o = 0; o < BLASX_OPND_COUNT; o++) job.op[o] = op[o];
+    blasx_graph_init(&job.g);
+    int st = job_build(&job);
+    if (st) {
+        job_free(&job);
+        return st;
+    }
+
+    pthread_once(&rt.once, register_exit);
+    pthread_mutex_lock(&rt.lock);
+    st = pool_start_locked();
+    job.next = rt.jobs;
+    rt.jobs = &job;
+    rt.gen++;
+    pthread_cond_broadcast(&rt.wake);
+    pthread_mutex_unlock(&rt.lock);
+    (void)st; /* without a pool the caller alone runs the job */
+
+    blasx_worker_t self = {&blasx_cpu_worker_ops, 0, 0};
+    for (;;) {
+        if (work_on(&self, &job)) break;
+        /* Nothing ready: sleep until a task is released or the job ends. */
+        pthread_mutex_lock(&rt.lock);
+        uint64_t g = rt.gen;
+        atomic_fetch_add(&rt.sleepers, 1);
+        atomic_thread_fence(memory_order_seq_cst); /* pairs with notify() */
+        while (g == rt.gen && atomic_load(&job.remaining) > 0 && blasx_queue_empty(&job.q))
+            pthread_cond_wait(&rt.wake, &rt.lock);
+        atomic_fetch_sub(&rt.sleepers, 1);
+        pthread_mutex_unlock(&rt.lock);
+    }
+
+    /* Unlink, then wait for pool threads still inside the job to leave. */
+    pthread_mutex_lock(&rt.lock);
+    for (blasx_job_t **pp = &rt.jobs; *pp; pp = &(*pp)->next)
+        if (*pp == &job) {
+            *pp = job.next;
+            break;
+        }
+    while (atomic_load(&job.refs) > 0) {
+        uint64_t g = rt.gen;
+        atomic_fetch_add(&rt.sleepers, 1);
+        atomic_thread_fence(memory_order_seq_cst); /* pairs with notify() */
+        while (g == rt.gen && atomic_load(&job.refs) > 0) pthread_cond_wait(&rt.wake, &rt.lock);
+        atomic_fetch_sub(&rt.sleepers, 1);
+    }
+    pthread_mutex_unlock(&rt.lock);
+    st = atomic_load(&job.status);
+    job_free(&job);
+    return st;
+}

@@ -1,0 +1,28 @@
+/* internal/runtime.h -- the persistent tiled runtime.
+ *
+ * Role: owns the worker threads, which live across calls (created at the
+ * first tiled call, thread-safely; joined by blasx_finalize() or at exit),
+ * and runs one call as a job: plan the tasks, infer dependencies, put the
+ * ready tasks in the job's non-blocking queue, let every worker -- the
+ * calling thread included -- pull tasks until all are complete.
+ * Several calls from different threads run as concurrent jobs; pool threads
+ * help whichever job has ready tasks.
+ * Invariants: blasx_runtime_execute returns only when every task of its
+ * job is complete and no pool thread still refers to the job; workers
+ * sleep on a condition variable when no job has ready work (no busy wait
+ * beyond blasx_cfg.sched.idle_spins polls).
+ */
+#ifndef BLASX_INTERNAL_RUNTIME_H
+#define BLASX_INTERNAL_RUNTIME_H
+
+#include "internal/worker.h"
+
+/* Runs problem p on operands op (tile grid `tile`) with all workers.
+ * prec is BX_PREC_S..Z, esz the element size.  Returns a status. */
+BLASX_INTERNAL int blasx_runtime_execute(int prec, size_t esz, int64_t tile, const blasx_problem_t *p,
+                                         const blasx_operand_t op[BLASX_OPND_COUNT]);
+
+/* Number of pool threads now running (0 before the first tiled call). */
+BLASX_INTERNAL int blasx_runtime_threads(void);
+
+#endif

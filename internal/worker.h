@@ -1,0 +1,98 @@
+/* internal/worker.h -- the interface every worker implements, and the job.
+ *
+ * Role: a job is one tiled call in flight: its operands, task graph and
+ * non-blocking ready queue.  Workers (CPU threads now, GPU threads later)
+ * pull ready tasks from the job and execute them through four operations:
+ *   acquire  make a tile available where the worker computes (a CPU worker
+ *            uses host memory in place; a GPU worker looks it up in its tile
+ *            cache or copies it in, asynchronously)
+ *   run_step launch one tile kernel, possibly asynchronously
+ *   release  drop the worker's hold on an input tile
+ *   publish  make the output tile visible in host memory; after it returns
+ *            (or its completion fires) the task is complete
+ * and report completion with blasx_job_complete(), which releases the
+ * task's successors into the queue.
+ * Invariants: a task is taken by exactly one worker; blasx_job_complete is
+ * called exactly once per task, also when the task failed (the job records
+ * the first failure and later tasks are skipped, so a call never hangs).
+ */
+#ifndef BLASX_INTERNAL_WORKER_H
+#define BLASX_INTERNAL_WORKER_H
+
+#include "internal/queue.h"
+#include "internal/plan.h"
+
+typedef struct {
+    char *ptr;   /* host address of element (0, 0) */
+    int64_t ld;  /* elements */
+    int64_t rows, cols;
+} blasx_operand_t;
+
+/* A tile as a worker sees it: where its first element is and its shape. */
+typedef struct {
+    void *ptr;
+    int64_t ld, rows, cols;
+} blasx_view_t;
+
+typedef struct blasx_job {
+    int prec;      /* BX_PREC_S .. BX_PREC_Z of internal/prec_begin.h */
+    size_t esz;    /* bytes per element */
+    int64_t tile;  /* elements per tile side */
+    blasx_problem_t prob;
+    blasx_operand_t op[BLASX_OPND_COUNT];
+    blasx_graph_t g;
+    blasx_queue_t q;
+    _Atomic int32_t *npred; /* unfinished predecessors per task */
+    _Atomic int64_t remaining;
+    _Atomic int status;
+    _Atomic int refs;       /* pool threads currently inside the job */
+    struct blasx_job *next; /* in the runtime's list of active jobs */
+} blasx_job_t;
+
+typedef struct blasx_worker blasx_worker_t;
+
+typedef struct {
+    const char *name;
+    int (*acquire)(blasx_worker_t *w, blasx_job_t *job, blasx_tile_t t, blasx_view_t *view);
+    int (*run_step)(blasx_worker_t *w, blasx_job_t *job, const blasx_step_t *s, const blasx_view_t *a,
+                    const blasx_view_t *b, const blasx_view_t *c);
+    int (*release)(blasx_worker_t *w, blasx_job_t *job, blasx_tile_t t);
+    int (*publish)(blasx_worker_t *w, blasx_job_t *job, const blasx_task_t *task);
+} blasx_worker_ops_t;
+
+struct blasx_worker {
+    const blasx_worker_ops_t *ops;
+    int id;
+    int64_t tasks_done; /* statistics */
+};
+
+/* Host view of tile t of a job's operand (shape clipped at the matrix edge). */
+static inline blasx_view_t blasx_job_host_view(const blasx_job_t *job, blasx_tile_t t) {
+    const blasx_operand_t *o = &job->op[t.opnd];
+    int64_t T = job->tile, r0 = (int64_t)t.ti * T, c0 = (int64_t)t.tj * T;
+    blasx_view_t v;
+    v.ptr = o->ptr + (size_t)(r0 + c0 * o->ld) * job->esz;
+    v.ld = o->ld;
+    v.rows = blasx_min64(T, o->rows - r0);
+    v.cols = blasx_min64(T, o->cols - c0);
+    return v;
+}
+
+/* Next ready task of the job, or -1 if none is ready now. */
+static inline int32_t blasx_job_take(blasx_job_t *job) { return blasx_queue_dequeue(&job->q); }
+
+/* Marks task t complete with status st; releases its successors. */
+BLASX_INTERNAL void blasx_job_complete(blasx_job_t *job, int32_t t, int st);
+
+/* Runs task t on worker w through its operations (acquire, run, release,
+ * publish) and completes it. */
+BLASX_INTERNAL void blasx_worker_run_task(blasx_worker_t *w, blasx_job_t *job, int32_t t);
+
+/* The CPU worker: tiles in host memory, kernels of kernels/cpu_kernels.h. */
+BLASX_INTERNAL extern const blasx_worker_ops_t blasx_cpu_worker_ops;
+
+/* Runs one step on host views with the CPU kernels of the job's precision. */
+BLASX_INTERNAL int blasx_cpu_run_step(int prec, const blasx_step_t *s, const blasx_view_t *a,
+                                      const blasx_view_t *b, const blasx_view_t *c);
+
+#endif

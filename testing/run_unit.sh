@@ -1,0 +1,21 @@
+#!/usr/bin/env bash
+# Runs the test binaries given as arguments, each printing
+# "<name>: N passed, M failed" (or a SKIP line), and prints the totals.
+set -u
+pass=0; fail=0; bad=0
+for t in "$@"; do
+  out=$("$t" 2>&1); rc=$?
+  line=$(printf '%s\n' "$out" | grep -E '[0-9]+ passed, [0-9]+ failed' | tail -n 1)
+  printf '%-40s %s\n' "$t" "${line:-$(printf '%s\n' "$out" | tail -n 1)}"
+  if [ $rc -ne 0 ]; then
+    bad=$((bad + 1))
+    printf '%s\n' "$out" | grep -v ': ok$' | head -n 40
+  fi
+  if [ -n "$line" ]; then
+    p=$(sed -E 's/.* ([0-9]+) passed, ([0-9]+) failed.*/\1/' <<<"$line")
+    f=$(sed -E 's/.* ([0-9]+) passed, ([0-9]+) failed.*/\2/' <<<"$line")
+    pass=$((pass + p)); fail=$((fail + f))
+  fi
+done
+echo "unit tests: $pass passed, $fail failed ($# binaries, $bad exited non-zero)"
+[ $fail -eq 0 ] && [ $bad -eq 0 ]
