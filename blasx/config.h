@@ -98,6 +98,14 @@
 #define BLASX_CFG_L2_CACHE 1 /* 1 = fetch tiles from peer GPUs */
 #endif
 
+/* ---- simulated GPUs (internal/device_sim.c): the GPU-worker path on CPUs */
+#ifndef BLASX_CFG_SIM_GPUS
+#define BLASX_CFG_SIM_GPUS 0 /* devices; > 0 runs the GPU workers on simulated devices */
+#endif
+#ifndef BLASX_CFG_SIM_MEM_MB
+#define BLASX_CFG_SIM_MEM_MB 64 /* MiB of memory per simulated device */
+#endif
+
 /* ---- NUMA hybrid-grained GEMM (papers/001) --------------------------- */
 #ifndef BLASX_CFG_NUMA_STATIC_TASKS
 #define BLASX_CFG_NUMA_STATIC_TASKS 2 /* static tasks per chunk (s) */
@@ -133,6 +141,8 @@ typedef struct {
     int heap_fraction_pct;
     long long heap_min_mb;
     int cache_policy, l2_cache;
+    int sim_gpus;
+    long long sim_mem_mb;
 } blasx_gpu_cfg_t;
 
 typedef struct {
@@ -154,7 +164,7 @@ static const blasx_config_t blasx_cfg = {
     .cpu = {BLASX_CFG_CPU_MC, BLASX_CFG_CPU_KC, BLASX_CFG_CPU_NC, BLASX_CFG_CPU_TRI_NB},
     .gpu = {BLASX_CFG_MAX_GPUS, BLASX_CFG_STREAMS_PER_GPU, BLASX_CFG_RS_SLOTS,
             BLASX_CFG_HEAP_FRACTION_PCT, BLASX_CFG_HEAP_MIN_MB, BLASX_CFG_CACHE_POLICY,
-            BLASX_CFG_L2_CACHE},
+            BLASX_CFG_L2_CACHE, BLASX_CFG_SIM_GPUS, BLASX_CFG_SIM_MEM_MB},
     .numa = {BLASX_CFG_NUMA_STATIC_TASKS, BLASX_CFG_NUMA_STATIC_PCT, BLASX_CFG_NUMA_DYNAMIC_TASKS,
              BLASX_CFG_NUMA_DYNAMIC_PCT},
 };
@@ -182,6 +192,8 @@ _Static_assert(BLASX_CFG_HEAP_FRACTION_PCT >= 1 && BLASX_CFG_HEAP_FRACTION_PCT <
 _Static_assert(BLASX_CFG_HEAP_MIN_MB >= 1, "heap floor >= 1 MiB");
 _Static_assert(BLASX_CFG_CACHE_POLICY == 0, "only ALRU (0) exists");
 _Static_assert(BLASX_CFG_L2_CACHE == 0 || BLASX_CFG_L2_CACHE == 1, "L2 cache is a switch");
+_Static_assert(BLASX_CFG_SIM_GPUS >= 0 && BLASX_CFG_SIM_GPUS <= BLASX_CFG_MAX_GPUS, "simulated GPUs in [0, max]");
+_Static_assert(BLASX_CFG_SIM_MEM_MB >= 1, "simulated device memory >= 1 MiB");
 _Static_assert(BLASX_CFG_NUMA_STATIC_TASKS >= 1 && BLASX_CFG_NUMA_DYNAMIC_TASKS >= 0, "s >= 1, d >= 0");
 _Static_assert(BLASX_CFG_NUMA_STATIC_TASKS * BLASX_CFG_NUMA_STATIC_PCT +
                        BLASX_CFG_NUMA_DYNAMIC_TASKS * BLASX_CFG_NUMA_DYNAMIC_PCT == 100,

@@ -22,6 +22,9 @@
 
 #define BLASX_INTERNAL __attribute__((visibility("hidden")))
 
+/* Precision identifiers (BX_PREC_* in the precision templates). */
+enum { BLASX_PREC_S = 1, BLASX_PREC_D = 2, BLASX_PREC_C = 3, BLASX_PREC_Z = 4 };
+
 /* Where the most recent failure of this thread came from. */
 typedef struct {
     const char *file;
