@@ -1,0 +1,271 @@
+/* testing/test_runtime.c -- tests of the tiled runtime's components:
+ * the non-blocking queue (internal/queue.h), dependency inference
+ * (internal/taskgraph.h) over the tile algorithms of every routine
+ * (internal/plan.h), and the worker pool with concurrent calls
+ * (internal/runtime.h). */
+#include <pthread.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <math.h>
+#include "internal/plan.h"
+#include "internal/queue.h"
+#include "internal/runtime.h"
+#include "testing/harness.h"
+
+/* Thread-local generator for the concurrent parts (the harness's is global). */
+static uint64_t rng_next(uint64_t *s) {
+    uint64_t z = (*s += 0x9e3779b97f4a7c15ULL);
+    z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ULL;
+    z = (z ^ (z >> 27)) * 0x94d049bb133111ebULL;
+    return z ^ (z >> 31);
+}
+
+/* ---- queue: concurrent producers and consumers, each task exactly once */
+
+enum { QN = 200000, QTHREADS = 4 };
+static blasx_queue_t q;
+static _Atomic int seen[QN];
+static _Atomic int next_to_enqueue;
+static _Atomic int consumed;
+
+static void *queue_worker(void *arg) {
+    (void)arg;
+    while (atomic_load(&consumed) < QN) {
+        int e = atomic_fetch_add(&next_to_enqueue, 1);
+        if (e < QN) blasx_queue_enqueue(&q, e);
+        int32_t t = blasx_queue_dequeue(&q);
+        if (t >= 0) {
+            atomic_fetch_add(&seen[t], 1);
+            atomic_fetch_add(&consumed, 1);
+        }
+    }
+    return NULL;
+}
+
+static void test_queue(void) {
+    CHECK(blasx_queue_init(&q, QN) == 0, "queue init");
+    CHECK(blasx_queue_dequeue(&q) == -1, "empty queue dequeues -1");
+    atomic_store(&next_to_enqueue, QN / 2);
+    for (int i = 0; i < QN / 2; i++) blasx_queue_enqueue(&q, i);
+    pthread_t th[QTHREADS];
+    for (int i = 0; i < QTHREADS; i++) pthread_create(&th[i], NULL, queue_worker, NULL);
+    for (int i = 0; i < QTHREADS; i++) pthread_join(th[i], NULL);
+    int bad = 0;
+    for (int i = 0; i < QN; i++) bad += atomic_load(&seen[i]) != 1;
+    CHECK(bad == 0, "every task dequeued exactly once under %d threads (%d wrong)", QTHREADS, bad);
+    CHECK(blasx_queue_empty(&q) && blasx_queue_dequeue(&q) == -1, "queue drained");
+    blasx_queue_destroy(&q);
+}
+
+/* ---- dependency inference: execute the graph in a random topological
+ * order and check that every task sees each tile in the same version as in
+ * sequential program order (versions count writes). */
+
+typedef struct {
+    int32_t *ver; /* current version per tile slot */
+    int64_t base[BLASX_OPND_COUNT];
+} versions_t;
+
+static int64_t slot(const blasx_graph_t *g, const versions_t *v, blasx_tile_t t) {
+    return v->base[t.opnd] + t.ti + (int64_t)t.tj * g->grid_rows[t.opnd];
+}
+
+/* expected[t][i]: versions of the tiles read by task t's steps (a, b per
+ * step) and of its output, recorded during the sequential run. */
+static int32_t *sequential_versions(const blasx_graph_t *g, int64_t nslots, versions_t *v, const int32_t *order,
+                                    int check, const int32_t *expect) {
+    int32_t *rec = check ? NULL : malloc(sizeof(int32_t) * (size_t)(g->nsteps * 2 + g->ntasks));
+    memset(v->ver, 0, sizeof(int32_t) * (size_t)nslots);
+    int mismatches = 0;
+    for (int64_t o = 0; o < g->ntasks; o++) {
+        int32_t t = order ? order[o] : (int32_t)o;
+        const blasx_task_t *tk = &g->tasks[t];
+        for (int32_t i = 0; i < tk->nsteps; i++) {
+            const blasx_step_t *s = &g->steps[tk->step0 + i];
+            int64_t idx = 2 * (tk->step0 + i);
+            int32_t va = s->a.opnd >= 0 ? v->ver[slot(g, v, s->a)] : -1;
+            int32_t vb = s->b.opnd >= 0 ? v->ver[slot(g, v, s->b)] : -1;
+            if (check) mismatches += (va != expect[idx]) + (vb != expect[idx + 1]);
+            else rec[idx] = va, rec[idx + 1] = vb;
+        }
+        int32_t vo = v->ver[slot(g, v, tk->out)]++;
+        if (check) mismatches += vo != expect[2 * g->nsteps + t];
+        else rec[2 * g->nsteps + t] = vo;
+    }
+    if (check) return mismatches ? (int32_t *)1 : NULL;
+    return rec;
+}
+
+static int32_t *random_topological_order(const blasx_graph_t *g, uint64_t *seed) {
+    int32_t *order = malloc(sizeof(int32_t) * (size_t)g->ntasks);
+    int32_t *ready = malloc(sizeof(int32_t) * (size_t)g->ntasks);
+    int32_t *npred = malloc(sizeof(int32_t) * (size_t)g->ntasks);
+    int64_t nready = 0, n = 0;
+    for (int64_t t = 0; t < g->ntasks; t++) {
+        npred[t] = g->tasks[t].npred;
+        if (!npred[t]) ready[nready++] = (int32_t)t;
+    }
+    while (nready) {
+        int64_t pick = (int64_t)(rng_next(seed) % (uint64_t)nready);
+        int32_t t = ready[pick];
+        ready[pick] = ready[--nready];
+        order[n++] = t;
+        const blasx_task_t *tk = &g->tasks[t];
+        for (int32_t i = 0; i < tk->nsucc; i++) {
+            int32_t s = g->succ[tk->succ0 + i];
+            if (--npred[s] == 0) ready[nready++] = s;
+        }
+    }
+    free(ready);
+    free(npred);
+    if (n != g->ntasks) { /* a cycle: report by returning NULL */
+        free(order);
+        return NULL;
+    }
+    return order;
+}
+
+static void check_plan(const char *name, const blasx_problem_t *p, int64_t tile, int64_t expect_tasks,
+                       uint64_t *seed) {
+    blasx_graph_t g;
+    blasx_graph_init(&g);
+    int st = blasx_plan(&g, p, tile);
+    CHECK(st == 0, "%s: plan status %d", name, st);
+    if (st) return;
+    if (expect_tasks >= 0) CHECK(g.ntasks == expect_tasks, "%s: %lld tasks, expected %lld", name,
+                                 (long long)g.ntasks, (long long)expect_tasks);
+    int bad_edges = 0, bad_out = 0;
+    for (int64_t t = 0; t < g.ntasks; t++) {
+        const blasx_task_t *tk = &g.tasks[t];
+        for (int32_t i = 0; i < tk->nsucc; i++) bad_edges += g.succ[tk->succ0 + i] <= t;
+        for (int32_t i = 0; i < tk->nsteps; i++) bad_out += !blasx_tile_eq(g.steps[tk->step0 + i].c, tk->out);
+    }
+    CHECK(bad_edges == 0, "%s: every edge goes forward in program order", name);
+    CHECK(bad_out == 0, "%s: every step writes its task's output tile", name);
+
+    versions_t v;
+    int64_t nslots = 0;
+    for (int o = 0; o < BLASX_OPND_COUNT; o++) v.base[o] = nslots, nslots += g.grid_rows[o] * g.grid_cols[o];
+    v.ver = malloc(sizeof(int32_t) * (size_t)(nslots + 1));
+    int32_t *expect = sequential_versions(&g, nslots, &v, NULL, 0, NULL);
+    int ok = 1;
+    for (int r = 0; r < 20 && ok; r++) {
+        int32_t *order = random_topological_order(&g, seed);
+        if (!order) {
+            ok = 0;
+            break;
+        }
+        ok = sequential_versions(&g, nslots, &v, order, 1, expect) == NULL;
+        free(order);
+    }
+    CHECK(ok, "%s: 20 random schedules respecting the inferred edges see every tile as program order does",
+          name);
+    free(expect);
+    free(v.ver);
+    blasx_graph_free(&g);
+}
+
+static void test_plans(void) {
+    uint64_t seed = 7;
+    const int64_t T = 3;
+    const char *tr = "NTC";
+    char name[64];
+    for (int a = 0; a < 3; a++)
+        for (int b = 0; b < 3; b++) {
+            blasx_problem_t p = {BLASX_K_GEMM, {tr[a], tr[b], 0, 0}, 10, 8, 7, 1.0, 1.0, 0};
+            snprintf(name, sizeof name, "gemm %c%c", tr[a], tr[b]);
+            check_plan(name, &p, T, 4 * 3, &seed);
+        }
+    for (int r = 0; r < 2; r++)
+        for (int s = 0; s < 2; s++)
+            for (int u = 0; u < 2; u++) {
+                blasx_problem_t p = {r ? BLASX_K_HEMM : BLASX_K_SYMM, {"LR"[s], "UL"[u], 0, 0}, 10, 8, 0, 1.0, 1.0, r};
+                snprintf(name, sizeof name, "%s %c%c", r ? "hemm" : "symm", "LR"[s], "UL"[u]);
+                check_plan(name, &p, T, 4 * 3, &seed);
+            }
+    blasx_kernel_t rank[4] = {BLASX_K_SYRK, BLASX_K_HERK, BLASX_K_SYR2K, BLASX_K_HER2K};
+    for (int r = 0; r < 4; r++)
+        for (int u = 0; u < 2; u++)
+            for (int t = 0; t < 2; t++) {
+                char tc = t ? (r & 1 ? 'C' : 'T') : 'N';
+                blasx_problem_t p = {rank[r], {"UL"[u], tc, 0, 0}, 0, 10, 7, 1.0, 1.0, r & 1};
+                snprintf(name, sizeof name, "rank%d %c%c", r, "UL"[u], tc);
+                check_plan(name, &p, T, 4 * 5 / 2, &seed);
+            }
+    for (int r = 0; r < 2; r++)
+        for (int s = 0; s < 2; s++)
+            for (int u = 0; u < 2; u++)
+                for (int t = 0; t < 3; t++) {
+                    blasx_problem_t p = {r ? BLASX_K_TRSM : BLASX_K_TRMM, {"LR"[s], "UL"[u], tr[t], 'N'}, 10, 8, 0,
+                                         1.0, 0.0, 0};
+                    snprintf(name, sizeof name, "%s %c%c%c", r ? "trsm" : "trmm", "LR"[s], "UL"[u], tr[t]);
+                    check_plan(name, &p, T, 4 * 3, &seed);
+                }
+}
+
+/* ---- runtime: concurrent tiled calls from several threads */
+
+enum { CT = 4, CN = 37 };
+typedef struct {
+    int id;
+    int ok;
+} call_arg_t;
+
+static void *concurrent_call(void *argp) {
+    call_arg_t *arg = argp;
+    uint64_t seed = 100 + (uint64_t)arg->id;
+    double *A = malloc(sizeof(double) * CN * CN), *B = malloc(sizeof(double) * CN * CN);
+    double *C = malloc(sizeof(double) * CN * CN), *R = malloc(sizeof(double) * CN * CN);
+    for (int i = 0; i < CN * CN; i++) {
+        A[i] = (double)(rng_next(&seed) >> 11) * 0x1.0p-53 - 0.5;
+        B[i] = (double)(rng_next(&seed) >> 11) * 0x1.0p-53 - 0.5;
+    }
+    for (int i = 0; i < CN; i++) A[i + i * CN] += CN; /* well conditioned for the solve */
+    arg->ok = 1;
+    for (int rep = 0; rep < 10; rep++) {
+        memcpy(C, B, sizeof(double) * CN * CN);
+        memcpy(R, B, sizeof(double) * CN * CN);
+        /* Tiled TRSM (long dependency chains) against the direct kernel. */
+        blasx_problem_t p = {BLASX_K_TRSM, {'L', 'U', 'N', 'N'}, CN, CN, 0, 2.0, 0.0, 0};
+        blasx_operand_t op[3] = {{(char *)A, CN, CN, CN}, {NULL, 0, 0, 0}, {(char *)C, CN, CN, CN}};
+        int st = blasx_runtime_execute(BLASX_PREC_D, sizeof(double), 4, &p, op);
+        blasx_step_t s = {2.0, 0.0, {0, 0, 0}, {-1, 0, 0}, {2, 0, 0}, BLASX_K_TRSM, {'L', 'U', 'N', 'N'}};
+        blasx_view_t va = {A, CN, CN, CN}, vc = {R, CN, CN, CN};
+        blasx_cpu_run_step(BLASX_PREC_D, &s, &va, NULL, &vc);
+        double md = 0;
+        for (int i = 0; i < CN * CN; i++) md = fmax(md, fabs(C[i] - R[i]) / (1 + fabs(R[i])));
+        if (st != 0 || md > 1e-12) arg->ok = 0;
+    }
+    free(A), free(B), free(C), free(R);
+    return NULL;
+}
+
+static void test_concurrent_calls(void) {
+    pthread_t th[CT];
+    call_arg_t args[CT];
+    for (int i = 0; i < CT; i++) {
+        args[i].id = i;
+        pthread_create(&th[i], NULL, concurrent_call, &args[i]);
+    }
+    int ok = 1;
+    for (int i = 0; i < CT; i++) {
+        pthread_join(th[i], NULL);
+        ok &= args[i].ok;
+    }
+    CHECK(ok, "%d threads x 10 concurrent tiled TRSM calls match the direct kernel", CT);
+    CHECK(blasx_runtime_threads() >= 0, "pool running");
+    blasx_finalize();
+    CHECK(blasx_runtime_threads() == 0, "blasx_finalize joins the pool");
+    /* The runtime restarts after finalize. */
+    args[0].id = 99;
+    concurrent_call(&args[0]);
+    CHECK(args[0].ok, "a tiled call after blasx_finalize restarts the runtime");
+}
+
+int main(void) {
+    test_queue();
+    test_plans();
+    test_concurrent_calls();
+    return bx_summary("test_runtime");
+}
