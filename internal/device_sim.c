@@ -396,13 +396,13 @@ static void *sim_stream_main(void *arg) {
 static void sim_enqueue(struct blasx_stream *s, sim_op_t *op, uint64_t *seq) {
     op->next = NULL;
     pthread_mutex_lock(&s->mu);
-    op->seq = ++s->submitted;
+    uint64_t n = op->seq = ++s->submitted;
     if (s->tail) s->tail->next = op;
     else s->head = op;
     s->tail = op;
     pthread_cond_signal(&s->work_cv);
     pthread_mutex_unlock(&s->mu);
-    if (seq) *seq = op->seq;
+    if (seq) *seq = n; /* not op->seq: the stream may already have run and freed op */
 }
 
 static sim_op_t *sim_op_new(int kind) {
