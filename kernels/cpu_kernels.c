@@ -1,0 +1,27 @@
+/* kernels/cpu_kernels.c -- instantiates kernels/cpu_kernels.inc for S, D, C, Z.
+ * The Hermitian kernels exist only in the complex instantiations. */
+#include <math.h>
+#include <stdint.h>
+#include <stdlib.h>
+
+#include "kernels/cpu_kernels.h"
+
+#define BX_PREC BX_PREC_S
+#include "internal/prec_begin.h"
+#include "kernels/cpu_kernels.inc"
+#include "internal/prec_end.h"
+
+#define BX_PREC BX_PREC_D
+#include "internal/prec_begin.h"
+#include "kernels/cpu_kernels.inc"
+#include "internal/prec_end.h"
+
+#define BX_PREC BX_PREC_C
+#include "internal/prec_begin.h"
+#include "kernels/cpu_kernels.inc"
+#include "internal/prec_end.h"
+
+#define BX_PREC BX_PREC_Z
+#include "internal/prec_begin.h"
+#include "kernels/cpu_kernels.inc"
+#include "internal/prec_end.h"
