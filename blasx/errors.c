@@ -57,7 +57,8 @@ void blasx_set_error_handler(blasx_error_handler_t h) { atomic_store(&handler, h
 void blasx_report_failure(int status, char prec, const char *stem) {
     char name[16];
     snprintf(name, sizeof name, "%c%s", prec, stem);
-    for (char *c = name + 1; *c; c++) *c = (char)(*c - 'a' + 'A');
+    for (char *c = name + 1; *c; c++)
+        if (*c >= 'a' && *c <= 'z') *c = (char)(*c - 'a' + 'A');
     blasx_error_handler_t h = atomic_load(&handler);
     if (h) {
         h(status, name);

@@ -24,8 +24,8 @@
  * Deliberate choices where the reference CBLAS is inconsistent: an invalid
  * Uplo is position 2 in both layouts (some reference files report 3 for
  * row-major dsyrk/cherk, a typo); row-major complex SYRK/SYR2K reject
- * ConjTrans (position 3) as the reference does, while row-major HERK/HER2K
- * accept Trans as ConjTrans, also as the reference does.
+ * ConjTrans and row-major HERK/HER2K reject Trans (position 3), as the
+ * current reference CBLAS does (3.11 and older silently took both as 'N').
  * Quick returns: m, n or k == 0, or alpha == 0, with beta == 1 leave C
  * bit-for-bit unchanged; alpha == 0 never reads A or B (NaN-filled); TRMM and
  * TRSM with alpha == 0 set B to 0.
@@ -197,8 +197,9 @@ static int cblas_translate(int r, int cplx, int row, const fargs_t *a, fargs_t *
     int herm = r == R_HERK || r == R_HER2K, rank = r >= R_SYRK && r <= R_HER2K;
     for (int i = 0; fl[i] >= 0 && fl[i] <= F_C3; i++) {
         if (!enum_ok(r, fl[i], a->c[fl[i]])) return cblas_pos(r, fl[i]);
-        /* row-major complex SYRK/SYR2K: ConjTrans is an enum error */
-        if (row && rank && !herm && cplx && fl[i] == F_C1 && up(a->c[1]) == 'C') return 3;
+        /* row-major complex SYRK/SYR2K: ConjTrans is an enum error, and
+         * Trans is one for HERK/HER2K */
+        if (row && rank && cplx && fl[i] == F_C1 && up(a->c[1]) == (herm ? 'T' : 'C')) return 3;
     }
     *f = *a;
     for (int i = 0; i < 4; i++) f->c[i] = up(a->c[i]);
