@@ -36,7 +36,7 @@ TESTS    := $(patsubst testing/%.c,%,$(TEST_SRCS))
 OBJS      := $(patsubst %.c,$(BUILD)/obj/%.o,$(LIB_SRCS))
 TINY_OBJS := $(patsubst %.c,$(BUILD)/tiny/obj/%.o,$(LIB_SRCS))
 
-.PHONY: all lib test unit netlib demo clean
+.PHONY: all lib test unit symbols netlib demo clean
 all: lib
 lib: $(BUILD)/libblasx.a $(BUILD)/libblasx.so
 
@@ -69,11 +69,15 @@ $(BUILD)/demo_dgemm: benchmarks/demo_dgemm.c $(BUILD)/libblasx.a
 unit: $(addprefix $(BUILD)/,$(TESTS)) $(addprefix $(BUILD)/tiny/,$(TESTS))
 	bash testing/run_unit.sh $^
 
+# Exported names of the archive: the 60 level-3 names, the rest prefixed.
+symbols: $(BUILD)/libblasx.a
+	bash testing/check_symbols.sh $<
+
 netlib: $(BUILD)/libblasx.so $(BUILD)/tiny/libblasx.so
 	bash testing/netlib/run_netlib.sh $(abspath $(BUILD)/libblasx.so) default
 	bash testing/netlib/run_netlib.sh $(abspath $(BUILD)/tiny/libblasx.so) tiny
 
-test: unit netlib
+test: unit symbols netlib
 
 demo: $(BUILD)/demo_dgemm
 	$(BUILD)/demo_dgemm

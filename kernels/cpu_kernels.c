@@ -1,6 +1,7 @@
 /* kernels/cpu_kernels.c -- instantiates kernels/cpu_kernels.inc for S, D, C, Z.
  * The Hermitian kernels exist only in the complex instantiations. */
 #include <math.h>
+#include <pthread.h>
 #include <stdint.h>
 #include <stdlib.h>
 

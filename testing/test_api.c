@@ -40,6 +40,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/mman.h>
 
 #include "blasx/blasx.h"
 #include "blasx/blasx_cblas.h"
@@ -115,6 +116,8 @@ static int64_t rand_dim(int64_t tile) {
     return bx_rand_int(2, hi);
 }
 
+static int64_t huge_ld; /* when non-zero, every matrix gets this ld */
+
 #define TEST_API_TEMPLATE
 #define BX_PREC BX_PREC_S
 #include "internal/prec_begin.h"
@@ -160,6 +163,40 @@ static void big_cases(void) {
     run_d(R_SYRK, IF_CCOL, "LT", 5, 0, d, tt);
 }
 
+/* 64-bit index arithmetic: every routine with every leading dimension
+ * 2^30 + 7, so that element offsets pass 2^31 from the third column (or
+ * row) on; the mappings are MAP_NORESERVE and only the used pages exist.
+ * Dimensions 3..6, options and interface random. */
+static void huge_cases(void) {
+    huge_ld = ((int64_t)1 << 30) + 7;
+    static const char *const opts[R_COUNT] = {"NTC", "LRUL", "LRUL", "ULNT", "ULNC", "ULNT", "ULNC", "LRULNTCNU",
+                                              "LRULNTCNU"};
+    for (int prec = 0; prec < 4; prec++)
+        for (int r = 0; r < R_COUNT; r++) {
+            if (prec < 2 && (r == R_HEMM || r == R_HERK || r == R_HER2K)) continue;
+            for (int t = 0; t < 4; t++) {
+                const char *o = opts[r];
+                char op[5] = {0};
+                if (r == R_GEMM) op[0] = o[bx_rand_int(0, 2)], op[1] = o[bx_rand_int(0, 2)];
+                else if (r == R_TRMM || r == R_TRSM)
+                    op[0] = o[bx_rand_int(0, 1)], op[1] = o[2 + bx_rand_int(0, 1)], op[2] = o[4 + bx_rand_int(0, 2)],
+                    op[3] = o[7 + bx_rand_int(0, 1)];
+                else op[0] = o[bx_rand_int(0, 1)], op[1] = o[2 + bx_rand_int(0, 1)];
+                int iface = (int)bx_rand_int(0, IF_COUNT - 1);
+                int64_t m = bx_rand_int(3, 6), n = bx_rand_int(3, 6), k = bx_rand_int(3, 6);
+                if (r == R_SYMM || r == R_HEMM || r == R_TRMM || r == R_TRSM) k = 0;
+                if (r >= R_SYRK && r <= R_HER2K) m = 0;
+                switch (prec) {
+                case 0: run_s(r, iface, op, 5, m, n, k); break;
+                case 1: run_d(r, iface, op, 5, m, n, k); break;
+                case 2: run_c(r, iface, op, 5, m, n, k); break;
+                default: run_z(r, iface, op, 5, m, n, k); break;
+                }
+            }
+        }
+    huge_ld = 0;
+}
+
 int main(void) {
     bx_seed(20240611);
     test_all_s();
@@ -167,6 +204,7 @@ int main(void) {
     test_all_c();
     test_all_z();
     big_cases();
+    huge_cases();
     CHECK(unexpected_errors == 0, "%lld valid calls reported an argument error", unexpected_errors);
     blasx_finalize();
     return bx_summary("test_api");
@@ -185,11 +223,16 @@ int main(void) {
 
 /* A matrix as the library sees it: rows x cols logical elements stored
  * column- or row-major with leading dimension ld, padding and a guard zone
- * filled with all-ones bytes (a NaN in every precision); init is the
- * buffer as it was before the call. */
+ * filled with all-ones bytes (a NaN in every precision).  The buffer is an
+ * anonymous MAP_NORESERVE mapping so that the huge-ld cases (ld beyond 2^30
+ * elements, offsets beyond 2^31) touch only the pages they use.  Only the
+ * window of w = min(ld, inner + GUARD) elements at the start of every
+ * column (row-major: row), and GUARD elements after the last one, are
+ * filled and checked; init holds that window as it was before the call
+ * (for ordinary ld the window is the whole buffer). */
 typedef struct {
     BX_T *p, *init;
-    int64_t rows, cols, ld;
+    int64_t rows, cols, ld, w;
     int row;
     size_t len;
 } MAT;
@@ -198,23 +241,34 @@ static inline int64_t BX_FN(idx_, )(const MAT *M, int64_t i, int64_t j) {
     return M->row ? i * M->ld + j : i + j * M->ld;
 }
 
+static inline int64_t BX_FN(outer_, )(const MAT *M) { return M->row ? M->rows : M->cols; }
+
+/* The window's q-th element: position in the buffer, or -1 past its end. */
+static inline int64_t BX_FN(win_, )(const MAT *M, int64_t q) {
+    int64_t o = q / M->w, in = q % M->w, at = o * M->ld + in;
+    return at < (int64_t)M->len ? at : -1;
+}
+
 /* Stores logical L (column-major, leading dimension rows). */
 static void BX_FN(mat_make_, )(MAT *M, int64_t rows, int64_t cols, int row, const BX_T *L) {
     int64_t inner = row ? cols : rows, outer = row ? rows : cols;
     M->rows = rows, M->cols = cols, M->row = row;
-    M->ld = (inner > 1 ? inner : 1) + bx_rand_int(0, 3);
+    M->ld = huge_ld ? huge_ld : (inner > 1 ? inner : 1) + bx_rand_int(0, 3);
+    M->w = M->ld < inner + GUARD ? M->ld : inner + GUARD;
     M->len = (size_t)(M->ld * outer + GUARD);
-    M->p = malloc(M->len * sizeof(BX_T));
-    M->init = malloc(M->len * sizeof(BX_T));
-    if (!M->p || !M->init) abort();
-    memset(M->p, 0xff, M->len * sizeof(BX_T));
+    void *p = mmap(NULL, M->len * sizeof(BX_T), PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE,
+                   -1, 0);
+    M->init = malloc((size_t)(M->w * outer + GUARD) * sizeof(BX_T));
+    if (p == MAP_FAILED || !M->init) abort();
+    M->p = p;
+    for (int64_t q = 0, at; (at = BX_FN(win_, )(M, q)) >= 0; q++) memset(&M->p[at], 0xff, sizeof(BX_T));
     for (int64_t j = 0; j < cols; j++)
         for (int64_t i = 0; i < rows; i++) M->p[BX_FN(idx_, )(M, i, j)] = L[i + j * rows];
-    memcpy(M->init, M->p, M->len * sizeof(BX_T));
+    for (int64_t q = 0, at; (at = BX_FN(win_, )(M, q)) >= 0; q++) M->init[q] = M->p[at];
 }
 
 static void BX_FN(mat_free_, )(MAT *M) {
-    free(M->p);
+    munmap(M->p, M->len * sizeof(BX_T));
     free(M->init);
 }
 
@@ -224,17 +278,17 @@ static void BX_FN(mat_get_, )(const MAT *M, BX_T *L) {
 }
 
 /* region: 0 nothing writable, 'A' all logical elements, 'U' / 'L' a
- * triangle (diagonal included).  1 when every other element of the buffer
+ * triangle (diagonal included).  1 when every other element of the window
  * kept its bits. */
 static int BX_FN(untouched_, )(const MAT *M, int region) {
-    int64_t inner = M->row ? M->cols : M->rows, outer = M->row ? M->rows : M->cols;
-    for (size_t q = 0; q < M->len; q++) {
-        int64_t o = (int64_t)q / M->ld, in = (int64_t)q % M->ld;
+    int64_t inner = M->row ? M->cols : M->rows, outer = BX_FN(outer_, )(M);
+    for (int64_t q = 0, at; (at = BX_FN(win_, )(M, q)) >= 0; q++) {
+        int64_t o = q / M->w, in = q % M->w;
         if (region && o < outer && in < inner) {
             int64_t i = M->row ? o : in, j = M->row ? in : o;
             if (region == 'A' || (region == 'U' ? i <= j : i >= j)) continue;
         }
-        if (memcmp(&M->p[q], &M->init[q], sizeof(BX_T))) return 0;
+        if (memcmp(&M->p[at], &M->init[q], sizeof(BX_T))) return 0;
     }
     return 1;
 }
