@@ -52,6 +52,22 @@ BLASX_API void blasx_set_error_handler(blasx_error_handler_t handler);
  * it also runs at exit; the next call starts the runtime again. */
 BLASX_API void blasx_finalize(void);
 
+/* Cumulative counters of one GPU since the runtime started. */
+typedef struct {
+    int64_t tasks;         /* tile tasks completed on the GPU */
+    int64_t steals;        /* tasks taken from another GPU's reservation station */
+    int64_t cpu_fallbacks; /* tasks the GPU handed to the CPU kernels (faults, memory) */
+    int64_t h2d_bytes;     /* bytes copied host to GPU */
+    int64_t d2h_bytes;     /* bytes copied GPU to host */
+    int64_t l1_hits, l1_misses, evictions; /* the GPU's tile cache */
+} blasx_gpu_stats_t;
+
+/* Starts the runtime if needed and returns the number of GPUs it uses
+ * (0: CPU only), counting simulated devices. */
+BLASX_API int blasx_gpu_count(void);
+/* Copies GPU gpu's counters into *out; returns 0, or -1 if there is no such GPU. */
+BLASX_API int blasx_gpu_stats(int gpu, blasx_gpu_stats_t *out);
+
 /* ---- S ---- */
 BLASX_API int blasx_sgemm(char transa, char transb, int64_t m, int64_t n, int64_t k, float alpha,
     const float *A, int64_t lda, const float *B, int64_t ldb, float beta, float *C, int64_t ldc);

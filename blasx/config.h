@@ -55,7 +55,7 @@
 #define BLASX_CFG_CPU_WORKERS_MAX 256 /* threads; upper bound for the pool */
 #endif
 #ifndef BLASX_CFG_CPU_WORKER
-#define BLASX_CFG_CPU_WORKER 1 /* 1 = CPU cores take tile tasks beside GPUs */
+#define BLASX_CFG_CPU_WORKER 0 /* 1 = CPU cores take tile tasks beside GPUs (without GPUs they always do) */
 #endif
 #ifndef BLASX_CFG_IDLE_SPINS
 #define BLASX_CFG_IDLE_SPINS 2000 /* empty polls of a queue before a worker sleeps */
@@ -84,6 +84,9 @@
 #endif
 #ifndef BLASX_CFG_RS_SLOTS
 #define BLASX_CFG_RS_SLOTS 8 /* tasks held in a GPU's reservation station */
+#endif
+#ifndef BLASX_CFG_STEPS_IN_FLIGHT
+#define BLASX_CFG_STEPS_IN_FLIGHT 2 /* steps submitted ahead per stream (one running, the rest queued) */
 #endif
 #ifndef BLASX_CFG_HEAP_FRACTION_PCT
 #define BLASX_CFG_HEAP_FRACTION_PCT 90 /* percent of free GPU memory taken */
@@ -137,7 +140,7 @@ typedef struct {
 } blasx_cpu_kernel_cfg_t;
 
 typedef struct {
-    int max_gpus, streams_per_gpu, rs_slots;
+    int max_gpus, streams_per_gpu, rs_slots, steps_in_flight;
     int heap_fraction_pct;
     long long heap_min_mb;
     int cache_policy, l2_cache;
@@ -162,7 +165,7 @@ static const blasx_config_t blasx_cfg = {
     .sched = {BLASX_CFG_OFFLOAD_MIN_FLOPS, BLASX_CFG_CPU_WORKERS, BLASX_CFG_CPU_WORKERS_MAX,
               BLASX_CFG_CPU_WORKER, BLASX_CFG_IDLE_SPINS},
     .cpu = {BLASX_CFG_CPU_MC, BLASX_CFG_CPU_KC, BLASX_CFG_CPU_NC, BLASX_CFG_CPU_TRI_NB},
-    .gpu = {BLASX_CFG_MAX_GPUS, BLASX_CFG_STREAMS_PER_GPU, BLASX_CFG_RS_SLOTS,
+    .gpu = {BLASX_CFG_MAX_GPUS, BLASX_CFG_STREAMS_PER_GPU, BLASX_CFG_RS_SLOTS, BLASX_CFG_STEPS_IN_FLIGHT,
             BLASX_CFG_HEAP_FRACTION_PCT, BLASX_CFG_HEAP_MIN_MB, BLASX_CFG_CACHE_POLICY,
             BLASX_CFG_L2_CACHE, BLASX_CFG_SIM_GPUS, BLASX_CFG_SIM_MEM_MB},
     .numa = {BLASX_CFG_NUMA_STATIC_TASKS, BLASX_CFG_NUMA_STATIC_PCT, BLASX_CFG_NUMA_DYNAMIC_TASKS,
@@ -187,7 +190,9 @@ _Static_assert(BLASX_CFG_CPU_MC % 8 == 0 && BLASX_CFG_CPU_NC % 8 == 0,
 _Static_assert(BLASX_CFG_CPU_TRI_NB >= 1, "triangular block >= 1");
 _Static_assert(BLASX_CFG_MAX_GPUS >= 1 && BLASX_CFG_MAX_GPUS <= 64, "max GPUs in [1, 64]");
 _Static_assert(BLASX_CFG_STREAMS_PER_GPU >= 1 && BLASX_CFG_STREAMS_PER_GPU <= 32, "streams in [1, 32]");
-_Static_assert(BLASX_CFG_RS_SLOTS >= BLASX_CFG_STREAMS_PER_GPU, "a reservation station feeds every stream");
+_Static_assert(BLASX_CFG_RS_SLOTS >= BLASX_CFG_STREAMS_PER_GPU && BLASX_CFG_RS_SLOTS <= 256,
+               "a reservation station feeds every stream");
+_Static_assert(BLASX_CFG_STEPS_IN_FLIGHT >= 1 && BLASX_CFG_STEPS_IN_FLIGHT <= 8, "steps in flight in [1, 8]");
 _Static_assert(BLASX_CFG_HEAP_FRACTION_PCT >= 1 && BLASX_CFG_HEAP_FRACTION_PCT <= 100, "heap fraction in %");
 _Static_assert(BLASX_CFG_HEAP_MIN_MB >= 1, "heap floor >= 1 MiB");
 _Static_assert(BLASX_CFG_CACHE_POLICY == 0, "only ALRU (0) exists");

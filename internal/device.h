@@ -83,6 +83,8 @@ typedef struct blasx_device_backend {
  * first use by blasx_sim_configure, or from the compile-time config). */
 BLASX_INTERNAL extern const blasx_device_backend_t blasx_sim_backend;
 BLASX_INTERNAL int blasx_sim_configure(int ndev, size_t bytes_per_device);
+/* Fault injection (tests): the n-th device operation from now on fails. */
+BLASX_INTERNAL extern _Atomic int64_t blasx_sim_fail_after;
 
 #ifdef BLASX_HAVE_CUDA
 BLASX_INTERNAL extern const blasx_device_backend_t blasx_cuda_backend;

@@ -1,5 +1,6 @@
 /* internal/runtime.c -- worker pool and job execution (see runtime.h). */
 #include "internal/runtime.h"
+#include "internal/gpu_worker.h"
 #include "numa/topology.h"
 #include <pthread.h>
 #include <sched.h>
@@ -23,7 +24,10 @@ static struct {
     blasx_job_t *jobs; /* active jobs (under lock) */
     pthread_t *threads;
     int nthreads;
-} rt = {PTHREAD_MUTEX_INITIALIZER, PTHREAD_COND_INITIALIZER, PTHREAD_ONCE_INIT, 0, 0, 0, 0, NULL, NULL, 0};
+    pthread_t gpu_threads[BLASX_CFG_MAX_GPUS];
+    int ngpu_threads;
+    _Atomic uint64_t epoch;
+} rt = {PTHREAD_MUTEX_INITIALIZER, PTHREAD_COND_INITIALIZER, PTHREAD_ONCE_INIT, 0, 0, 0, 0, NULL, NULL, 0, {0}, 0, 0};
 
 static void notify(void) {
     atomic_thread_fence(memory_order_seq_cst); /* order the new work before reading sleepers */
@@ -96,18 +100,19 @@ static int work_on(blasx_worker_t *w, blasx_job_t *job) {
     return 1;
 }
 
-static void *pool_main(void *arg) {
-    blasx_worker_t w = {&blasx_cpu_worker_ops, (int)(intptr_t)arg, 0};
+/* Pool threads (gpu == NULL) serve jobs open to the CPU; a GPU's thread
+ * serves every job until its GPU breaks. */
+static void *pool_loop(blasx_worker_t *w, blasx_gpu_t *gpu) {
     pthread_mutex_lock(&rt.lock);
     for (;;) {
-        if (rt.stopping) break;
+        if (rt.stopping || (gpu && blasx_gpu_broken(gpu))) break;
         /* Register as a sleeper before looking, so work published after the
          * look is announced to us (see notify). */
         atomic_fetch_add(&rt.sleepers, 1);
         atomic_thread_fence(memory_order_seq_cst);
         blasx_job_t *job = NULL;
         for (blasx_job_t *j = rt.jobs; j; j = j->next)
-            if (atomic_load(&j->remaining) > 0 && !blasx_queue_empty(&j->q)) {
+            if (atomic_load(&j->remaining) > 0 && !blasx_queue_empty(&j->q) && (gpu || atomic_load(&j->cpu_ok))) {
                 job = j;
                 break;
             }
@@ -120,7 +125,8 @@ static void *pool_main(void *arg) {
         atomic_fetch_sub(&rt.sleepers, 1);
         atomic_fetch_add(&job->refs, 1);
         pthread_mutex_unlock(&rt.lock);
-        work_on(&w, job);
+        if (gpu) blasx_gpu_work_on(gpu, job);
+        else work_on(w, job);
         /* The owner frees the job once refs drops to zero; it may sleep. */
         atomic_fetch_sub(&job->refs, 1);
         notify();
@@ -128,6 +134,32 @@ static void *pool_main(void *arg) {
     }
     pthread_mutex_unlock(&rt.lock);
     return NULL;
+}
+
+static void *pool_main(void *arg) {
+    blasx_worker_t w = {&blasx_cpu_worker_ops, (int)(intptr_t)arg, 0};
+    return pool_loop(&w, NULL);
+}
+
+static void *gpu_main(void *arg) {
+    int i = (int)(intptr_t)arg;
+    /* One host thread per GPU, bound to a core from the top down (the pool
+     * threads are not bound). */
+    cpu_set_t set;
+    CPU_ZERO(&set);
+    int ncpu = blasx_topo_cpu_count();
+    CPU_SET((ncpu - 1 - i % ncpu), &set);
+    pthread_setaffinity_np(pthread_self(), sizeof set, &set);
+    blasx_worker_t w = {NULL, -1 - i, 0};
+    return pool_loop(&w, blasx_gpu_get(i));
+}
+
+void blasx_runtime_enable_cpu(void) {
+    pthread_mutex_lock(&rt.lock);
+    for (blasx_job_t *j = rt.jobs; j; j = j->next) atomic_store(&j->cpu_ok, 1);
+    rt.gen++;
+    pthread_cond_broadcast(&rt.wake);
+    pthread_mutex_unlock(&rt.lock);
 }
 
 static void at_exit_finalize(void) { blasx_finalize(); }
@@ -153,6 +185,12 @@ static int pool_start_locked(void) {
         rt.nthreads++;
     }
     /* Fewer threads than asked still works: the caller always participates. */
+    int ngpu = blasx_gpus_init();
+    rt.ngpu_threads = 0;
+    for (int i = 0; i < ngpu; i++) {
+        if (pthread_create(&rt.gpu_threads[i], NULL, gpu_main, (void *)(intptr_t)i) != 0) break;
+        rt.ngpu_threads++;
+    }
     rt.started = 1;
     return 0;
 }
@@ -168,6 +206,9 @@ void blasx_finalize(void) {
     pthread_cond_broadcast(&rt.wake);
     pthread_mutex_unlock(&rt.lock);
     for (int i = 0; i < rt.nthreads; i++) pthread_join(rt.threads[i], NULL);
+    for (int i = 0; i < rt.ngpu_threads; i++) pthread_join(rt.gpu_threads[i], NULL);
+    rt.ngpu_threads = 0;
+    blasx_gpus_shutdown();
     pthread_mutex_lock(&rt.lock);
     free(rt.threads);
     rt.threads = NULL;
@@ -200,6 +241,7 @@ static int job_build(blasx_job_t *job) {
     atomic_init(&job->remaining, n);
     atomic_init(&job->status, 0);
     atomic_init(&job->refs, 0);
+    job->epoch = atomic_fetch_add(&rt.epoch, 1) + 1;
     for (int64_t t = 0; t < n; t++)
         if (job->g.tasks[t].npred == 0) blasx_queue_enqueue(&job->q, (int32_t)t);
     return 0;
@@ -224,6 +266,9 @@ int blasx_runtime_execute(int prec, size_t esz, int64_t tile, const blasx_proble
     pthread_once(&rt.once, register_exit);
     pthread_mutex_lock(&rt.lock);
     st = pool_start_locked();
+    /* GPU threads that could not start leave their GPU unused. */
+    job.gpus = rt.ngpu_threads ? blasx_gpus_healthy() : 0;
+    atomic_init(&job.cpu_ok, job.gpus == 0 || blasx_cfg.sched.cpu_worker);
     job.next = rt.jobs;
     rt.jobs = &job;
     rt.gen++;
@@ -233,13 +278,18 @@ int blasx_runtime_execute(int prec, size_t esz, int64_t tile, const blasx_proble
 
     blasx_worker_t self = {&blasx_cpu_worker_ops, 0, 0};
     for (;;) {
-        if (work_on(&self, &job)) break;
+        /* With GPUs the caller only waits (unless the CPU worker is on, or
+         * the GPUs failed). */
+        int cpu = atomic_load(&job.cpu_ok);
+        if (cpu && work_on(&self, &job)) break;
+        if (!cpu && atomic_load(&job.remaining) == 0) break;
         /* Nothing ready: sleep until a task is released or the job ends. */
         pthread_mutex_lock(&rt.lock);
         uint64_t g = rt.gen;
         atomic_fetch_add(&rt.sleepers, 1);
         atomic_thread_fence(memory_order_seq_cst); /* pairs with notify() */
-        while (g == rt.gen && atomic_load(&job.remaining) > 0 && blasx_queue_empty(&job.q))
+        while (g == rt.gen && atomic_load(&job.remaining) > 0 &&
+               (!atomic_load(&job.cpu_ok) || blasx_queue_empty(&job.q)))
             pthread_cond_wait(&rt.wake, &rt.lock);
         atomic_fetch_sub(&rt.sleepers, 1);
         pthread_mutex_unlock(&rt.lock);
@@ -263,4 +313,26 @@ int blasx_runtime_execute(int prec, size_t esz, int64_t tile, const blasx_proble
     st = atomic_load(&job.status);
     job_free(&job);
     return st;
+}
+
+int blasx_gpu_count(void) {
+    pthread_once(&rt.once, register_exit);
+    pthread_mutex_lock(&rt.lock);
+    pool_start_locked();
+    int n = rt.ngpu_threads;
+    pthread_mutex_unlock(&rt.lock);
+    return n;
+}
+
+int blasx_gpu_stats(int gpu, blasx_gpu_stats_t *out) {
+    pthread_mutex_lock(&rt.lock);
+    int ok = gpu >= 0 && gpu < rt.ngpu_threads;
+    blasx_gpu_counters_t c;
+    if (ok) blasx_gpu_counters(gpu, &c);
+    pthread_mutex_unlock(&rt.lock);
+    if (!ok) return -1;
+    out->tasks = c.tasks, out->steals = c.steals, out->cpu_fallbacks = c.cpu_fallbacks;
+    out->h2d_bytes = c.h2d_bytes, out->d2h_bytes = c.d2h_bytes;
+    out->l1_hits = c.l1_hits, out->l1_misses = c.l1_misses, out->evictions = c.evictions;
+    return 0;
 }

@@ -46,6 +46,9 @@ typedef struct blasx_job {
     _Atomic int64_t remaining;
     _Atomic int status;
     _Atomic int refs;       /* pool threads currently inside the job */
+    uint64_t epoch;         /* unique per job: tags the GPU cache entries it loads */
+    _Atomic int cpu_ok;     /* CPU pool threads and the caller may take tasks */
+    int gpus;               /* healthy GPUs when the job started (0: CPU only) */
     struct blasx_job *next; /* in the runtime's list of active jobs */
 } blasx_job_t;
 

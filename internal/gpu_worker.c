@@ -1,0 +1,647 @@
+/* internal/gpu_worker.c -- GPU workers (see gpu_worker.h for the design). */
+#include "internal/gpu_worker.h"
+
+#include <pthread.h>
+#include <sched.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include "internal/tile_cache.h"
+
+#define GPU_MAX_STREAMS BLASX_CFG_STREAMS_PER_GPU
+#define GPU_MAX_DEPTH BLASX_CFG_STEPS_IN_FLIGHT
+#define GPU_RS_MAX BLASX_CFG_RS_SLOTS
+
+/* "Not now": a tile could not get device memory while other steps still
+ * hold it; retried after they retire.  Never returned to callers. */
+#define GPU_STALL (-1)
+
+typedef struct {
+    blasx_event_t ev;
+    blasx_centry_t *held[2]; /* input entries the step reads */
+    int nheld;
+} gpu_pending_t;
+
+typedef struct {
+    blasx_stream_t s;
+    blasx_job_t *job; /* NULL: idle */
+    int32_t task;
+    int32_t next;     /* next step of the task to submit */
+    int tri;          /* output is a diagonal tile of the SYRK family: uplo triangle only */
+    int loaded;       /* the output tile was read from the host (the task reads C) */
+    int wb;           /* write-back submitted */
+    blasx_centry_t *out;
+    blasx_tile_key_t out_key;
+    gpu_pending_t ring[GPU_MAX_DEPTH];
+    int head, count;
+    blasx_event_t done;
+    void *stage; /* pinned staging buffer for triangle write-backs */
+    size_t stage_bytes;
+} gpu_stream_t;
+
+typedef struct {
+    blasx_job_t *job;
+    int32_t task;
+} gpu_rs_entry_t;
+
+struct blasx_gpu {
+    const blasx_device_backend_t *be;
+    int dev;
+    _Atomic int broken;
+    uintptr_t base;
+    size_t bytes;
+    blasx_heap_t heap;
+    blasx_tile_cache_t cache;
+    gpu_stream_t st[GPU_MAX_STREAMS];
+    int nstreams;
+    pthread_mutex_t rs_lock; /* the RS is filled by its GPU and robbed by others */
+    gpu_rs_entry_t rs[GPU_RS_MAX];
+    _Atomic int rs_n;
+    int heap_ok, cache_ok;
+    blasx_gpu_counters_t ctr; /* written by the GPU's thread; read as a snapshot */
+};
+
+static struct {
+    const blasx_device_backend_t *be;
+    blasx_gpu_t *gpu[BLASX_CFG_MAX_GPUS];
+    int n;
+} G;
+
+int blasx_gpus_count(void) { return G.n; }
+blasx_gpu_t *blasx_gpu_get(int i) { return i >= 0 && i < G.n ? G.gpu[i] : NULL; }
+int blasx_gpu_broken(const blasx_gpu_t *g) { return atomic_load(&g->broken); }
+
+int blasx_gpus_healthy(void) {
+    int h = 0;
+    for (int i = 0; i < G.n; i++) h += !atomic_load(&G.gpu[i]->broken);
+    return h;
+}
+
+void blasx_gpu_counters(int i, blasx_gpu_counters_t *out) {
+    memset(out, 0, sizeof *out);
+    blasx_gpu_t *g = blasx_gpu_get(i);
+    if (!g) return;
+    *out = g->ctr;
+    pthread_mutex_lock(&g->cache.lock);
+    out->l1_hits = g->cache.hits, out->l1_misses = g->cache.misses, out->evictions = g->cache.evictions;
+    pthread_mutex_unlock(&g->cache.lock);
+}
+
+/* ---- set-up and tear-down ------------------------------------------------ */
+
+static void gpu_free_event(void *ev) {
+    if (G.be && ev) G.be->event_destroy((blasx_event_t)ev);
+}
+
+static void gpu_destroy(blasx_gpu_t *g) {
+    const blasx_device_backend_t *be = g->be;
+    for (int i = 0; i < g->nstreams; i++) {
+        gpu_stream_t *st = &g->st[i];
+        if (st->s) be->stream_sync(st->s);
+        for (int d = 0; d < GPU_MAX_DEPTH; d++)
+            if (st->ring[d].ev) be->event_destroy(st->ring[d].ev);
+        if (st->done) be->event_destroy(st->done);
+        if (st->stage) be->host_free(st->stage);
+        if (st->s) be->stream_destroy(st->s);
+    }
+    if (g->cache_ok) blasx_cache_destroy(&g->cache, gpu_free_event);
+    if (g->heap_ok) blasx_heap_destroy(&g->heap);
+    if (g->base) be->mem_free(g->dev, g->base);
+    pthread_mutex_destroy(&g->rs_lock);
+    free(g);
+}
+
+static int gpu_create(const blasx_device_backend_t *be, int dev, blasx_gpu_t **out) {
+    blasx_gpu_t *g = (blasx_gpu_t *)calloc(1, sizeof *g);
+    if (!g) return BLASX_ERR_NOMEM;
+    g->be = be;
+    g->dev = dev;
+    pthread_mutex_init(&g->rs_lock, NULL);
+    size_t freeb = 0, total = 0;
+    int st = be->mem_info(dev, &freeb, &total);
+    if (st == 0) {
+        g->bytes = blasx_heap_size_for(freeb);
+        st = g->bytes ? be->mem_alloc(dev, g->bytes, &g->base) : BLASX_ERR_DEVICE;
+    }
+    if (st == 0 && (st = blasx_heap_init(&g->heap, g->base, g->bytes)) == 0) g->heap_ok = 1;
+    if (st == 0 && (st = blasx_cache_init(&g->cache, &g->heap)) == 0) g->cache_ok = 1;
+    for (int i = 0; st == 0 && i < blasx_cfg.gpu.streams_per_gpu; i++) {
+        gpu_stream_t *s = &g->st[i];
+        g->nstreams = i + 1;
+        st = be->stream_create(dev, &s->s);
+        for (int d = 0; st == 0 && d < blasx_cfg.gpu.steps_in_flight; d++) st = be->event_create(dev, &s->ring[d].ev);
+        if (st == 0) st = be->event_create(dev, &s->done);
+    }
+    if (st) {
+        gpu_destroy(g);
+        return st;
+    }
+    *out = g;
+    return 0;
+}
+
+static int env_int(const char *name, int dflt) {
+    const char *v = getenv(name);
+    if (!v || !*v) return dflt;
+    char *end;
+    long x = strtol(v, &end, 10);
+    return *end ? dflt : (int)x;
+}
+
+/* BLASX_GPUS: unset or "all" = every device; "none"/"off"/"" = no GPU;
+ * otherwise a comma-separated list of device numbers. */
+static int select_devices(int ndev, int *list) {
+    const char *v = getenv("BLASX_GPUS");
+    int n = 0;
+    if (!v || !strcmp(v, "all")) {
+        for (int i = 0; i < ndev && n < BLASX_CFG_MAX_GPUS; i++) list[n++] = i;
+        return n;
+    }
+    if (!*v || !strcmp(v, "none") || !strcmp(v, "off")) return 0;
+    const char *p = v;
+    while (*p && n < BLASX_CFG_MAX_GPUS) {
+        char *end;
+        long d = strtol(p, &end, 10);
+        if (end == p) break;
+        int dup = 0;
+        for (int i = 0; i < n; i++) dup |= list[i] == d;
+        if (d >= 0 && d < ndev && !dup) list[n++] = (int)d;
+        else fprintf(stderr, "blasx: BLASX_GPUS: device %ld ignored (%d visible)\n", d, ndev);
+        p = *end == ',' ? end + 1 : end;
+        if (*end && *end != ',') break;
+    }
+    return n;
+}
+
+int blasx_gpus_init(void) {
+    if (G.be) return G.n;
+    const blasx_device_backend_t *be = NULL;
+    int ndev = 0;
+#ifdef BLASX_HAVE_CUDA
+    if (blasx_cuda_backend.count(&ndev) == 0 && ndev > 0) be = &blasx_cuda_backend;
+#endif
+    if (!be) {
+        int sim = env_int("BLASX_SIM_GPUS", blasx_cfg.gpu.sim_gpus);
+        if (sim > BLASX_CFG_MAX_GPUS) sim = BLASX_CFG_MAX_GPUS;
+        if (sim > 0) {
+            long long kb = env_int("BLASX_SIM_MEM_KB", (int)(blasx_cfg.gpu.sim_mem_mb * 1024));
+            if (kb < 1) kb = 1;
+            if (blasx_sim_configure(sim, (size_t)kb << 10) == 0) be = &blasx_sim_backend;
+            if (be) be->count(&ndev);
+        }
+    }
+    if (!be) return 0;
+    G.be = be;
+    int list[BLASX_CFG_MAX_GPUS];
+    int n = select_devices(ndev, list);
+    for (int i = 0; i < n; i++) {
+        blasx_gpu_t *g;
+        int st = gpu_create(be, list[i], &g);
+        if (st) {
+            fprintf(stderr, "blasx: GPU %d unusable (%s); continuing without it\n", list[i],
+                    blasx_status_string(st));
+            continue;
+        }
+        G.gpu[G.n++] = g;
+    }
+    return G.n;
+}
+
+void blasx_gpus_shutdown(void) {
+    for (int i = 0; i < G.n; i++) gpu_destroy(G.gpu[i]);
+    G.n = 0;
+    G.be = NULL;
+}
+
+/* ---- tiles ------------------------------------------------------------- */
+
+static blasx_tile_key_t tile_key(const blasx_job_t *job, blasx_tile_t t) {
+    blasx_view_t v = blasx_job_host_view(job, t);
+    blasx_tile_key_t k = {(uintptr_t)v.ptr, v.rows, v.cols, v.ld, job->esz};
+    return k;
+}
+
+static blasx_shape_t key_shape(const blasx_tile_key_t *k) {
+    blasx_shape_t sh = {k->rows, k->cols, k->rows, k->esz};
+    return sh;
+}
+
+static blasx_view_t dev_view(const blasx_centry_t *e) {
+    blasx_view_t v = {(void *)e->dev, e->key.rows, e->key.rows, e->key.cols};
+    return v;
+}
+
+/* Makes input tile t of the step on stream st available: an L1 hit waits
+ * for the copy that filled the entry, a miss inserts and copies.  Returns
+ * 0 with a reader on *out, GPU_STALL when device memory is held by steps
+ * still in flight, or a failure status. */
+static int acquire_input(blasx_gpu_t *g, gpu_stream_t *st, blasx_job_t *job, blasx_tile_t t,
+                         blasx_centry_t **out) {
+    const blasx_device_backend_t *be = g->be;
+    blasx_tile_key_t k = tile_key(job, t);
+    blasx_centry_t *e = blasx_cache_lookup(&g->cache, &k, job->epoch);
+    if (e) {
+        *out = e;
+        return e->ready ? be->stream_wait_event(st->s, (blasx_event_t)e->ready) : 0;
+    }
+    int fresh = 0;
+    int rc = blasx_cache_insert(&g->cache, &k, job->epoch, &e, &fresh);
+    if (rc == BLASX_ERR_NOMEM) return GPU_STALL;
+    if (rc) return rc;
+    *out = e;
+    if (!fresh) return e->ready ? be->stream_wait_event(st->s, (blasx_event_t)e->ready) : 0;
+    if (!e->ready) {
+        blasx_event_t ev;
+        if ((rc = be->event_create(g->dev, &ev))) goto fail;
+        e->ready = ev;
+    }
+    if ((rc = be->copy_h2d(st->s, e->dev, k.rows, (const void *)k.host, k.ld, key_shape(&k)))) goto fail;
+    if ((rc = be->event_record((blasx_event_t)e->ready, st->s))) goto fail;
+    g->ctr.h2d_bytes += (int64_t)e->bytes;
+    return 0;
+fail:
+    /* the entry holds no valid data: drop it */
+    blasx_cache_release(&g->cache, e);
+    blasx_cache_invalidate(&g->cache, &k, job->epoch);
+    return rc;
+}
+
+/* ---- the reservation station ------------------------------------------ */
+
+/* Eq. 3: locality of a task's inputs on this GPU. */
+static int task_priority(blasx_gpu_t *g, blasx_job_t *job, int32_t t) {
+    const blasx_task_t *tk = &job->g.tasks[t];
+    int p = 0;
+    pthread_mutex_lock(&g->cache.lock);
+    for (int32_t i = 0; i < tk->nsteps; i++) {
+        const blasx_step_t *s = &job->g.steps[tk->step0 + i];
+        const blasx_tile_t in[2] = {s->a, s->b};
+        for (int j = 0; j < 2; j++) {
+            if (in[j].opnd < 0 || blasx_tile_eq(in[j], tk->out)) continue;
+            blasx_tile_key_t k = tile_key(job, in[j]);
+            if (blasx_cache_find_locked(&g->cache, &k, job->epoch)) p += 2;
+        }
+    }
+    pthread_mutex_unlock(&g->cache.lock);
+    return p;
+}
+
+static void rs_fill(blasx_gpu_t *g, blasx_job_t *job) {
+    pthread_mutex_lock(&g->rs_lock);
+    int n = atomic_load(&g->rs_n);
+    while (n < blasx_cfg.gpu.rs_slots) {
+        int32_t t = blasx_job_take(job);
+        if (t < 0) break;
+        g->rs[n].job = job, g->rs[n].task = t;
+        n++;
+    }
+    atomic_store(&g->rs_n, n);
+    pthread_mutex_unlock(&g->rs_lock);
+}
+
+/* Removes and returns the RS task of highest priority (victim: lowest). */
+static int rs_take(blasx_gpu_t *g, blasx_gpu_t *scorer, int lowest, gpu_rs_entry_t *out, blasx_job_t *only) {
+    pthread_mutex_lock(&g->rs_lock);
+    int n = atomic_load(&g->rs_n), best = -1, bp = 0;
+    for (int i = 0; i < n; i++) {
+        if (only && g->rs[i].job != only) continue;
+        int p = task_priority(scorer, g->rs[i].job, g->rs[i].task);
+        if (best < 0 || (lowest ? p < bp : p > bp)) best = i, bp = p;
+    }
+    if (best >= 0) {
+        *out = g->rs[best];
+        g->rs[best] = g->rs[n - 1];
+        atomic_store(&g->rs_n, n - 1);
+    }
+    pthread_mutex_unlock(&g->rs_lock);
+    return best >= 0;
+}
+
+/* Work stealing: the lowest-priority task (for its owner) of the fullest
+ * other RS holding tasks of this job. */
+static int steal(blasx_gpu_t *g, blasx_job_t *job, gpu_rs_entry_t *out) {
+    blasx_gpu_t *victim = NULL;
+    int most = 0;
+    for (int i = 0; i < G.n; i++) {
+        blasx_gpu_t *o = G.gpu[i];
+        int n = atomic_load(&o->rs_n);
+        if (o != g && n > most) victim = o, most = n;
+    }
+    if (!victim || !rs_take(victim, victim, 1, out, job)) return 0;
+    g->ctr.steals++;
+    return 1;
+}
+
+/* ---- tasks on streams ---------------------------------------------------- */
+
+static int is_rank_kernel(int k) {
+    return k == BLASX_K_SYRK || k == BLASX_K_HERK || k == BLASX_K_SYR2K || k == BLASX_K_HER2K;
+}
+
+static int task_start(blasx_gpu_t *g, gpu_stream_t *st, blasx_job_t *job, int32_t t) {
+    const blasx_device_backend_t *be = g->be;
+    const blasx_task_t *tk = &job->g.tasks[t];
+    const blasx_step_t *s0 = &job->g.steps[tk->step0];
+    st->job = job, st->task = t, st->next = 0, st->wb = 0, st->out = NULL, st->tri = 0;
+    for (int32_t i = 0; i < tk->nsteps; i++) st->tri |= is_rank_kernel(job->g.steps[tk->step0 + i].kernel);
+    st->out_key = tile_key(job, tk->out);
+    /* The host tile is about to change: no GPU may keep an old copy. */
+    for (int i = 0; i < G.n; i++)
+        if (blasx_cache_invalidate(&G.gpu[i]->cache, &st->out_key, job->epoch) < 0) return BLASX_ERR_INTERNAL;
+    int fresh = 0;
+    int rc = blasx_cache_insert(&g->cache, &st->out_key, job->epoch, &st->out, &fresh);
+    if (rc == BLASX_ERR_NOMEM) return GPU_STALL;
+    if (rc) return rc;
+    if (!fresh) return BLASX_ERR_INTERNAL; /* invalidated just above */
+    int overwrites = s0->kernel != BLASX_K_TRMM && s0->kernel != BLASX_K_TRSM && s0->beta == 0;
+    st->loaded = !overwrites;
+    if (st->loaded) {
+        blasx_tile_key_t *k = &st->out_key;
+        BLASX_TRY(be->copy_h2d(st->s, st->out->dev, k->rows, (const void *)k->host, k->ld, key_shape(k)));
+        g->ctr.h2d_bytes += (int64_t)st->out->bytes;
+    }
+    return 0;
+}
+
+/* Submits the next step of the stream's task if the ring has room. */
+static int step_submit(blasx_gpu_t *g, gpu_stream_t *st) {
+    blasx_job_t *job = st->job;
+    const blasx_task_t *tk = &job->g.tasks[st->task];
+    const blasx_step_t *s = &job->g.steps[tk->step0 + st->next];
+    gpu_pending_t *pd = &st->ring[(st->head + st->count) % blasx_cfg.gpu.steps_in_flight];
+    blasx_view_t views[2] = {{0}, {0}}, vc = dev_view(st->out);
+    const blasx_tile_t in[2] = {s->a, s->b};
+    pd->nheld = 0;
+    for (int j = 0; j < 2; j++) {
+        if (in[j].opnd < 0) continue;
+        if (blasx_tile_eq(in[j], tk->out)) {
+            views[j] = vc;
+            continue;
+        }
+        blasx_centry_t *e = NULL;
+        int rc = acquire_input(g, st, job, in[j], &e);
+        if (rc) {
+            for (int i = 0; i < pd->nheld; i++) blasx_cache_release(&g->cache, pd->held[i]);
+            return rc;
+        }
+        pd->held[pd->nheld++] = e;
+        views[j] = dev_view(e);
+    }
+    int rc = g->be->run_step(st->s, job->prec, s, in[0].opnd >= 0 ? &views[0] : NULL,
+                             in[1].opnd >= 0 ? &views[1] : NULL, &vc);
+    if (rc == 0) rc = g->be->event_record(pd->ev, st->s);
+    if (rc) {
+        for (int i = 0; i < pd->nheld; i++) blasx_cache_release(&g->cache, pd->held[i]);
+        return rc;
+    }
+    st->count++;
+    st->next++;
+    return 0;
+}
+
+static int writeback_submit(blasx_gpu_t *g, gpu_stream_t *st) {
+    const blasx_device_backend_t *be = g->be;
+    blasx_tile_key_t *k = &st->out_key;
+    blasx_shape_t sh = key_shape(k);
+    /* later readers of this tile on this GPU wait for the last kernel */
+    if (!st->out->ready) {
+        blasx_event_t ev;
+        BLASX_TRY(be->event_create(g->dev, &ev));
+        st->out->ready = ev;
+    }
+    BLASX_TRY(be->event_record((blasx_event_t)st->out->ready, st->s));
+    if (st->tri) {
+        size_t need = st->out->bytes;
+        if (st->stage_bytes < need) {
+            if (st->stage) be->host_free(st->stage);
+            st->stage = NULL, st->stage_bytes = 0;
+            BLASX_TRY(be->host_alloc(need, &st->stage));
+            st->stage_bytes = need;
+        }
+        BLASX_TRY(be->copy_d2h(st->s, st->stage, k->rows, st->out->dev, k->rows, sh));
+    } else {
+        BLASX_TRY(be->copy_d2h(st->s, (void *)k->host, k->ld, st->out->dev, k->rows, sh));
+    }
+    BLASX_TRY(be->event_record(st->done, st->s));
+    g->ctr.d2h_bytes += (int64_t)st->out->bytes;
+    st->wb = 1;
+    return 0;
+}
+
+/* The write-back has completed: copy a staged triangle into place, release
+ * the output entry (kept: it equals the host tile, unless only a triangle
+ * went back) and complete the task. */
+static void task_finish(blasx_gpu_t *g, gpu_stream_t *st) {
+    blasx_job_t *job = st->job;
+    const blasx_task_t *tk = &job->g.tasks[st->task];
+    if (st->tri) {
+        const blasx_step_t *s0 = &job->g.steps[tk->step0];
+        char uplo = s0->o[0];
+        blasx_tile_key_t *k = &st->out_key;
+        size_t esz = k->esz;
+        for (int64_t j = 0; j < k->cols; j++) {
+            int64_t i0 = uplo == 'U' ? 0 : j, i1 = uplo == 'U' ? blasx_min64(j + 1, k->rows) : k->rows;
+            if (i1 > i0)
+                memcpy((char *)k->host + (size_t)(i0 + j * k->ld) * esz,
+                       (char *)st->stage + (size_t)(i0 + j * k->rows) * esz, (size_t)(i1 - i0) * esz);
+        }
+    }
+    blasx_cache_release(&g->cache, st->out);
+    if (st->tri) blasx_cache_invalidate(&g->cache, &st->out_key, job->epoch);
+    st->out = NULL;
+    st->job = NULL;
+    g->ctr.tasks++;
+    blasx_job_complete(job, st->task, 0);
+}
+
+/* Retires completed steps of every stream and finishes tasks whose write-
+ * back is done.  Returns 1 on progress, a negative failure status. */
+static int retire(blasx_gpu_t *g, int *fail) {
+    const blasx_device_backend_t *be = g->be;
+    int prog = 0;
+    for (int i = 0; i < g->nstreams; i++) {
+        gpu_stream_t *st = &g->st[i];
+        while (st->count > 0) {
+            gpu_pending_t *pd = &st->ring[st->head];
+            int q = be->event_query(pd->ev);
+            if (q == BLASX_EVENT_PENDING) break;
+            if (q != BLASX_EVENT_DONE) {
+                *fail = q;
+                return prog;
+            }
+            for (int j = 0; j < pd->nheld; j++) blasx_cache_release(&g->cache, pd->held[j]);
+            pd->nheld = 0;
+            st->head = (st->head + 1) % blasx_cfg.gpu.steps_in_flight;
+            st->count--;
+            prog = 1;
+        }
+        if (st->job && st->wb && st->count == 0) {
+            int q = be->event_query(st->done);
+            if (q == BLASX_EVENT_PENDING) continue;
+            if (q != BLASX_EVENT_DONE) {
+                *fail = q;
+                return prog;
+            }
+            task_finish(g, st);
+            prog = 1;
+        }
+    }
+    return prog;
+}
+
+/* ---- failure and fallback ---------------------------------------------- */
+
+static blasx_worker_t cpu_helper = {&blasx_cpu_worker_ops, -1, 0};
+
+/* Runs the stream's task on the CPU: the host output tile is untouched (no
+ * write-back was submitted), so the task restarts from the host data. */
+static void stream_task_to_cpu(blasx_gpu_t *g, gpu_stream_t *st) {
+    blasx_job_t *job = st->job;
+    int32_t t = st->task;
+    for (int i = 0; i < st->count; i++) {
+        gpu_pending_t *pd = &st->ring[(st->head + i) % blasx_cfg.gpu.steps_in_flight];
+        for (int j = 0; j < pd->nheld; j++) blasx_cache_release(&g->cache, pd->held[j]);
+        pd->nheld = 0;
+    }
+    st->count = 0, st->head = 0;
+    if (st->out) {
+        blasx_cache_release(&g->cache, st->out);
+        blasx_cache_invalidate(&g->cache, &st->out_key, job->epoch);
+        st->out = NULL;
+    }
+    st->job = NULL;
+    g->ctr.cpu_fallbacks++;
+    blasx_worker_run_task(&cpu_helper, job, t);
+}
+
+/* A device operation failed: drain every stream, finish what completed,
+ * redo on the CPU what had not written the host yet, and retire the GPU. */
+static void gpu_fail(blasx_gpu_t *g, int status) {
+    const blasx_device_backend_t *be = g->be;
+    if (atomic_exchange(&g->broken, 1) == 0)
+        fprintf(stderr, "blasx: GPU %d failed (%s); its work goes to the other workers\n", g->dev,
+                blasx_status_string(status > 0 ? status : BLASX_ERR_DEVICE));
+    for (int i = 0; i < g->nstreams; i++) be->stream_sync(g->st[i].s);
+    for (int i = 0; i < g->nstreams; i++) {
+        gpu_stream_t *st = &g->st[i];
+        if (!st->job) continue;
+        if (st->wb) {
+            if (be->event_query(st->done) == BLASX_EVENT_DONE) {
+                for (int j = 0; j < st->count; j++) {
+                    gpu_pending_t *pd = &st->ring[(st->head + j) % blasx_cfg.gpu.steps_in_flight];
+                    for (int q = 0; q < pd->nheld; q++) blasx_cache_release(&g->cache, pd->held[q]);
+                }
+                st->count = 0;
+                task_finish(g, st);
+                continue;
+            }
+            if (st->tri || !st->loaded) { /* host tile untouched, or not read by the task */
+                stream_task_to_cpu(g, st);
+                continue;
+            }
+            blasx_job_t *job = st->job;
+            int32_t t = st->task;
+            st->wb = 0;
+            st->job = NULL; /* the host tile may be half written: the call fails */
+            blasx_job_complete(job, t, BLASX_ERR_DEVICE);
+            continue;
+        }
+        stream_task_to_cpu(g, st);
+    }
+    gpu_rs_entry_t e;
+    while (rs_take(g, g, 0, &e, NULL)) {
+        g->ctr.cpu_fallbacks++;
+        blasx_worker_run_task(&cpu_helper, e.job, e.task);
+    }
+    if (blasx_gpus_healthy() == 0) blasx_runtime_enable_cpu();
+}
+
+/* ---- the loop -------------------------------------------------------------- */
+
+int blasx_gpu_work_on(blasx_gpu_t *g, blasx_job_t *job) {
+    int idle = 0;
+    for (;;) {
+        if (atomic_load(&g->broken)) return atomic_load(&job->remaining) == 0;
+        int fail = 0, prog = retire(g, &fail), active = 0, stalled = 0;
+        if (!fail) rs_fill(g, job);
+        for (int i = 0; !fail && i < g->nstreams; i++) {
+            gpu_stream_t *st = &g->st[i];
+            if (!st->job) {
+                gpu_rs_entry_t e;
+                /* rs_fill drained the global queue first: an empty RS means stealing */
+                if (!rs_take(g, g, 0, &e, NULL) && !steal(g, job, &e)) continue;
+                int rc = task_start(g, st, e.job, e.task);
+                if (rc == GPU_STALL) {
+                    /* no room for the output tile now: back into the RS */
+                    st->job = NULL;
+                    pthread_mutex_lock(&g->rs_lock);
+                    int n = atomic_load(&g->rs_n);
+                    g->rs[n] = e;
+                    atomic_store(&g->rs_n, n + 1);
+                    pthread_mutex_unlock(&g->rs_lock);
+                    stalled = 1;
+                    continue;
+                }
+                if (rc) {
+                    fail = rc;
+                    break;
+                }
+                prog = 1;
+            }
+            active = 1;
+            while (st->next < st->job->g.tasks[st->task].nsteps && st->count < blasx_cfg.gpu.steps_in_flight) {
+                int rc = step_submit(g, st);
+                if (rc == GPU_STALL) {
+                    stalled = 1;
+                    break;
+                }
+                if (rc) {
+                    fail = rc;
+                    break;
+                }
+                prog = 1;
+            }
+            if (!fail && !st->wb && st->next == st->job->g.tasks[st->task].nsteps) {
+                if ((fail = writeback_submit(g, st)) == 0) prog = 1;
+            }
+        }
+        if (fail) {
+            gpu_fail(g, fail);
+            return atomic_load(&job->remaining) == 0;
+        }
+        if (stalled && !prog) {
+            /* Device memory is held only by tasks that wait for memory: if no
+             * step is in flight nothing will free it, so the youngest
+             * stalled task goes to the CPU. */
+            int inflight = 0;
+            for (int i = 0; i < g->nstreams; i++) inflight |= g->st[i].count > 0 || g->st[i].wb;
+            if (!inflight) {
+                for (int i = g->nstreams - 1; i >= 0; i--)
+                    if (g->st[i].job) {
+                        g->be->stream_sync(g->st[i].s);
+                        stream_task_to_cpu(g, &g->st[i]);
+                        prog = 1;
+                        break;
+                    }
+                if (!prog) { /* not even one output tile fits: the RS goes to the CPU */
+                    gpu_rs_entry_t e;
+                    if (rs_take(g, g, 0, &e, NULL)) {
+                        g->ctr.cpu_fallbacks++;
+                        blasx_worker_run_task(&cpu_helper, e.job, e.task);
+                        prog = 1;
+                    }
+                }
+            }
+        }
+        if (prog) {
+            idle = 0;
+            continue;
+        }
+        if (!active && atomic_load(&g->rs_n) == 0) {
+            if (atomic_load(&job->remaining) == 0) return 1;
+            if (++idle > blasx_cfg.sched.idle_spins) return 0;
+        }
+        if (idle & 63) blasx_cpu_relax();
+        else sched_yield();
+    }
+}

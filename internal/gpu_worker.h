@@ -1,0 +1,79 @@
+/* internal/gpu_worker.h -- the GPU worker: one host thread per GPU running
+ * tile tasks on that GPU (BLASX section IV-C, IV-D).
+ *
+ * Role: each GPU owns a device heap (gpu_heap.h, one allocation made when
+ * the runtime starts), an L1 tile cache over it (tile_cache.h, ALRU), a
+ * reservation station (RS) of up to cfg.gpu.rs_slots ready tasks taken from
+ * the job's global queue, and cfg.gpu.streams_per_gpu streams.  The thread
+ * loops: retire completed steps (drop their cache readers), refill the RS,
+ * start on every idle stream the RS task of highest locality priority
+ * (BLASX eq. 3: 2 per input tile already in this GPU's L1, 0 per tile that
+ * must come from the host), and advance every busy stream by one step of
+ * its task -- so a stream copying its next tiles overlaps kernels of the
+ * others.  With the global queue empty it steals the lowest-priority task
+ * from the fullest other RS.
+ *
+ * Task life on a stream: invalidate the output tile in every GPU's cache
+ * (the host tile is about to change); take a cache entry for it and load
+ * it unless the first step overwrites it (beta == 0); per step acquire the
+ * input tiles (L1 hit: wait on the entry's ready event; miss: insert, copy
+ * from the host, record ready), launch the kernel, record an event; after
+ * the last step copy the output back (diagonal tiles of the SYRK family
+ * through a staging buffer, so only their triangle is written), and when
+ * that copy's event has completed release the entry and complete the task,
+ * which releases its successors (dependencies cross streams and GPUs only
+ * through task completion: never a device-wide synchronisation).
+ *
+ * Invariants:
+ *  - a cache entry has one reader per submitted step that uses it, dropped
+ *    only when that step's event has completed, so eviction and heap reuse
+ *    never touch memory a queued operation still reads or writes;
+ *  - at most cfg.gpu.steps_in_flight steps per stream are outstanding;
+ *  - a task is completed exactly once: by its GPU after its write-back, or
+ *    by the CPU kernels when its GPU fails or cannot get device memory
+ *    before the host tile was written (the result stays correct); a write-
+ *    back that failed part-way fails the call with BLASX_ERR_DEVICE;
+ *  - a GPU that hits a device error is marked broken and takes no more
+ *    work; when none is left, jobs fall back to the CPU workers.
+ */
+#ifndef BLASX_INTERNAL_GPU_WORKER_H
+#define BLASX_INTERNAL_GPU_WORKER_H
+
+#include "internal/device.h"
+#include "internal/worker.h"
+
+/* Cumulative per-GPU counters (also the public blasx_gpu_stats_t). */
+typedef struct {
+    int64_t tasks, steals, cpu_fallbacks;
+    int64_t h2d_bytes, d2h_bytes;
+    int64_t l1_hits, l1_misses, evictions;
+} blasx_gpu_counters_t;
+
+typedef struct blasx_gpu blasx_gpu_t;
+
+/* Detects the backend and devices (CUDA when built with it and GPUs are
+ * visible, else the simulated one when configured; the BLASX_GPUS,
+ * BLASX_SIM_GPUS and BLASX_SIM_MEM_KB environment variables override) and
+ * creates each GPU's heap, cache and streams.  Returns the number of GPUs
+ * ready (0: CPU only).  Not thread-safe: the runtime calls it under its lock. */
+BLASX_INTERNAL int blasx_gpus_init(void);
+
+/* Frees everything blasx_gpus_init made (GPU threads must have exited). */
+BLASX_INTERNAL void blasx_gpus_shutdown(void);
+
+BLASX_INTERNAL int blasx_gpus_count(void);
+BLASX_INTERNAL blasx_gpu_t *blasx_gpu_get(int i);
+BLASX_INTERNAL int blasx_gpus_healthy(void);
+BLASX_INTERNAL int blasx_gpu_broken(const blasx_gpu_t *g);
+
+/* Works on job until it is complete or this GPU has had nothing to do for
+ * cfg.sched.idle_spins polls; returns 1 if the job is complete. */
+BLASX_INTERNAL int blasx_gpu_work_on(blasx_gpu_t *g, blasx_job_t *job);
+
+BLASX_INTERNAL void blasx_gpu_counters(int i, blasx_gpu_counters_t *out);
+
+/* Provided by the runtime: lets CPU threads into every active job (the
+ * last healthy GPU failed). */
+BLASX_INTERNAL void blasx_runtime_enable_cpu(void);
+
+#endif
