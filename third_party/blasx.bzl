@@ -81,7 +81,7 @@ def _archive_impl(ctx):
         arguments = [lib.path, out.path],
         mnemonic = "CopyArchive",
     )
-    return [DefaultInfo(files = depset([out]))]
+    return [DefaultInfo(files = depset([out]), runfiles = ctx.runfiles(files = [out]))]
 
 cc_static_archive = rule(
     implementation = _archive_impl,
