@@ -36,7 +36,7 @@ TESTS    := $(patsubst testing/%.c,%,$(TEST_SRCS))
 OBJS      := $(patsubst %.c,$(BUILD)/obj/%.o,$(LIB_SRCS))
 TINY_OBJS := $(patsubst %.c,$(BUILD)/tiny/obj/%.o,$(LIB_SRCS))
 
-.PHONY: all lib test unit symbols netlib demo clean
+.PHONY: all lib test unit symbols netlib sim gpu-test demo clean
 all: lib
 lib: $(BUILD)/libblasx.a $(BUILD)/libblasx.so
 
@@ -77,7 +77,18 @@ netlib: $(BUILD)/libblasx.so $(BUILD)/tiny/libblasx.so
 	bash testing/netlib/run_netlib.sh $(abspath $(BUILD)/libblasx.so) default
 	bash testing/netlib/run_netlib.sh $(abspath $(BUILD)/tiny/libblasx.so) tiny
 
-test: unit symbols netlib
+# The GPU-worker path on simulated GPUs (CI has none): 1, 2 and 3 devices
+# of 16 KiB each (tiles must be evicted), the tiny-tile build, the randomized
+# tests and the Netlib testers (their Debian input sets).
+SIM_ENV = BLASX_SIM_MEM_KB=16 NETLIB_SETS=debian
+sim: $(BUILD)/tiny/test_api $(BUILD)/tiny/test_gpu $(BUILD)/tiny/test_errors $(BUILD)/tiny/libblasx.so
+	for g in 1 2 3; do \
+	  echo "=== $$g simulated GPU(s)"; \
+	  BLASX_SIM_GPUS=$$g $(SIM_ENV) bash testing/run_unit.sh $(BUILD)/tiny/test_api $(BUILD)/tiny/test_gpu $(BUILD)/tiny/test_errors || exit 1; \
+	  BLASX_SIM_GPUS=$$g $(SIM_ENV) bash testing/netlib/run_netlib.sh $(abspath $(BUILD)/tiny/libblasx.so) sim$$g || exit 1; \
+	done
+
+test: unit symbols netlib sim
 
 demo: $(BUILD)/demo_dgemm
 	$(BUILD)/demo_dgemm

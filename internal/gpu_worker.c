@@ -68,6 +68,7 @@ static struct {
 } G;
 
 int blasx_gpus_count(void) { return G.n; }
+const char *blasx_gpus_backend_name(void) { return G.be ? G.be->name : "none"; }
 blasx_gpu_t *blasx_gpu_get(int i) { return i >= 0 && i < G.n ? G.gpu[i] : NULL; }
 int blasx_gpu_broken(const blasx_gpu_t *g) { return atomic_load(&g->broken); }
 
@@ -519,8 +520,8 @@ static void stream_task_to_cpu(blasx_gpu_t *g, gpu_stream_t *st) {
 static void gpu_fail(blasx_gpu_t *g, int status) {
     const blasx_device_backend_t *be = g->be;
     if (atomic_exchange(&g->broken, 1) == 0)
-        fprintf(stderr, "blasx: GPU %d failed (%s); its work goes to the other workers\n", g->dev,
-                blasx_status_string(status > 0 ? status : BLASX_ERR_DEVICE));
+        fprintf(stderr, "blasx: GPU %d: a device operation failed (status %d); the GPU is retired and its work "
+                        "goes to the other workers\n", g->dev, status);
     for (int i = 0; i < g->nstreams; i++) be->stream_sync(g->st[i].s);
     for (int i = 0; i < g->nstreams; i++) {
         gpu_stream_t *st = &g->st[i];
@@ -535,7 +536,9 @@ static void gpu_fail(blasx_gpu_t *g, int status) {
                 task_finish(g, st);
                 continue;
             }
-            if (st->tri || !st->loaded) { /* host tile untouched, or not read by the task */
+            /* the copy back itself failed: redo the task unless it reads the
+             * host tile it may have half written */
+            if (st->tri || !st->loaded) {
                 stream_task_to_cpu(g, st);
                 continue;
             }
@@ -601,7 +604,10 @@ int blasx_gpu_work_on(blasx_gpu_t *g, blasx_job_t *job) {
                 }
                 prog = 1;
             }
-            if (!fail && !st->wb && st->next == st->job->g.tasks[st->task].nsteps) {
+            /* The write-back goes only after every step has completed: a
+             * failure seen later is the copy's own, and one seen before it
+             * has left the host tile untouched (the task can be redone). */
+            if (!fail && !st->wb && st->count == 0 && st->next == st->job->g.tasks[st->task].nsteps) {
                 if ((fail = writeback_submit(g, st)) == 0) prog = 1;
             }
         }

@@ -1,0 +1,466 @@
+/* testing/test_gpu.c -- the GPU worker end to end: every level-3 routine in
+ * every precision run by the GPU workers (real GPUs in a CUDA build, else
+ * simulated ones: BLASX_SIM_GPUS=n, BLASX_SIM_MEM_KB=size), checked by a
+ * randomized residual (Freivalds): for a random vector x, Out x is compared
+ * with the product of the inputs applied to x, componentwise against the
+ * same computation on absolute values:
+ *   |Out x - E x| <= TOL * eps * (k + 2) * (|E| |x|)   (E the exact operator)
+ * which costs O(n^2) per check, so sizes up to 20000 are checkable.  TRSM
+ * is checked through op(A) X x against alpha B x.  A wrong or missing tile
+ * contribution exceeds the bound by orders of magnitude.
+ *
+ * Also checked: the GPUs ran tasks (their counters grew) and no task fell
+ * back to the CPU; on simulated devices, an injected device fault at many
+ * points of a call still gives the right result (the failed GPU's work
+ * moves to the other GPUs or the CPU), and blasx_finalize brings every GPU
+ * back.
+ *
+ * Usage: test_gpu [max_dim [cases]]   (default: 5 tiles + 3, at most 300;
+ * 2 cases per routine and precision).  Without a GPU it prints a SKIP line.
+ * The file includes itself once per precision (TEST_GPU_TEMPLATE).
+ */
+#ifndef TEST_GPU_TEMPLATE
+
+#include <complex.h>
+#include <float.h>
+#include <math.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "blasx/blasx.h"
+#include "blasx/config.h"
+#include "internal/gpu_worker.h"
+#include "testing/harness.h"
+#include "testing/refblas.h"
+
+#define TOL 16.0
+
+enum { R_GEMM, R_SYMM, R_HEMM, R_SYRK, R_HERK, R_SYR2K, R_HER2K, R_TRMM, R_TRSM, R_COUNT };
+static const char *const r_name[R_COUNT] = {"gemm", "symm", "hemm", "syrk", "herk", "syr2k", "her2k", "trmm", "trsm"};
+
+static int64_t max_dim = 0, ncases = 2;
+
+static int64_t total_tasks(void) {
+    int64_t t = 0;
+    for (int g = 0; g < blasx_gpu_count(); g++) {
+        blasx_gpu_stats_t s;
+        if (blasx_gpu_stats(g, &s) == 0) t += s.tasks;
+    }
+    return t;
+}
+
+static int64_t total_fallbacks(void) {
+    int64_t t = 0;
+    for (int g = 0; g < blasx_gpu_count(); g++) {
+        blasx_gpu_stats_t s;
+        if (blasx_gpu_stats(g, &s) == 0) t += s.cpu_fallbacks;
+    }
+    return t;
+}
+
+/* Fault tests: a call may return BLASX_ERR_DEVICE (counted, result not checked). */
+static int allow_device_error, device_errors;
+
+static int64_t rdim(void) { return bx_rand_int(max_dim / 2 > 1 ? max_dim / 2 : 1, max_dim); }
+
+#define TEST_GPU_TEMPLATE
+#define BX_PREC BX_PREC_S
+#include "internal/prec_begin.h"
+#include "testing/test_gpu.c"
+#include "internal/prec_end.h"
+#define BX_PREC BX_PREC_D
+#include "internal/prec_begin.h"
+#include "testing/test_gpu.c"
+#include "internal/prec_end.h"
+#define BX_PREC BX_PREC_C
+#include "internal/prec_begin.h"
+#include "testing/test_gpu.c"
+#include "internal/prec_end.h"
+#define BX_PREC BX_PREC_Z
+#include "internal/prec_begin.h"
+#include "testing/test_gpu.c"
+#include "internal/prec_end.h"
+#undef TEST_GPU_TEMPLATE
+
+/* Device faults at many points of DGEMM calls (simulated devices only). */
+static void fault_tests(void) {
+    int ngpu = blasx_gpu_count();
+    int64_t n = 4 * blasx_cfg.tile.d + 1;
+    if (n > 200) n = 200;
+    int recovered = 0, points = 0;
+    for (int64_t at = 1; at <= 40; at += 3) {
+        atomic_store(&blasx_sim_fail_after, at);
+        allow_device_error = 1;
+        device_errors = 0;
+        run_d(R_GEMM, "NN", n, n, n);
+        allow_device_error = 0;
+        points++;
+        recovered += device_errors == 0;
+        atomic_store(&blasx_sim_fail_after, -1);
+        blasx_finalize(); /* broken GPUs come back with the runtime */
+        CHECK(blasx_gpu_count() == ngpu, "fault at op %lld: %d GPUs after restart, expected %d", (long long)at,
+              blasx_gpu_count(), ngpu);
+    }
+    /* Only a failed copy back of a tile the task read may end in an error. */
+    CHECK(2 * recovered > points, "faults at %d points: only %d recovered", points, recovered);
+    printf("test_gpu: injected device faults at %d points of a DGEMM: %d recovered (right result), %d "
+           "returned BLASX_ERR_DEVICE\n", points, recovered, points - recovered);
+    /* Every GPU fails, one after another (the first op of each call): the
+     * CPU finishes the work. */
+    for (int g = 0; g < ngpu; g++) {
+        atomic_store(&blasx_sim_fail_after, 1);
+        run_d(R_TRSM, "LUNN", n, n, 0);
+    }
+    CHECK(blasx_gpus_healthy() == 0, "%d GPU(s) still healthy after %d faults", blasx_gpus_healthy(), ngpu);
+    run_d(R_SYRK, "LT", 0, n, n); /* CPU only now */
+    atomic_store(&blasx_sim_fail_after, -1);
+    blasx_finalize();
+}
+
+int main(int argc, char **argv) {
+    int64_t tile = blasx_cfg.tile.d;
+    max_dim = 5 * tile + 3;
+    if (max_dim > 300) max_dim = 300;
+    if (argc > 1) max_dim = atoll(argv[1]);
+    if (argc > 2) ncases = atoll(argv[2]);
+    if (max_dim < 1 || ncases < 1) {
+        fprintf(stderr, "usage: test_gpu [max_dim [cases]]\n");
+        return 2;
+    }
+    int ngpu = blasx_gpu_count();
+    if (ngpu == 0)
+        return bx_skip("test_gpu", "no GPU visible (a CUDA build on a machine with GPUs, or BLASX_SIM_GPUS=n "
+                                   "for simulated ones)");
+    printf("test_gpu: %d GPU(s), backend %s, dimensions up to %lld, %lld case(s) per routine\n", ngpu,
+           blasx_gpus_backend_name(), (long long)max_dim, (long long)ncases);
+    bx_seed(20261122);
+    int64_t t0 = total_tasks();
+    test_all_d();
+    test_all_z();
+    test_all_s();
+    test_all_c();
+    CHECK(total_tasks() > t0, "the GPUs completed no task (%lld)", (long long)(total_tasks() - t0));
+    CHECK(total_fallbacks() == 0, "%lld task(s) fell back to the CPU without a fault", (long long)total_fallbacks());
+    int64_t ev = 0;
+    for (int g = 0; g < ngpu; g++) {
+        blasx_gpu_stats_t s;
+        blasx_gpu_stats(g, &s);
+        printf("test_gpu: GPU %d: %lld tasks, %lld steals, %lld H2D bytes, %lld D2H bytes, L1 %lld hits / %lld "
+               "misses, %lld evictions\n",
+               g, (long long)s.tasks, (long long)s.steals, (long long)s.h2d_bytes, (long long)s.d2h_bytes,
+               (long long)s.l1_hits, (long long)s.l1_misses, (long long)s.evictions);
+        ev += s.evictions;
+    }
+    const char *mem = getenv("BLASX_SIM_MEM_KB");
+    if (!strcmp(blasx_gpus_backend_name(), "sim") && mem && atoll(mem) <= 64)
+        CHECK(ev > 0, "simulated memory of %s KiB but no eviction", mem);
+    if (!strcmp(blasx_gpus_backend_name(), "sim")) fault_tests();
+    blasx_finalize();
+    return bx_summary("test_gpu");
+}
+
+#else /* ------------------------------------------------ precision template */
+
+#define EPS ((double)(sizeof(BX_R) == 4 ? FLT_EPSILON : DBL_EPSILON))
+
+static BX_T *BX_FN(mk_, )(int64_t rows, int64_t cols, int64_t *ld, int fill) {
+    *ld = (rows > 1 ? rows : 1) + bx_rand_int(0, 3);
+    size_t n = (size_t)(*ld * (cols > 0 ? cols : 1));
+    BX_T *p = (BX_T *)malloc(n * sizeof(BX_T));
+    if (!p) {
+        fprintf(stderr, "test_gpu: out of host memory\n");
+        exit(2);
+    }
+    for (size_t i = 0; i < n; i++) p[i] = fill ? BX_MKC(bx_rand_sym(), bx_rand_sym()) : 0;
+    return p;
+}
+
+static BX_T *BX_FN(absm_, )(const BX_T *M, int64_t ld, int64_t cols) {
+    size_t n = (size_t)(ld * (cols > 0 ? cols : 1));
+    BX_T *p = (BX_T *)malloc(n * sizeof(BX_T));
+    if (!p) exit(2);
+    for (size_t i = 0; i < n; i++) p[i] = (BX_T)cabs((double _Complex)M[i]);
+    return p;
+}
+
+static BX_T *BX_FN(vec_, )(int64_t n) {
+    BX_T *v = (BX_T *)calloc((size_t)(n > 0 ? n : 1), sizeof(BX_T));
+    if (!v) exit(2);
+    return v;
+}
+
+/* y = op(M) x for an r x c operator op(M) (GEMM on a vector). */
+static void BX_FN(mv_, )(char t, int64_t r, int64_t c, BX_T alpha, const BX_T *M, int64_t ld, const BX_T *x,
+                         BX_T beta, BX_T *y) {
+    BX_FN(ref_, gemm)(t, 'N', r, 1, c, alpha, M, ld, x, c > 0 ? c : 1, beta, y, r > 0 ? r : 1);
+}
+
+/* The operands of one call. */
+typedef struct {
+    int r;
+    char o[4];
+    int64_t m, n, k;
+    BX_T alpha, beta;
+    BX_T *A, *B, *C; /* C: the output (for TRMM/TRSM, B is in/out and C unused) */
+    int64_t lda, ldb, ldc;
+} BX_FN(prob_, t);
+
+/* e = E x: the exact operator of the call applied to x, computed from
+ * A, B, C0 (absolute values of everything when ab, for the bound).  len(x) = columns
+ * of the output, len(e) = its rows. */
+static void BX_FN(expect_, )(const BX_FN(prob_, t) * p, const BX_T *A, const BX_T *B, const BX_T *C0, int ab,
+                             const BX_T *x, BX_T *e) {
+    BX_T al = ab ? (BX_T)cabs((double _Complex)p->alpha) : p->alpha;
+    BX_T be = ab ? (BX_T)cabs((double _Complex)p->beta) : p->beta;
+    char o0 = p->o[0], o1 = p->o[1];
+    int64_t m = p->m, n = p->n, k = p->k;
+    char ta = o0, tb = o1;
+    if (ab && ta == 'C') ta = 'T';
+    if (ab && tb == 'C') tb = 'T';
+    switch (p->r) {
+    case R_GEMM: {
+        BX_T *t = BX_FN(vec_, )(k);
+        BX_FN(mv_, )(tb, k, n, 1, B, p->ldb, x, 0, t);
+        BX_FN(mv_, )('N', m, n, 1, C0, p->ldc, x, 0, e);
+        BX_FN(mv_, )(ta, m, k, al, A, p->lda, t, be, e);
+        free(t);
+        break;
+    }
+    case R_SYMM:
+    case R_HEMM: {
+#if BX_COMPLEX
+        int herm = p->r == R_HEMM && !ab;
+#endif
+        BX_FN(mv_, )('N', m, n, 1, C0, p->ldc, x, 0, e);
+        if (o0 == 'L') {
+            BX_T *t = BX_FN(vec_, )(m);
+            BX_FN(mv_, )('N', m, n, 1, B, p->ldb, x, 0, t);
+#if BX_COMPLEX
+            if (herm) BX_FN(ref_, hemm)('L', o1, m, 1, al, A, p->lda, t, m, be, e, m);
+            else
+#endif
+                BX_FN(ref_, symm)('L', o1, m, 1, al, A, p->lda, t, m, be, e, m);
+            free(t);
+        } else {
+            BX_T *t = BX_FN(vec_, )(n);
+#if BX_COMPLEX
+            if (herm) BX_FN(ref_, hemm)('L', o1, n, 1, 1, A, p->lda, x, n, 0, t, n);
+            else
+#endif
+                BX_FN(ref_, symm)('L', o1, n, 1, 1, A, p->lda, x, n, 0, t, n);
+            BX_FN(mv_, )('N', m, n, al, B, p->ldb, t, be, e);
+            free(t);
+        }
+        break;
+    }
+    case R_SYRK:
+    case R_HERK:
+    case R_SYR2K:
+    case R_HER2K: {
+        /* C = alpha op(A) op(B)' + [alpha' op(B) op(A)'] + beta C, with ' = T
+         * (SYRK family) or H (HERK family); op = N or the transpose. */
+        int herm = (p->r == R_HERK || p->r == R_HER2K);
+        int two = (p->r == R_SYR2K || p->r == R_HER2K);
+        char tr = o1 == 'N' ? 'N' : (ab ? 'T' : (herm ? 'C' : 'T')); /* op */
+        char tq = o1 == 'N' ? (ab ? 'T' : (herm ? 'C' : 'T')) : 'N'; /* op' */
+        BX_T a2 = herm && !ab ? BX_CONJ(al) : al;
+        const BX_T *Bm = two ? B : A;
+        int64_t ldx = two ? p->ldb : p->lda;
+        BX_T *t = BX_FN(vec_, )(k);
+#if BX_COMPLEX
+        if (herm && !ab) BX_FN(ref_, hemm)('L', o0, n, 1, be, C0, p->ldc, x, n, 0, e, n);
+        else
+#endif
+            BX_FN(ref_, symm)('L', o0, n, 1, be, C0, p->ldc, x, n, 0, e, n);
+        /* op(B)' x, then alpha op(A) t */
+        BX_FN(mv_, )(tq, k, n, 1, Bm, ldx, x, 0, t);
+        BX_FN(mv_, )(tr, n, k, al, A, p->lda, t, 1, e);
+        if (two) {
+            BX_FN(mv_, )(tq, k, n, 1, A, p->lda, x, 0, t);
+            BX_FN(mv_, )(tr, n, k, a2, Bm, ldx, t, 1, e);
+        }
+        free(t);
+        break;
+    }
+    case R_TRMM: { /* B := alpha op(A) B0 or alpha B0 op(A) */
+        ta = p->o[2] == 'C' && ab ? 'T' : p->o[2];
+        if (o0 == 'L') {
+            BX_FN(mv_, )('N', m, n, 1, B, p->ldb, x, 0, e);
+            BX_FN(ref_, trmm)('L', o1, ta, p->o[3], m, 1, al, A, p->lda, e, m);
+        } else {
+            BX_T *t = BX_FN(vec_, )(n);
+            memcpy(t, x, (size_t)n * sizeof(BX_T));
+            BX_FN(ref_, trmm)('L', o1, ta, p->o[3], n, 1, 1, A, p->lda, t, n);
+            BX_FN(mv_, )('N', m, n, al, B, p->ldb, t, 0, e);
+            free(t);
+        }
+        break;
+    }
+    default: /* TRSM: alpha B0 x */
+        BX_FN(mv_, )('N', m, n, al, B, p->ldb, x, 0, e);
+        break;
+    }
+}
+
+static void BX_FN(run_, )(int r, const char *opts, int64_t m, int64_t n, int64_t k) {
+    BX_FN(prob_, t) p;
+    memset(&p, 0, sizeof p);
+    p.r = r, p.m = m, p.n = n, p.k = k;
+    memcpy(p.o, opts, strlen(opts) < 4 ? strlen(opts) : 4);
+    p.alpha = BX_MKC(0.75, 0.5), p.beta = BX_MKC(-0.5, 0.25);
+    if (r == R_HERK) p.alpha = BX_RE(p.alpha);
+    if (r == R_HERK || r == R_HER2K) p.beta = BX_RE(p.beta);
+    int tri = r == R_TRMM || r == R_TRSM, rank = r >= R_SYRK && r <= R_HER2K;
+    int64_t ar, ac, br, bc, cr, cc;
+    if (r == R_GEMM) {
+        ar = p.o[0] == 'N' ? m : k, ac = p.o[0] == 'N' ? k : m;
+        br = p.o[1] == 'N' ? k : n, bc = p.o[1] == 'N' ? n : k;
+        cr = m, cc = n;
+    } else if (rank) {
+        ar = p.o[1] == 'N' ? n : k, ac = p.o[1] == 'N' ? k : n;
+        br = ar, bc = ac, cr = cc = n, m = p.m = n;
+    } else {
+        ar = ac = p.o[0] == 'L' ? m : n;
+        br = m, bc = n, cr = tri ? 0 : m, cc = tri ? 0 : n;
+        k = p.k = ar;
+    }
+    p.A = BX_FN(mk_, )(ar, ac, &p.lda, 1);
+    p.B = BX_FN(mk_, )(br, bc, &p.ldb, 1);
+    p.C = tri ? NULL : BX_FN(mk_, )(cr, cc, &p.ldc, 1);
+    if (r == R_TRSM) /* well conditioned, also with a unit diagonal: small off-diagonal entries */
+        for (int64_t j = 0; j < ar; j++)
+            for (int64_t i = 0; i < ar; i++)
+                p.A[i + j * p.lda] = i == j ? BX_MKC((i & 1 ? -1 : 1) * 2.0, 0.5) : p.A[i + j * p.lda] / (BX_T)(ar + 2);
+    BX_T *B0 = (BX_T *)malloc((size_t)(p.ldb * (bc > 0 ? bc : 1)) * sizeof(BX_T));
+    BX_T *C0 = tri ? NULL : (BX_T *)malloc((size_t)(p.ldc * (cc > 0 ? cc : 1)) * sizeof(BX_T));
+    if (!B0 || (!tri && !C0)) exit(2);
+    memcpy(B0, p.B, (size_t)(p.ldb * (bc > 0 ? bc : 1)) * sizeof(BX_T));
+    if (C0) memcpy(C0, p.C, (size_t)(p.ldc * (cc > 0 ? cc : 1)) * sizeof(BX_T));
+
+    char o0 = p.o[0], o1 = p.o[1], o2 = p.o[2], o3 = p.o[3];
+    int st = -99;
+#if BX_COMPLEX
+#define SC(x) ((const void *)&(x))
+#else
+#define SC(x) (x)
+#endif
+    switch (r) {
+    case R_GEMM: st = BX_FN(blasx_, gemm)(o0, o1, m, n, k, SC(p.alpha), p.A, p.lda, p.B, p.ldb, SC(p.beta), p.C, p.ldc); break;
+    case R_SYMM: st = BX_FN(blasx_, symm)(o0, o1, m, n, SC(p.alpha), p.A, p.lda, p.B, p.ldb, SC(p.beta), p.C, p.ldc); break;
+    case R_SYRK: st = BX_FN(blasx_, syrk)(o0, o1, n, k, SC(p.alpha), p.A, p.lda, SC(p.beta), p.C, p.ldc); break;
+    case R_SYR2K: st = BX_FN(blasx_, syr2k)(o0, o1, n, k, SC(p.alpha), p.A, p.lda, p.B, p.ldb, SC(p.beta), p.C, p.ldc); break;
+    case R_TRMM: st = BX_FN(blasx_, trmm)(o0, o1, o2, o3, m, n, SC(p.alpha), p.A, p.lda, p.B, p.ldb); break;
+    case R_TRSM: st = BX_FN(blasx_, trsm)(o0, o1, o2, o3, m, n, SC(p.alpha), p.A, p.lda, p.B, p.ldb); break;
+#if BX_COMPLEX
+    case R_HEMM: st = BX_FN(blasx_, hemm)(o0, o1, m, n, SC(p.alpha), p.A, p.lda, p.B, p.ldb, SC(p.beta), p.C, p.ldc); break;
+    case R_HERK: st = BX_FN(blasx_, herk)(o0, o1, n, k, BX_RE(p.alpha), p.A, p.lda, BX_RE(p.beta), p.C, p.ldc); break;
+    case R_HER2K: st = BX_FN(blasx_, her2k)(o0, o1, n, k, SC(p.alpha), p.A, p.lda, p.B, p.ldb, BX_RE(p.beta), p.C, p.ldc); break;
+#endif
+    default: break;
+    }
+#undef SC
+    char d[160];
+    snprintf(d, sizeof d, "%c%s(%.4s) m=%lld n=%lld k=%lld", BX_PCHAR, r_name[r], p.o, (long long)m, (long long)n,
+             (long long)k);
+    if (allow_device_error && st == BLASX_ERR_DEVICE) {
+        device_errors++;
+        free(p.A), free(p.B), free(p.C), free(B0), free(C0);
+        return;
+    }
+    CHECK(st == 0, "%s: returned %d", d, st);
+
+    /* Residual: out x against E x, with E computed on the saved inputs. */
+    int64_t rows = tri ? m : cr, cols = tri ? n : cc;
+    BX_T *x = BX_FN(vec_, )(cols), *ax = BX_FN(vec_, )(cols);
+    for (int64_t i = 0; i < cols; i++) x[i] = BX_MKC(bx_rand_sym(), bx_rand_sym()), ax[i] = (BX_T)cabs((double _Complex)x[i]);
+    BX_T *got = BX_FN(vec_, )(rows), *e = BX_FN(vec_, )(rows), *bnd = BX_FN(vec_, )(rows);
+    BX_T *aA = BX_FN(absm_, )(p.A, p.lda, ac), *aB = BX_FN(absm_, )(B0, p.ldb, bc);
+    BX_T *aC = tri ? NULL : BX_FN(absm_, )(C0, p.ldc, cc);
+    BX_FN(prob_, t) q = p;
+    q.B = B0;
+    if (r == R_TRSM) {
+        /* got = op(A) X x (L) or X op(A) x (R); e = alpha B0 x */
+        char ta = o2;
+        if (o0 == 'L') {
+            BX_FN(mv_, )('N', m, n, 1, p.B, p.ldb, x, 0, got);
+            BX_FN(ref_, trmm)('L', o1, ta, o3, m, 1, 1, p.A, p.lda, got, m);
+            BX_T *aX = BX_FN(absm_, )(p.B, p.ldb, n);
+            BX_FN(mv_, )('N', m, n, 1, aX, p.ldb, ax, 0, bnd);
+            BX_FN(ref_, trmm)('L', o1, ta == 'C' ? 'T' : ta, o3, m, 1, 1, aA, p.lda, bnd, m);
+            free(aX);
+        } else {
+            BX_T *t = BX_FN(vec_, )(n);
+            memcpy(t, x, (size_t)n * sizeof(BX_T));
+            BX_FN(ref_, trmm)('L', o1, ta, o3, n, 1, 1, p.A, p.lda, t, n);
+            BX_FN(mv_, )('N', m, n, 1, p.B, p.ldb, t, 0, got);
+            memcpy(t, ax, (size_t)n * sizeof(BX_T));
+            BX_FN(ref_, trmm)('L', o1, ta == 'C' ? 'T' : ta, o3, n, 1, 1, aA, p.lda, t, n);
+            BX_T *aX = BX_FN(absm_, )(p.B, p.ldb, n);
+            BX_FN(mv_, )('N', m, n, 1, aX, p.ldb, t, 0, bnd);
+            free(aX), free(t);
+        }
+        BX_FN(expect_, )(&q, p.A, B0, NULL, 0, x, e);
+        BX_T *t2 = BX_FN(vec_, )(rows);
+        BX_FN(expect_, )(&q, aA, aB, NULL, 1, ax, t2);
+        for (int64_t i = 0; i < rows; i++) bnd[i] += t2[i];
+        free(t2);
+    } else {
+        if (rank) {
+#if BX_COMPLEX
+            if (r == R_HERK || r == R_HER2K) BX_FN(ref_, hemm)('L', o0, n, 1, 1, p.C, p.ldc, x, n, 0, got, n);
+            else
+#endif
+                BX_FN(ref_, symm)('L', o0, n, 1, 1, p.C, p.ldc, x, n, 0, got, n);
+        } else {
+            BX_FN(mv_, )('N', rows, cols, 1, tri ? p.B : p.C, tri ? p.ldb : p.ldc, x, 0, got);
+        }
+        BX_FN(expect_, )(&q, p.A, B0, C0, 0, x, e);
+        BX_FN(expect_, )(&q, aA, aB, aC, 1, ax, bnd);
+    }
+    double worst = 0;
+    int64_t kd = (r == R_GEMM || rank) ? k : (tri ? (o0 == 'L' ? m : n) : ar);
+    for (int64_t i = 0; i < rows; i++) {
+        double res = cabs((double _Complex)(got[i] - e[i]));
+        double b = TOL * EPS * (double)(kd + 2) * creal((double _Complex)bnd[i]);
+        double ratio = res == 0 ? 0 : (b > 0 ? res / b : INFINITY);
+        worst = isnan(ratio) ? INFINITY : fmax(worst, ratio);
+    }
+    CHECK(worst <= 1, "%s: residual / bound = %.3g", d, worst);
+    free(x), free(ax), free(got), free(e), free(bnd), free(aA), free(aB), free(aC);
+    free(p.A), free(p.B), free(p.C), free(B0), free(C0);
+}
+
+static void BX_FN(test_all_, )(void) {
+    static const char *const gt = "NTC";
+    for (int64_t c = 0; c < ncases; c++) {
+        char o[5] = {0};
+        o[0] = gt[bx_rand_int(0, 2)], o[1] = gt[bx_rand_int(0, 2)];
+        BX_FN(run_, )(R_GEMM, o, rdim(), rdim(), rdim());
+        o[0] = "LR"[bx_rand_int(0, 1)], o[1] = "UL"[bx_rand_int(0, 1)], o[2] = 0;
+        BX_FN(run_, )(R_SYMM, o, rdim(), rdim(), 0);
+        o[0] = "UL"[bx_rand_int(0, 1)], o[1] = BX_COMPLEX ? "NT"[bx_rand_int(0, 1)] : gt[bx_rand_int(0, 2)];
+        BX_FN(run_, )(R_SYRK, o, 0, rdim(), rdim());
+        o[0] = "UL"[bx_rand_int(0, 1)], o[1] = BX_COMPLEX ? "NT"[bx_rand_int(0, 1)] : gt[bx_rand_int(0, 2)];
+        BX_FN(run_, )(R_SYR2K, o, 0, rdim(), rdim());
+        o[0] = "LR"[bx_rand_int(0, 1)], o[1] = "UL"[bx_rand_int(0, 1)], o[2] = gt[bx_rand_int(0, 2)];
+        o[3] = "NU"[bx_rand_int(0, 1)];
+        BX_FN(run_, )(R_TRMM, o, rdim(), rdim(), 0);
+        o[0] = "LR"[bx_rand_int(0, 1)], o[1] = "UL"[bx_rand_int(0, 1)], o[2] = gt[bx_rand_int(0, 2)];
+        o[3] = "NU"[bx_rand_int(0, 1)];
+        BX_FN(run_, )(R_TRSM, o, rdim(), rdim(), 0);
+#if BX_COMPLEX
+        o[0] = "LR"[bx_rand_int(0, 1)], o[1] = "UL"[bx_rand_int(0, 1)], o[2] = o[3] = 0;
+        BX_FN(run_, )(R_HEMM, o, rdim(), rdim(), 0);
+        o[0] = "UL"[bx_rand_int(0, 1)], o[1] = "NC"[bx_rand_int(0, 1)];
+        BX_FN(run_, )(R_HERK, o, 0, rdim(), rdim());
+        o[0] = "UL"[bx_rand_int(0, 1)], o[1] = "NC"[bx_rand_int(0, 1)];
+        BX_FN(run_, )(R_HER2K, o, 0, rdim(), rdim());
+#endif
+    }
+}
+
+#undef EPS
+
+#endif /* TEST_GPU_TEMPLATE */
