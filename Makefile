@@ -23,10 +23,19 @@ HAVE_NUMA := $(shell test -f /usr/include/numa.h && echo 1)
 NUMA_DEF  := $(if $(HAVE_NUMA),-DBLASX_HAVE_NUMA,)
 NUMA_LIB  := $(if $(HAVE_NUMA),-lnuma,)
 
+# CUDA: on when the toolkit is found (CUDA_HOME, default /usr/local/cuda);
+# `make CUDA=0` builds without it.  Without a GPU at run time the library
+# simply uses the CPU (or simulated devices, BLASX_SIM_GPUS).
+CUDA_HOME ?= /usr/local/cuda
+CUDA      ?= $(shell test -f $(CUDA_HOME)/include/cuda_runtime.h && echo 1 || echo 0)
+CUDA_DEF  := $(if $(filter 1,$(CUDA)),-DBLASX_HAVE_CUDA -I$(CUDA_HOME)/include,)
+comma     := ,
+CUDA_LIB  := $(if $(filter 1,$(CUDA)),-L$(CUDA_HOME)/lib64 -Wl$(comma)-rpath$(comma)$(CUDA_HOME)/lib64 -lcublas -lcudart,)
+
 USER_DEF := $(if $(USER_CONFIG),-DBLASX_USER_CONFIG='"$(abspath $(USER_CONFIG))"',)
-CFLAGS_COMMON = -std=c11 $(OPT) $(ARCH) -Wall -Wextra -D_GNU_SOURCE -I. $(NUMA_DEF) $(USER_DEF) $(CONFIG)
+CFLAGS_COMMON = -std=c11 $(OPT) $(ARCH) -Wall -Wextra -D_GNU_SOURCE -I. $(NUMA_DEF) $(CUDA_DEF) $(USER_DEF) $(CONFIG)
 LIB_CFLAGS = $(CFLAGS_COMMON) -fPIC -fvisibility=hidden
-LDLIBS   = -lpthread -lm -ldl $(NUMA_LIB)
+LDLIBS   = $(CUDA_LIB) -lpthread -lm -ldl $(NUMA_LIB)
 
 LIB_SRCS := $(sort $(wildcard blasx/*.c internal/*.c kernels/*.c numa/*.c))
 HDRS     := $(wildcard blasx/*.h blasx/*.inc internal/*.h internal/*.inc kernels/*.h kernels/*.inc numa/*.h testing/*.h testing/*.inc)
@@ -63,6 +72,20 @@ $(BUILD)/tiny/test_%: testing/test_%.c $(BUILD)/tiny/libblasx.a $(HDRS)
 
 $(BUILD)/demo_dgemm: benchmarks/demo_dgemm.c $(BUILD)/libblasx.a
 	$(CC) $(CFLAGS_COMMON) $< $(BUILD)/libblasx.a -o $@ $(LDLIBS)
+
+$(BUILD)/bench_gemm: benchmarks/bench_gemm.c $(BUILD)/libblasx.a
+	$(CC) $(CFLAGS_COMMON) $< $(BUILD)/libblasx.a -o $@ $(LDLIBS)
+
+# On a GPU machine, in one command: the GPU test on real GPUs with the tiny
+# tile (every routine, every precision) and the default tile (sizes up to
+# GPU_MAX_DIM), the randomized conformance test and the Netlib testers with
+# the tiny tile (NETLIB_BLAS_DIR must hold the testers there), DGEMM
+# N = 50000 (offsets beyond 2^31), compute-sanitizer on a small run, and
+# first DGEMM timings on 1 GPU and on all.  Logs go to GPU_LOG (a folder).
+GPU_MAX_DIM ?= 20000
+GPU_LOG ?= $(BUILD)/gpu-log
+gpu-test: $(BUILD)/test_gpu $(BUILD)/tiny/test_gpu $(BUILD)/tiny/test_api $(BUILD)/tiny/libblasx.so $(BUILD)/bench_gemm
+	bash testing/run_gpu_tests.sh $(BUILD) $(GPU_LOG) $(GPU_MAX_DIM)
 
 # Unit tests: each binary prints "name: N passed, M failed"; testing/run_unit.sh
 # runs them all and prints the total.

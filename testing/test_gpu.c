@@ -15,8 +15,8 @@
  * moves to the other GPUs or the CPU), and blasx_finalize brings every GPU
  * back.
  *
- * Usage: test_gpu [max_dim [cases]]   (default: 5 tiles + 3, at most 300;
- * 2 cases per routine and precision).  Without a GPU it prints a SKIP line.
+ * Usage: test_gpu [max_dim [cases [dgemm]]]   (default: 5 tiles + 3, at most
+ * 300; 2 cases per routine and precision; `dgemm`: one DGEMM of max_dim).  Without a GPU it prints a SKIP line.
  * The file includes itself once per precision (TEST_GPU_TEMPLATE).
  */
 #ifndef TEST_GPU_TEMPLATE
@@ -137,6 +137,12 @@ int main(int argc, char **argv) {
            blasx_gpus_backend_name(), (long long)max_dim, (long long)ncases);
     bx_seed(20261122);
     int64_t t0 = total_tasks();
+    if (argc > 3 && !strcmp(argv[3], "dgemm")) { /* one square DGEMM of max_dim (64-bit offsets) */
+        run_d(R_GEMM, "NN", max_dim, max_dim, max_dim);
+        CHECK(total_tasks() > t0, "the GPUs completed no task");
+        blasx_finalize();
+        return bx_summary("test_gpu");
+    }
     test_all_d();
     test_all_z();
     test_all_s();
