@@ -85,7 +85,8 @@ $(BUILD)/bench_gemm: benchmarks/bench_gemm.c $(BUILD)/libblasx.a
 GPU_MAX_DIM ?= 20000
 GPU_LOG ?= $(BUILD)/gpu-log
 gpu-test: $(BUILD)/test_gpu $(BUILD)/tiny/test_gpu $(BUILD)/tiny/test_api $(BUILD)/tiny/libblasx.so $(BUILD)/bench_gemm
-	bash testing/run_gpu_tests.sh $(BUILD) $(GPU_LOG) $(GPU_MAX_DIM)
+	bash testing/run_gpu_tests.sh $(BUILD) $(GPU_LOG) $(GPU_MAX_DIM) "$(GPU_PHASES)"
+GPU_PHASES ?= small large
 
 # Unit tests: each binary prints "name: N passed, M failed"; testing/run_unit.sh
 # runs them all and prints the total.
