@@ -14,7 +14,7 @@ fail=0
 step() {  # step NAME CMD...: runs CMD, keeps its log, prints its last lines
   local name=$1; shift
   local t0=$(date +%s.%N)
-  "$@" >"$LOG/$name.log" 2>&1; local rc=$?
+  timeout -k 5 "${STEP_TIMEOUT:-300}" "$@" >"$LOG/$name.log" 2>&1; local rc=$?
   local t1=$(date +%s.%N)
   printf '=== %s (rc %d, %.1f s): %s\n' "$name" "$rc" "$(echo "$t1 - $t0" | bc)" "$*"
   grep -E 'passed|SKIP|bench_gemm|netlib .*:|ERROR SUMMARY|GPU\(s\)|GPU [0-9]:|faults' "$LOG/$name.log" | tail -n 12
