@@ -16,7 +16,7 @@ step() {  # step NAME CMD...: runs CMD, keeps its log, prints its last lines
   local t0=$(date +%s.%N)
   timeout -k 5 "${STEP_TIMEOUT:-300}" "$@" >"$LOG/$name.log" 2>&1; local rc=$?
   local t1=$(date +%s.%N)
-  printf '=== %s (rc %d, %.1f s): %s\n' "$name" "$rc" "$(echo "$t1 - $t0" | bc)" "$*"
+  printf '=== %s (rc %d, %.1f s): %s\n' "$name" "$rc" "$(awk "BEGIN{print $t1 - $t0}")" "$*"
   grep -E 'passed|SKIP|bench_gemm|netlib .*:|ERROR SUMMARY|GPU\(s\)|GPU [0-9]:|faults' "$LOG/$name.log" | tail -n 12
   [ $rc -eq 0 ] || { fail=$((fail + 1)); tail -n 20 "$LOG/$name.log"; }
 }
