@@ -34,7 +34,6 @@
 #include "blasx/config.h"
 #include "internal/gpu_worker.h"
 #include "testing/harness.h"
-#include "testing/refblas.h"
 
 #define TOL 16.0
 
@@ -136,6 +135,7 @@ int main(int argc, char **argv) {
                                    "for simulated ones)");
     printf("test_gpu: %d GPU(s), backend %s, dimensions up to %lld, %lld case(s) per routine\n", ngpu,
            blasx_gpus_backend_name(), (long long)max_dim, (long long)ncases);
+    fflush(stdout);
     bx_seed(20261122);
     int64_t t0 = total_tasks();
     if (argc > 3 && !strcmp(argv[3], "dgemm")) { /* one square DGEMM of max_dim (64-bit offsets) */
@@ -198,10 +198,69 @@ static BX_T *BX_FN(vec_, )(int64_t n) {
     return v;
 }
 
-/* y = op(M) x for an r x c operator op(M) (GEMM on a vector). */
+/* Column-oriented matrix-vector products (contiguous access, so the checks
+ * of 20000-size or 50000-size problems take seconds). */
+static inline BX_T BX_FN(opv_, )(char t, BX_T a) { return t == 'C' ? BX_CONJ(a) : a; }
+
+/* y = alpha op(M) x + beta y for an r x c operator op(M). */
 static void BX_FN(mv_, )(char t, int64_t r, int64_t c, BX_T alpha, const BX_T *M, int64_t ld, const BX_T *x,
                          BX_T beta, BX_T *y) {
-    BX_FN(ref_, gemm)(t, 'N', r, 1, c, alpha, M, ld, x, c > 0 ? c : 1, beta, y, r > 0 ? r : 1);
+    if (t == 'N') {
+        for (int64_t i = 0; i < r; i++) y[i] = beta == 0 ? 0 : beta * y[i];
+        for (int64_t j = 0; j < c; j++) {
+            BX_T xj = alpha * x[j];
+            const BX_T *col = M + j * ld;
+            for (int64_t i = 0; i < r; i++) y[i] += col[i] * xj;
+        }
+    } else { /* op(M)(i, j) = M(j, i): row i of op(M) is column i of M */
+        for (int64_t i = 0; i < r; i++) {
+            const BX_T *col = M + i * ld;
+            BX_T sum = 0;
+            for (int64_t j = 0; j < c; j++) sum += BX_FN(opv_, )(t, col[j]) * x[j];
+            y[i] = alpha * sum + (beta == 0 ? 0 : beta * y[i]);
+        }
+    }
+}
+
+/* y = alpha S x + beta y, S symmetric (herm: Hermitian, real diagonal) from
+ * its uplo triangle. */
+static void BX_FN(sv_, )(int herm, char uplo, int64_t n, BX_T alpha, const BX_T *M, int64_t ld, const BX_T *x,
+                         BX_T beta, BX_T *y) {
+    BX_T *t = (BX_T *)calloc((size_t)(n > 0 ? n : 1), sizeof(BX_T));
+    if (!t) exit(2);
+    for (int64_t j = 0; j < n; j++) {
+        const BX_T *col = M + j * ld;
+        int64_t i0 = uplo == 'U' ? 0 : j + 1, i1 = uplo == 'U' ? j : n;
+        BX_T sj = 0;
+        for (int64_t i = i0; i < i1; i++) {
+            t[i] += col[i] * x[j];
+            sj += (herm ? BX_CONJ(col[i]) : col[i]) * x[i];
+        }
+        t[j] += sj + (herm ? BX_RE(col[j]) : col[j]) * x[j];
+    }
+    for (int64_t i = 0; i < n; i++) y[i] = alpha * t[i] + (beta == 0 ? 0 : beta * y[i]);
+    free(t);
+}
+
+/* x := alpha op(T) x, T triangular (uplo, diag) n x n. */
+static void BX_FN(tv_, )(char uplo, char t, char diag, int64_t n, BX_T alpha, const BX_T *M, int64_t ld, BX_T *x) {
+    BX_T *y = (BX_T *)calloc((size_t)(n > 0 ? n : 1), sizeof(BX_T));
+    if (!y) exit(2);
+    for (int64_t j = 0; j < n; j++) {
+        const BX_T *col = M + j * ld;
+        int64_t i0 = uplo == 'U' ? 0 : j + 1, i1 = uplo == 'U' ? j : n;
+        BX_T d = diag == 'U' ? 1 : BX_FN(opv_, )(t, col[j]);
+        if (t == 'N') {
+            for (int64_t i = i0; i < i1; i++) y[i] += col[i] * x[j];
+            y[j] += d * x[j];
+        } else {
+            BX_T sum = d * x[j];
+            for (int64_t i = i0; i < i1; i++) sum += BX_FN(opv_, )(t, col[i]) * x[i];
+            y[j] += sum;
+        }
+    }
+    for (int64_t i = 0; i < n; i++) x[i] = alpha * y[i];
+    free(y);
 }
 
 /* The operands of one call. */
@@ -237,26 +296,16 @@ static void BX_FN(expect_, )(const BX_FN(prob_, t) * p, const BX_T *A, const BX_
     }
     case R_SYMM:
     case R_HEMM: {
-#if BX_COMPLEX
         int herm = p->r == R_HEMM && !ab;
-#endif
         BX_FN(mv_, )('N', m, n, 1, C0, p->ldc, x, 0, e);
         if (o0 == 'L') {
             BX_T *t = BX_FN(vec_, )(m);
             BX_FN(mv_, )('N', m, n, 1, B, p->ldb, x, 0, t);
-#if BX_COMPLEX
-            if (herm) BX_FN(ref_, hemm)('L', o1, m, 1, al, A, p->lda, t, m, be, e, m);
-            else
-#endif
-                BX_FN(ref_, symm)('L', o1, m, 1, al, A, p->lda, t, m, be, e, m);
+            BX_FN(sv_, )(herm, o1, m, al, A, p->lda, t, be, e);
             free(t);
         } else {
             BX_T *t = BX_FN(vec_, )(n);
-#if BX_COMPLEX
-            if (herm) BX_FN(ref_, hemm)('L', o1, n, 1, 1, A, p->lda, x, n, 0, t, n);
-            else
-#endif
-                BX_FN(ref_, symm)('L', o1, n, 1, 1, A, p->lda, x, n, 0, t, n);
+            BX_FN(sv_, )(herm, o1, n, 1, A, p->lda, x, 0, t);
             BX_FN(mv_, )('N', m, n, al, B, p->ldb, t, be, e);
             free(t);
         }
@@ -276,11 +325,7 @@ static void BX_FN(expect_, )(const BX_FN(prob_, t) * p, const BX_T *A, const BX_
         const BX_T *Bm = two ? B : A;
         int64_t ldx = two ? p->ldb : p->lda;
         BX_T *t = BX_FN(vec_, )(k);
-#if BX_COMPLEX
-        if (herm && !ab) BX_FN(ref_, hemm)('L', o0, n, 1, be, C0, p->ldc, x, n, 0, e, n);
-        else
-#endif
-            BX_FN(ref_, symm)('L', o0, n, 1, be, C0, p->ldc, x, n, 0, e, n);
+        BX_FN(sv_, )(herm && !ab, o0, n, be, C0, p->ldc, x, 0, e);
         /* op(B)' x, then alpha op(A) t */
         BX_FN(mv_, )(tq, k, n, 1, Bm, ldx, x, 0, t);
         BX_FN(mv_, )(tr, n, k, al, A, p->lda, t, 1, e);
@@ -295,11 +340,11 @@ static void BX_FN(expect_, )(const BX_FN(prob_, t) * p, const BX_T *A, const BX_
         ta = p->o[2] == 'C' && ab ? 'T' : p->o[2];
         if (o0 == 'L') {
             BX_FN(mv_, )('N', m, n, 1, B, p->ldb, x, 0, e);
-            BX_FN(ref_, trmm)('L', o1, ta, p->o[3], m, 1, al, A, p->lda, e, m);
+            BX_FN(tv_, )(o1, ta, p->o[3], m, al, A, p->lda, e);
         } else {
             BX_T *t = BX_FN(vec_, )(n);
             memcpy(t, x, (size_t)n * sizeof(BX_T));
-            BX_FN(ref_, trmm)('L', o1, ta, p->o[3], n, 1, 1, A, p->lda, t, n);
+            BX_FN(tv_, )(o1, ta, p->o[3], n, 1, A, p->lda, t);
             BX_FN(mv_, )('N', m, n, al, B, p->ldb, t, 0, e);
             free(t);
         }
@@ -392,18 +437,18 @@ static void BX_FN(run_, )(int r, const char *opts, int64_t m, int64_t n, int64_t
         char ta = o2;
         if (o0 == 'L') {
             BX_FN(mv_, )('N', m, n, 1, p.B, p.ldb, x, 0, got);
-            BX_FN(ref_, trmm)('L', o1, ta, o3, m, 1, 1, p.A, p.lda, got, m);
+            BX_FN(tv_, )(o1, ta, o3, m, 1, p.A, p.lda, got);
             BX_T *aX = BX_FN(absm_, )(p.B, p.ldb, n);
             BX_FN(mv_, )('N', m, n, 1, aX, p.ldb, ax, 0, bnd);
-            BX_FN(ref_, trmm)('L', o1, ta == 'C' ? 'T' : ta, o3, m, 1, 1, aA, p.lda, bnd, m);
+            BX_FN(tv_, )(o1, ta == 'C' ? 'T' : ta, o3, m, 1, aA, p.lda, bnd);
             free(aX);
         } else {
             BX_T *t = BX_FN(vec_, )(n);
             memcpy(t, x, (size_t)n * sizeof(BX_T));
-            BX_FN(ref_, trmm)('L', o1, ta, o3, n, 1, 1, p.A, p.lda, t, n);
+            BX_FN(tv_, )(o1, ta, o3, n, 1, p.A, p.lda, t);
             BX_FN(mv_, )('N', m, n, 1, p.B, p.ldb, t, 0, got);
             memcpy(t, ax, (size_t)n * sizeof(BX_T));
-            BX_FN(ref_, trmm)('L', o1, ta == 'C' ? 'T' : ta, o3, n, 1, 1, aA, p.lda, t, n);
+            BX_FN(tv_, )(o1, ta == 'C' ? 'T' : ta, o3, n, 1, aA, p.lda, t);
             BX_T *aX = BX_FN(absm_, )(p.B, p.ldb, n);
             BX_FN(mv_, )('N', m, n, 1, aX, p.ldb, t, 0, bnd);
             free(aX), free(t);
@@ -415,11 +460,7 @@ static void BX_FN(run_, )(int r, const char *opts, int64_t m, int64_t n, int64_t
         free(t2);
     } else {
         if (rank) {
-#if BX_COMPLEX
-            if (r == R_HERK || r == R_HER2K) BX_FN(ref_, hemm)('L', o0, n, 1, 1, p.C, p.ldc, x, n, 0, got, n);
-            else
-#endif
-                BX_FN(ref_, symm)('L', o0, n, 1, 1, p.C, p.ldc, x, n, 0, got, n);
+            BX_FN(sv_, )(r == R_HERK || r == R_HER2K, o0, n, 1, p.C, p.ldc, x, 0, got);
         } else {
             BX_FN(mv_, )('N', rows, cols, 1, tri ? p.B : p.C, tri ? p.ldb : p.ldc, x, 0, got);
         }
