@@ -1,6 +1,7 @@
 """Macros shared by blasx's BUILD files: one source list, several variants."""
 
 load("@rules_cc//cc:defs.bzl", "cc_binary", "cc_library")
+load("@cuda//:config.bzl", CUDA_FOUND = "FOUND")
 
 # The library's sources, relative to the repository root (//:BUILD.bazel).
 LIB_DIRS = ["blasx", "internal", "kernels", "numa"]
@@ -41,9 +42,10 @@ def blasx_library(name, defines = [], visibility = ["//visibility:public"]):
         # Templates included several times per .c file (api.inc, ...).
         textual_hdrs = native.glob([d + "/*.inc" for d in LIB_DIRS]),
         copts = COPTS,
-        defines = defines,
+        # The CUDA backend is built when the toolkit is found, as with make.
+        defines = defines + (["BLASX_HAVE_CUDA"] if CUDA_FOUND else []),
         linkopts = LINKOPTS,
-        deps = [":config", "@numa//:numa"],
+        deps = [":config", "@numa//:numa"] + (["@cuda//:cublas"] if CUDA_FOUND else []),
         alwayslink = True,  # else lib<name>.so would drop every unreferenced object
         visibility = visibility,
     )
