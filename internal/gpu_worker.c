@@ -11,6 +11,10 @@
 #define GPU_MAX_STREAMS BLASX_CFG_STREAMS_PER_GPU
 #define GPU_MAX_DEPTH BLASX_CFG_STEPS_IN_FLIGHT
 #define GPU_RS_MAX BLASX_CFG_RS_SLOTS
+/* Pinned staging buffers per stream for copies from pageable host memory:
+ * enough that a buffer is reused only after the copies of the steps in
+ * flight (two inputs each) and one more have been issued. */
+#define GPU_SLOTS (2 * BLASX_CFG_STEPS_IN_FLIGHT + 1)
 
 /* "Not now": a tile could not get device memory while other steps still
  * hold it; retried after they retire.  Never returned to callers. */
@@ -23,11 +27,19 @@ typedef struct {
 } gpu_pending_t;
 
 typedef struct {
+    void *buf; /* pinned */
+    size_t bytes;
+    blasx_event_t ev; /* recorded after the copy out of buf */
+    int used;
+} gpu_slot_t;
+
+typedef struct {
     blasx_stream_t s;
     blasx_job_t *job; /* NULL: idle */
     int32_t task;
     int32_t next;     /* next step of the task to submit */
     int tri;          /* output is a diagonal tile of the SYRK family: uplo triangle only */
+    int staged;       /* output goes back through stage (a triangle, or pageable host memory) */
     int loaded;       /* the output tile was read from the host (the task reads C) */
     int wb;           /* write-back submitted */
     blasx_centry_t *out;
@@ -35,8 +47,10 @@ typedef struct {
     gpu_pending_t ring[GPU_MAX_DEPTH];
     int head, count;
     blasx_event_t done;
-    void *stage; /* pinned staging buffer for triangle write-backs */
+    void *stage; /* pinned staging buffer for staged write-backs */
     size_t stage_bytes;
+    gpu_slot_t slot[GPU_SLOTS]; /* staging of host-to-device copies from pageable memory */
+    int slot_next;
 } gpu_stream_t;
 
 typedef struct {
@@ -58,6 +72,8 @@ struct blasx_gpu {
     gpu_rs_entry_t rs[GPU_RS_MAX];
     _Atomic int rs_n;
     int heap_ok, cache_ok;
+    uint64_t pin_epoch; /* the job whose operands pinned[] describes */
+    int pinned[BLASX_OPND_COUNT];
     blasx_gpu_counters_t ctr; /* written by the GPU's thread; read as a snapshot */
 };
 
@@ -69,6 +85,7 @@ static struct {
 
 int blasx_gpus_count(void) { return G.n; }
 const char *blasx_gpus_backend_name(void) { return G.be ? G.be->name : "none"; }
+const blasx_device_backend_t *blasx_gpus_backend(void) { return G.be; }
 blasx_gpu_t *blasx_gpu_get(int i) { return i >= 0 && i < G.n ? G.gpu[i] : NULL; }
 int blasx_gpu_broken(const blasx_gpu_t *g) { return atomic_load(&g->broken); }
 
@@ -103,6 +120,10 @@ static void gpu_destroy(blasx_gpu_t *g) {
             if (st->ring[d].ev) be->event_destroy(st->ring[d].ev);
         if (st->done) be->event_destroy(st->done);
         if (st->stage) be->host_free(st->stage);
+        for (int q = 0; q < GPU_SLOTS; q++) {
+            if (st->slot[q].ev) be->event_destroy(st->slot[q].ev);
+            if (st->slot[q].buf) be->host_free(st->slot[q].buf);
+        }
         if (st->s) be->stream_destroy(st->s);
     }
     if (g->cache_ok) blasx_cache_destroy(&g->cache, gpu_free_event);
@@ -132,6 +153,7 @@ static int gpu_create(const blasx_device_backend_t *be, int dev, blasx_gpu_t **o
         st = be->stream_create(dev, &s->s);
         for (int d = 0; st == 0 && d < blasx_cfg.gpu.steps_in_flight; d++) st = be->event_create(dev, &s->ring[d].ev);
         if (st == 0) st = be->event_create(dev, &s->done);
+        for (int q = 0; st == 0 && q < GPU_SLOTS; q++) st = be->event_create(dev, &s->slot[q].ev);
     }
     if (st) {
         gpu_destroy(g);
@@ -232,6 +254,54 @@ static blasx_view_t dev_view(const blasx_centry_t *e) {
     return v;
 }
 
+/* 1 if operand o of the job lies in page-locked host memory (asked once
+ * per job: its first and last element). */
+static int operand_pinned(blasx_gpu_t *g, blasx_job_t *job, int o) {
+    if (g->pin_epoch != job->epoch) {
+        for (int i = 0; i < BLASX_OPND_COUNT; i++) {
+            const blasx_operand_t *op = &job->op[i];
+            g->pinned[i] = 0;
+            if (!op->ptr || op->rows <= 0 || op->cols <= 0) continue;
+            const char *last = op->ptr + (size_t)((op->cols - 1) * op->ld + op->rows - 1) * job->esz;
+            g->pinned[i] = g->be->host_is_pinned(op->ptr) && g->be->host_is_pinned(last);
+        }
+        g->pin_epoch = job->epoch;
+    }
+    return g->pinned[o];
+}
+
+static int grow_pinned(const blasx_device_backend_t *be, void **buf, size_t *have, size_t need) {
+    if (*have >= need) return 0;
+    if (*buf) be->host_free(*buf);
+    *buf = NULL, *have = 0;
+    BLASX_TRY(be->host_alloc(need, buf));
+    *have = need;
+    return 0;
+}
+
+/* Copies host tile k (operand o) to dst on stream st: directly from pinned
+ * memory, else through the stream's next staging slot (gathered on the
+ * host, so the device copy is asynchronous; the slot is reused only after
+ * its previous copy has completed). */
+static int copy_in(blasx_gpu_t *g, gpu_stream_t *st, blasx_job_t *job, int o, uintptr_t dst,
+                   const blasx_tile_key_t *k) {
+    const blasx_device_backend_t *be = g->be;
+    blasx_shape_t sh = {k->rows, k->cols, k->rows, k->esz};
+    if (operand_pinned(g, job, o)) return be->copy_h2d(st->s, dst, k->rows, (const void *)k->host, k->ld, sh);
+    gpu_slot_t *sl = &st->slot[st->slot_next];
+    st->slot_next = (st->slot_next + 1) % GPU_SLOTS;
+    if (sl->used) BLASX_TRY(be->event_sync(sl->ev));
+    sl->used = 0;
+    size_t col = (size_t)k->rows * k->esz;
+    BLASX_TRY(grow_pinned(be, &sl->buf, &sl->bytes, col * (size_t)k->cols));
+    for (int64_t j = 0; j < k->cols; j++)
+        memcpy((char *)sl->buf + (size_t)j * col, (const char *)k->host + (size_t)(j * k->ld) * k->esz, col);
+    BLASX_TRY(be->copy_h2d(st->s, dst, k->rows, sl->buf, k->rows, sh));
+    BLASX_TRY(be->event_record(sl->ev, st->s));
+    sl->used = 1;
+    return 0;
+}
+
 /* Makes input tile t of the step on stream st available: an L1 hit waits
  * for the copy that filled the entry, a miss inserts and copies.  Returns
  * 0 with a reader on *out, GPU_STALL when device memory is held by steps
@@ -256,7 +326,7 @@ static int acquire_input(blasx_gpu_t *g, gpu_stream_t *st, blasx_job_t *job, bla
         if ((rc = be->event_create(g->dev, &ev))) goto fail;
         e->ready = ev;
     }
-    if ((rc = be->copy_h2d(st->s, e->dev, k.rows, (const void *)k.host, k.ld, key_shape(&k)))) goto fail;
+    if ((rc = copy_in(g, st, job, t.opnd, e->dev, &k))) goto fail;
     if ((rc = be->event_record((blasx_event_t)e->ready, st->s))) goto fail;
     g->ctr.h2d_bytes += (int64_t)e->bytes;
     return 0;
@@ -340,7 +410,6 @@ static int is_rank_kernel(int k) {
 }
 
 static int task_start(blasx_gpu_t *g, gpu_stream_t *st, blasx_job_t *job, int32_t t) {
-    const blasx_device_backend_t *be = g->be;
     const blasx_task_t *tk = &job->g.tasks[t];
     const blasx_step_t *s0 = &job->g.steps[tk->step0];
     st->job = job, st->task = t, st->next = 0, st->wb = 0, st->out = NULL, st->tri = 0;
@@ -356,9 +425,9 @@ static int task_start(blasx_gpu_t *g, gpu_stream_t *st, blasx_job_t *job, int32_
     if (!fresh) return BLASX_ERR_INTERNAL; /* invalidated just above */
     int overwrites = s0->kernel != BLASX_K_TRMM && s0->kernel != BLASX_K_TRSM && s0->beta == 0;
     st->loaded = !overwrites;
+    st->staged = st->tri || !operand_pinned(g, job, tk->out.opnd);
     if (st->loaded) {
-        blasx_tile_key_t *k = &st->out_key;
-        BLASX_TRY(be->copy_h2d(st->s, st->out->dev, k->rows, (const void *)k->host, k->ld, key_shape(k)));
+        BLASX_TRY(copy_in(g, st, job, tk->out.opnd, st->out->dev, &st->out_key));
         g->ctr.h2d_bytes += (int64_t)st->out->bytes;
     }
     return 0;
@@ -411,14 +480,8 @@ static int writeback_submit(blasx_gpu_t *g, gpu_stream_t *st) {
         st->out->ready = ev;
     }
     BLASX_TRY(be->event_record((blasx_event_t)st->out->ready, st->s));
-    if (st->tri) {
-        size_t need = st->out->bytes;
-        if (st->stage_bytes < need) {
-            if (st->stage) be->host_free(st->stage);
-            st->stage = NULL, st->stage_bytes = 0;
-            BLASX_TRY(be->host_alloc(need, &st->stage));
-            st->stage_bytes = need;
-        }
+    if (st->staged) {
+        BLASX_TRY(grow_pinned(be, &st->stage, &st->stage_bytes, st->out->bytes));
         BLASX_TRY(be->copy_d2h(st->s, st->stage, k->rows, st->out->dev, k->rows, sh));
     } else {
         BLASX_TRY(be->copy_d2h(st->s, (void *)k->host, k->ld, st->out->dev, k->rows, sh));
@@ -435,13 +498,13 @@ static int writeback_submit(blasx_gpu_t *g, gpu_stream_t *st) {
 static void task_finish(blasx_gpu_t *g, gpu_stream_t *st) {
     blasx_job_t *job = st->job;
     const blasx_task_t *tk = &job->g.tasks[st->task];
-    if (st->tri) {
+    if (st->staged) { /* the whole tile, or the uplo triangle of a diagonal SYRK-family tile */
         const blasx_step_t *s0 = &job->g.steps[tk->step0];
-        char uplo = s0->o[0];
+        char uplo = st->tri ? s0->o[0] : 0;
         blasx_tile_key_t *k = &st->out_key;
         size_t esz = k->esz;
         for (int64_t j = 0; j < k->cols; j++) {
-            int64_t i0 = uplo == 'U' ? 0 : j, i1 = uplo == 'U' ? blasx_min64(j + 1, k->rows) : k->rows;
+            int64_t i0 = uplo == 'L' ? j : 0, i1 = uplo == 'U' ? blasx_min64(j + 1, k->rows) : k->rows;
             if (i1 > i0)
                 memcpy((char *)k->host + (size_t)(i0 + j * k->ld) * esz,
                        (char *)st->stage + (size_t)(i0 + j * k->rows) * esz, (size_t)(i1 - i0) * esz);
@@ -538,7 +601,7 @@ static void gpu_fail(blasx_gpu_t *g, int status) {
             }
             /* the copy back itself failed: redo the task unless it reads the
              * host tile it may have half written */
-            if (st->tri || !st->loaded) {
+            if (st->staged || !st->loaded) {
                 stream_task_to_cpu(g, st);
                 continue;
             }

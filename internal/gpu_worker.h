@@ -64,6 +64,7 @@ BLASX_INTERNAL void blasx_gpus_shutdown(void);
 BLASX_INTERNAL int blasx_gpus_count(void);
 /* "cuda", "sim", or "none" before blasx_gpus_init found a backend. */
 BLASX_INTERNAL const char *blasx_gpus_backend_name(void);
+BLASX_INTERNAL const blasx_device_backend_t *blasx_gpus_backend(void);
 BLASX_INTERNAL blasx_gpu_t *blasx_gpu_get(int i);
 BLASX_INTERNAL int blasx_gpus_healthy(void);
 BLASX_INTERNAL int blasx_gpu_broken(const blasx_gpu_t *g);

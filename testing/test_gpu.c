@@ -60,6 +60,22 @@ static int64_t total_fallbacks(void) {
     return t;
 }
 
+/* Operands in page-locked memory of the backend (pinned = 1) or malloc'ed. */
+static int pinned;
+static void *host_alloc(size_t bytes) {
+    void *p = NULL;
+    if (pinned) {
+        if (blasx_gpus_backend()->host_alloc(bytes, &p)) p = NULL;
+    } else {
+        p = malloc(bytes);
+    }
+    return p;
+}
+static void host_free(void *p) {
+    if (pinned) blasx_gpus_backend()->host_free(p);
+    else free(p);
+}
+
 /* Fault tests: a call may return BLASX_ERR_DEVICE (counted, result not checked). */
 static int allow_device_error, device_errors;
 
@@ -148,6 +164,11 @@ int main(int argc, char **argv) {
     test_all_d();
     test_all_z();
     if (!dz) test_all_s(), test_all_c();
+    /* operands in pinned memory: copied without staging */
+    pinned = 1;
+    test_all_d();
+    test_all_z();
+    pinned = 0;
     CHECK(total_tasks() > t0, "the GPUs completed no task (%lld)", (long long)(total_tasks() - t0));
     CHECK(total_fallbacks() == 0, "%lld task(s) fell back to the CPU without a fault", (long long)total_fallbacks());
     int64_t ev = 0;
@@ -175,7 +196,7 @@ int main(int argc, char **argv) {
 static BX_T *BX_FN(mk_, )(int64_t rows, int64_t cols, int64_t *ld, int fill) {
     *ld = (rows > 1 ? rows : 1) + bx_rand_int(0, 3);
     size_t n = (size_t)(*ld * (cols > 0 ? cols : 1));
-    BX_T *p = (BX_T *)malloc(n * sizeof(BX_T));
+    BX_T *p = (BX_T *)host_alloc(n * sizeof(BX_T));
     if (!p) {
         fprintf(stderr, "test_gpu: out of host memory\n");
         exit(2);
@@ -418,7 +439,7 @@ static void BX_FN(run_, )(int r, const char *opts, int64_t m, int64_t n, int64_t
              (long long)k);
     if (allow_device_error && st == BLASX_ERR_DEVICE) {
         device_errors++;
-        free(p.A), free(p.B), free(p.C), free(B0), free(C0);
+        host_free(p.A), host_free(p.B), host_free(p.C), free(B0), free(C0);
         return;
     }
     CHECK(st == 0, "%s: returned %d", d, st);
@@ -481,7 +502,7 @@ static void BX_FN(run_, )(int r, const char *opts, int64_t m, int64_t n, int64_t
         fflush(stdout);
     }
     free(x), free(ax), free(got), free(e), free(bnd), free(aA), free(aB), free(aC);
-    free(p.A), free(p.B), free(p.C), free(B0), free(C0);
+    host_free(p.A), host_free(p.B), host_free(p.C), free(B0), free(C0);
 }
 
 static void BX_FN(test_all_, )(void) {
