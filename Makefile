@@ -103,12 +103,13 @@ netlib: $(BUILD)/libblasx.so $(BUILD)/tiny/libblasx.so
 
 # The GPU-worker path on simulated GPUs (CI has none): 1, 2 and 3 devices
 # of 16 KiB each (tiles must be evicted), the tiny-tile build, the randomized
-# tests and the Netlib testers (their Debian input sets).
+# tests and the Netlib testers (their Debian input sets); 1 and 3 devices
+# also with pageable copies staged through pinned buffers.
 SIM_ENV = BLASX_SIM_MEM_KB=16 NETLIB_SETS=debian
 sim: $(BUILD)/tiny/test_api $(BUILD)/tiny/test_gpu $(BUILD)/tiny/test_errors $(BUILD)/tiny/libblasx.so
 	for g in 1 2 3; do \
 	  echo "=== $$g simulated GPU(s)"; \
-	  BLASX_SIM_GPUS=$$g $(SIM_ENV) bash testing/run_unit.sh $(BUILD)/tiny/test_api $(BUILD)/tiny/test_gpu $(BUILD)/tiny/test_errors || exit 1; \
+	  BLASX_STAGE_PAGEABLE=$$((g % 2)) BLASX_SIM_GPUS=$$g $(SIM_ENV) bash testing/run_unit.sh $(BUILD)/tiny/test_api $(BUILD)/tiny/test_gpu $(BUILD)/tiny/test_errors || exit 1; \
 	  BLASX_SIM_GPUS=$$g $(SIM_ENV) bash testing/netlib/run_netlib.sh $(abspath $(BUILD)/tiny/libblasx.so) sim$$g || exit 1; \
 	done
 

@@ -88,6 +88,9 @@
 #ifndef BLASX_CFG_STEPS_IN_FLIGHT
 #define BLASX_CFG_STEPS_IN_FLIGHT 2 /* steps submitted ahead per stream (one running, the rest queued) */
 #endif
+#ifndef BLASX_CFG_STAGE_PAGEABLE
+#define BLASX_CFG_STAGE_PAGEABLE 0 /* 1 = copy pageable host tiles through own pinned buffers (else the driver's) */
+#endif
 #ifndef BLASX_CFG_HEAP_FRACTION_PCT
 #define BLASX_CFG_HEAP_FRACTION_PCT 90 /* percent of free GPU memory taken */
 #endif
@@ -140,7 +143,7 @@ typedef struct {
 } blasx_cpu_kernel_cfg_t;
 
 typedef struct {
-    int max_gpus, streams_per_gpu, rs_slots, steps_in_flight;
+    int max_gpus, streams_per_gpu, rs_slots, steps_in_flight, stage_pageable;
     int heap_fraction_pct;
     long long heap_min_mb;
     int cache_policy, l2_cache;
@@ -166,6 +169,7 @@ static const blasx_config_t blasx_cfg = {
               BLASX_CFG_CPU_WORKER, BLASX_CFG_IDLE_SPINS},
     .cpu = {BLASX_CFG_CPU_MC, BLASX_CFG_CPU_KC, BLASX_CFG_CPU_NC, BLASX_CFG_CPU_TRI_NB},
     .gpu = {BLASX_CFG_MAX_GPUS, BLASX_CFG_STREAMS_PER_GPU, BLASX_CFG_RS_SLOTS, BLASX_CFG_STEPS_IN_FLIGHT,
+            BLASX_CFG_STAGE_PAGEABLE,
             BLASX_CFG_HEAP_FRACTION_PCT, BLASX_CFG_HEAP_MIN_MB, BLASX_CFG_CACHE_POLICY,
             BLASX_CFG_L2_CACHE, BLASX_CFG_SIM_GPUS, BLASX_CFG_SIM_MEM_MB},
     .numa = {BLASX_CFG_NUMA_STATIC_TASKS, BLASX_CFG_NUMA_STATIC_PCT, BLASX_CFG_NUMA_DYNAMIC_TASKS,
@@ -192,6 +196,7 @@ _Static_assert(BLASX_CFG_MAX_GPUS >= 1 && BLASX_CFG_MAX_GPUS <= 64, "max GPUs in
 _Static_assert(BLASX_CFG_STREAMS_PER_GPU >= 1 && BLASX_CFG_STREAMS_PER_GPU <= 32, "streams in [1, 32]");
 _Static_assert(BLASX_CFG_RS_SLOTS >= BLASX_CFG_STREAMS_PER_GPU && BLASX_CFG_RS_SLOTS <= 256,
                "a reservation station feeds every stream");
+_Static_assert(BLASX_CFG_STAGE_PAGEABLE == 0 || BLASX_CFG_STAGE_PAGEABLE == 1, "staging is a switch");
 _Static_assert(BLASX_CFG_STEPS_IN_FLIGHT >= 1 && BLASX_CFG_STEPS_IN_FLIGHT <= 8, "steps in flight in [1, 8]");
 _Static_assert(BLASX_CFG_HEAP_FRACTION_PCT >= 1 && BLASX_CFG_HEAP_FRACTION_PCT <= 100, "heap fraction in %");
 _Static_assert(BLASX_CFG_HEAP_MIN_MB >= 1, "heap floor >= 1 MiB");

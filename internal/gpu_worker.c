@@ -81,6 +81,7 @@ static struct {
     const blasx_device_backend_t *be;
     blasx_gpu_t *gpu[BLASX_CFG_MAX_GPUS];
     int n;
+    int stage; /* copy pageable host tiles through own pinned buffers */
 } G;
 
 int blasx_gpus_count(void) { return G.n; }
@@ -215,6 +216,12 @@ int blasx_gpus_init(void) {
     }
     if (!be) return 0;
     G.be = be;
+    /* Two bench_gemm runs on 2x H200 (DGEMM N = 16384, pageable; separate
+     * leases): the driver's copies 8.2 / 10.0 TFLOP/s on 1 / 2 GPUs, this
+     * thread's gather into pinned slots 6.5 / 8.6 -- one host thread copies
+     * slower than the driver, so by default pageable copies are the
+     * driver's until the gather runs on several threads. */
+    G.stage = env_int("BLASX_STAGE_PAGEABLE", blasx_cfg.gpu.stage_pageable) != 0;
     int list[BLASX_CFG_MAX_GPUS];
     int n = select_devices(ndev, list);
     for (int i = 0; i < n; i++) {
@@ -254,12 +261,15 @@ static blasx_view_t dev_view(const blasx_centry_t *e) {
     return v;
 }
 
-/* 1 if operand o of the job lies in page-locked host memory (asked once
- * per job: its first and last element). */
+/* 1 if operand o of the job is copied directly: it lies in page-locked
+ * host memory (asked once per job: its first and last element), or
+ * staging is off. */
 static int operand_pinned(blasx_gpu_t *g, blasx_job_t *job, int o) {
     if (g->pin_epoch != job->epoch) {
         for (int i = 0; i < BLASX_OPND_COUNT; i++) {
             const blasx_operand_t *op = &job->op[i];
+            g->pinned[i] = 1;
+            if (!G.stage) continue;
             g->pinned[i] = 0;
             if (!op->ptr || op->rows <= 0 || op->cols <= 0) continue;
             const char *last = op->ptr + (size_t)((op->cols - 1) * op->ld + op->rows - 1) * job->esz;
