@@ -45,7 +45,7 @@ TESTS    := $(patsubst testing/%.c,%,$(TEST_SRCS))
 OBJS      := $(patsubst %.c,$(BUILD)/obj/%.o,$(LIB_SRCS))
 TINY_OBJS := $(patsubst %.c,$(BUILD)/tiny/obj/%.o,$(LIB_SRCS))
 
-.PHONY: all lib test unit symbols netlib sim gpu-test demo clean
+.PHONY: all lib test unit symbols netlib sim sanitize gpu-test demo clean
 all: lib
 lib: $(BUILD)/libblasx.a $(BUILD)/libblasx.so
 
@@ -113,7 +113,12 @@ sim: $(BUILD)/tiny/test_api $(BUILD)/tiny/test_gpu $(BUILD)/tiny/test_errors $(B
 	  BLASX_SIM_GPUS=$$g $(SIM_ENV) bash testing/netlib/run_netlib.sh $(abspath $(BUILD)/tiny/libblasx.so) sim$$g || exit 1; \
 	done
 
-test: unit symbols netlib sim
+# ASan+UBSan on every unit test, TSan on the concurrency tests (CPU and
+# simulated GPUs), valgrind on the demo (testing/run_sanitizers.sh).
+sanitize:
+	bash testing/run_sanitizers.sh $(BUILD)
+
+test: unit symbols netlib sim sanitize
 
 demo: $(BUILD)/demo_dgemm
 	$(BUILD)/demo_dgemm

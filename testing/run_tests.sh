@@ -12,11 +12,12 @@ have() {  # have <package>: installed, or its tool already on PATH
     build-essential) command -v gcc >/dev/null && command -v make >/dev/null && return 0 ;;
     gfortran) command -v gfortran >/dev/null && return 0 ;;
     bazel-bootstrap) command -v bazel >/dev/null && return 0 ;;
+    valgrind) command -v valgrind >/dev/null && return 0 ;;
   esac
   dpkg -s "$1" >/dev/null 2>&1
 }
 missing=()
-for p in build-essential gfortran bazel-bootstrap libblas-test libblas3 libnuma-dev; do
+for p in build-essential gfortran bazel-bootstrap libblas-test libblas3 libnuma-dev valgrind; do
   have "$p" || missing+=("$p")
 done
 if [ ${#missing[@]} -gt 0 ]; then
