@@ -15,7 +15,8 @@
  *     (|op(A)| |X| + |alpha B|), with a diagonally dominant A;
  *   - inputs A and B bit-for-bit unchanged, including their padding;
  *   - the padding rows (or columns, row-major) of C / B, a guard zone after
- *     the last column, and the unreferenced triangle of C for SYRK-type
+ *     the last column (and a PROT_NONE page before and after every buffer,
+ *     so that any access beyond it faults), and the unreferenced triangle of C for SYRK-type
  *     routines, bit-for-bit unchanged;
  *   - no NaN in the result although NaN fills everything the reference BLAS
  *     does not read: C when beta == 0, A and B when alpha == 0, the other
@@ -41,6 +42,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/mman.h>
+#include <unistd.h>
 
 #include "blasx/blasx.h"
 #include "blasx/blasx_cblas.h"
@@ -235,6 +237,8 @@ typedef struct {
     int64_t rows, cols, ld, w;
     int row;
     size_t len;
+    char *map; /* the mapping: PROT_NONE page, buffer (ending at a page end), PROT_NONE page */
+    size_t map_bytes;
 } MAT;
 
 static inline int64_t BX_FN(idx_, )(const MAT *M, int64_t i, int64_t j) {
@@ -256,11 +260,15 @@ static void BX_FN(mat_make_, )(MAT *M, int64_t rows, int64_t cols, int row, cons
     M->ld = huge_ld ? huge_ld : (inner > 1 ? inner : 1) + bx_rand_int(0, 3);
     M->w = M->ld < inner + GUARD ? M->ld : inner + GUARD;
     M->len = (size_t)(M->ld * outer + GUARD);
-    void *p = mmap(NULL, M->len * sizeof(BX_T), PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE,
-                   -1, 0);
+    /* Guard pages on both sides: a read or write beyond the buffer faults. */
+    size_t page = (size_t)sysconf(_SC_PAGESIZE), bytes = M->len * sizeof(BX_T);
+    size_t body = (bytes + page - 1) / page * page;
+    M->map_bytes = body + 2 * page;
+    M->map = mmap(NULL, M->map_bytes, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0);
     M->init = malloc((size_t)(M->w * outer + GUARD) * sizeof(BX_T));
-    if (p == MAP_FAILED || !M->init) abort();
-    M->p = p;
+    if (M->map == MAP_FAILED || !M->init) abort();
+    if (mprotect(M->map, page, PROT_NONE) || mprotect(M->map + page + body, page, PROT_NONE)) abort();
+    M->p = (BX_T *)(M->map + page + (body - bytes));
     for (int64_t q = 0, at; (at = BX_FN(win_, )(M, q)) >= 0; q++) memset(&M->p[at], 0xff, sizeof(BX_T));
     for (int64_t j = 0; j < cols; j++)
         for (int64_t i = 0; i < rows; i++) M->p[BX_FN(idx_, )(M, i, j)] = L[i + j * rows];
@@ -268,7 +276,7 @@ static void BX_FN(mat_make_, )(MAT *M, int64_t rows, int64_t cols, int row, cons
 }
 
 static void BX_FN(mat_free_, )(MAT *M) {
-    munmap(M->p, M->len * sizeof(BX_T));
+    munmap(M->map, M->map_bytes);
     free(M->init);
 }
 
