@@ -33,7 +33,7 @@ comma     := ,
 CUDA_LIB  := $(if $(filter 1,$(CUDA)),-L$(CUDA_HOME)/lib64 -Wl$(comma)-rpath$(comma)$(CUDA_HOME)/lib64 -lcublas -lcudart,)
 
 USER_DEF := $(if $(USER_CONFIG),-DBLASX_USER_CONFIG='"$(abspath $(USER_CONFIG))"',)
-CFLAGS_COMMON = -std=c11 $(OPT) $(ARCH) -Wall -Wextra -D_GNU_SOURCE -I. $(NUMA_DEF) $(CUDA_DEF) $(USER_DEF) $(CONFIG)
+CFLAGS_COMMON = -std=c11 $(OPT) -fcx-fortran-rules $(ARCH) -Wall -Wextra -D_GNU_SOURCE -I. $(NUMA_DEF) $(CUDA_DEF) $(USER_DEF) $(CONFIG)
 LIB_CFLAGS = $(CFLAGS_COMMON) -fPIC -fvisibility=hidden
 LDLIBS   = $(CUDA_LIB) -lpthread -lm -ldl $(NUMA_LIB)
 

@@ -9,6 +9,9 @@ LIB_DIRS = ["blasx", "internal", "kernels", "numa"]
 COPTS = [
     "-std=c11",
     "-O3",
+    # complex * and / as in Fortran (reference BLAS): no C99 Annex G NaN
+    # recovery, no __muldc3 calls in the kernels
+    "-fcx-fortran-rules",
     "-march=native",
     "-Wall",
     "-Wextra",
