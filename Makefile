@@ -104,7 +104,8 @@ netlib: $(BUILD)/libblasx.so $(BUILD)/tiny/libblasx.so
 # The GPU-worker path on simulated GPUs (CI has none): 1, 2 and 3 devices
 # of 16 KiB each (tiles must be evicted), the tiny-tile build, the randomized
 # tests and the Netlib testers (their Debian input sets); 1 and 3 devices
-# also with pageable copies staged through pinned buffers.
+# also with pageable copies staged through pinned buffers; the GPU test
+# again with the second cache level (peer copies) off.
 SIM_ENV = BLASX_SIM_MEM_KB=16 NETLIB_SETS=debian
 sim: $(BUILD)/tiny/test_api $(BUILD)/tiny/test_gpu $(BUILD)/tiny/test_errors $(BUILD)/tiny/libblasx.so
 	for g in 1 2 3; do \
@@ -112,6 +113,8 @@ sim: $(BUILD)/tiny/test_api $(BUILD)/tiny/test_gpu $(BUILD)/tiny/test_errors $(B
 	  BLASX_STAGE_PAGEABLE=$$((g % 2)) BLASX_SIM_GPUS=$$g $(SIM_ENV) bash testing/run_unit.sh $(BUILD)/tiny/test_api $(BUILD)/tiny/test_gpu $(BUILD)/tiny/test_errors || exit 1; \
 	  BLASX_SIM_GPUS=$$g $(SIM_ENV) bash testing/netlib/run_netlib.sh $(abspath $(BUILD)/tiny/libblasx.so) sim$$g || exit 1; \
 	done
+	echo "=== 2 simulated GPU(s), second cache level off"
+	BLASX_L2_CACHE=0 BLASX_SIM_GPUS=2 $(SIM_ENV) bash testing/run_unit.sh $(BUILD)/tiny/test_gpu
 
 # ASan+UBSan on every unit test, TSan on the concurrency tests (CPU and
 # simulated GPUs), valgrind on the demo (testing/run_sanitizers.sh).

@@ -52,21 +52,42 @@ BLASX_API void blasx_set_error_handler(blasx_error_handler_t handler);
  * it also runs at exit; the next call starts the runtime again. */
 BLASX_API void blasx_finalize(void);
 
-/* Cumulative counters of one GPU since the runtime started. */
+/* Counters of one GPU: cumulative since the runtime started
+ * (blasx_gpu_stats), or for the calling thread's last tiled call
+ * (blasx_last_call_stats). */
 typedef struct {
     int64_t tasks;         /* tile tasks completed on the GPU */
     int64_t steals;        /* tasks taken from another GPU's reservation station */
     int64_t cpu_fallbacks; /* tasks the GPU handed to the CPU kernels (faults, memory) */
     int64_t h2d_bytes;     /* bytes copied host to GPU */
     int64_t d2h_bytes;     /* bytes copied GPU to host */
+    int64_t p2p_bytes;     /* bytes copied into this GPU from peer GPUs (L2 hits) */
     int64_t l1_hits, l1_misses, evictions; /* the GPU's tile cache */
+    int64_t l2_hits;       /* L1 misses served by a peer GPU */
+    int64_t l2_misses;     /* L1 misses served by the host */
 } blasx_gpu_stats_t;
+
+/* The link from GPU `peer` to GPU `gpu` as blasx sees it. */
+typedef struct {
+    int access;         /* 1: gpu reads peer's memory directly (peer access enabled) */
+    int rank;           /* the driver's performance rank, 0 = best */
+    int nvlink;         /* 1: an NVLink-class link (peer atomics supported) */
+    int preference;     /* position of peer in gpu's order of sources, 0 = first; -1: not used */
+    double gbps;        /* peer-to-gpu bandwidth measured at start-up, GB/s (0: not measured) */
+    int64_t bytes;      /* bytes copied from peer to gpu since the runtime started */
+} blasx_gpu_link_t;
 
 /* Starts the runtime if needed and returns the number of GPUs it uses
  * (0: CPU only), counting simulated devices. */
 BLASX_API int blasx_gpu_count(void);
 /* Copies GPU gpu's counters into *out; returns 0, or -1 if there is no such GPU. */
 BLASX_API int blasx_gpu_stats(int gpu, blasx_gpu_stats_t *out);
+/* GPU gpu's counters for the calling thread's most recent tiled call (all
+ * zero before one); returns 0, or -1 if there is no such GPU. */
+BLASX_API int blasx_last_call_stats(int gpu, blasx_gpu_stats_t *out);
+/* The link from GPU peer to GPU gpu; returns 0, or -1 if either is absent
+ * or they are the same GPU. */
+BLASX_API int blasx_gpu_link(int gpu, int peer, blasx_gpu_link_t *out);
 
 /* ---- S ---- */
 BLASX_API int blasx_sgemm(char transa, char transb, int64_t m, int64_t n, int64_t k, float alpha,

@@ -101,7 +101,10 @@
 #define BLASX_CFG_CACHE_POLICY 0 /* 0 = ALRU (the only policy so far) */
 #endif
 #ifndef BLASX_CFG_L2_CACHE
-#define BLASX_CFG_L2_CACHE 1 /* 1 = fetch tiles from peer GPUs */
+#define BLASX_CFG_L2_CACHE 1 /* 1 = fetch tiles from peer GPUs (env BLASX_L2_CACHE overrides) */
+#endif
+#ifndef BLASX_CFG_L2_PROBE_MB
+#define BLASX_CFG_L2_PROBE_MB 64 /* MiB copied once per GPU pair at start-up to measure it; 0 = no probe */
 #endif
 
 /* ---- simulated GPUs (internal/device_sim.c): the GPU-worker path on CPUs */
@@ -147,6 +150,7 @@ typedef struct {
     int heap_fraction_pct;
     long long heap_min_mb;
     int cache_policy, l2_cache;
+    long long l2_probe_mb;
     int sim_gpus;
     long long sim_mem_mb;
 } blasx_gpu_cfg_t;
@@ -171,7 +175,7 @@ static const blasx_config_t blasx_cfg = {
     .gpu = {BLASX_CFG_MAX_GPUS, BLASX_CFG_STREAMS_PER_GPU, BLASX_CFG_RS_SLOTS, BLASX_CFG_STEPS_IN_FLIGHT,
             BLASX_CFG_STAGE_PAGEABLE,
             BLASX_CFG_HEAP_FRACTION_PCT, BLASX_CFG_HEAP_MIN_MB, BLASX_CFG_CACHE_POLICY,
-            BLASX_CFG_L2_CACHE, BLASX_CFG_SIM_GPUS, BLASX_CFG_SIM_MEM_MB},
+            BLASX_CFG_L2_CACHE, BLASX_CFG_L2_PROBE_MB, BLASX_CFG_SIM_GPUS, BLASX_CFG_SIM_MEM_MB},
     .numa = {BLASX_CFG_NUMA_STATIC_TASKS, BLASX_CFG_NUMA_STATIC_PCT, BLASX_CFG_NUMA_DYNAMIC_TASKS,
              BLASX_CFG_NUMA_DYNAMIC_PCT},
 };
@@ -202,6 +206,7 @@ _Static_assert(BLASX_CFG_HEAP_FRACTION_PCT >= 1 && BLASX_CFG_HEAP_FRACTION_PCT <
 _Static_assert(BLASX_CFG_HEAP_MIN_MB >= 1, "heap floor >= 1 MiB");
 _Static_assert(BLASX_CFG_CACHE_POLICY == 0, "only ALRU (0) exists");
 _Static_assert(BLASX_CFG_L2_CACHE == 0 || BLASX_CFG_L2_CACHE == 1, "L2 cache is a switch");
+_Static_assert(BLASX_CFG_L2_PROBE_MB >= 0 && BLASX_CFG_L2_PROBE_MB <= 4096, "peer probe in [0, 4096] MiB");
 _Static_assert(BLASX_CFG_SIM_GPUS >= 0 && BLASX_CFG_SIM_GPUS <= BLASX_CFG_MAX_GPUS, "simulated GPUs in [0, max]");
 _Static_assert(BLASX_CFG_SIM_MEM_MB >= 1, "simulated device memory >= 1 MiB");
 _Static_assert(BLASX_CFG_NUMA_STATIC_TASKS >= 1 && BLASX_CFG_NUMA_DYNAMIC_TASKS >= 0, "s >= 1, d >= 0");

@@ -36,6 +36,13 @@ typedef struct {
     size_t esz;
 } blasx_shape_t;
 
+/* What a device knows of its path to a peer (topology discovery). */
+typedef struct {
+    int access;         /* 1: the device can read the peer's memory directly */
+    int rank;           /* the driver's performance rank of the link, 0 = best */
+    int native_atomics; /* 1: atomics work across the link -- NVLink-class (PCIe peers lack them) */
+} blasx_peer_info_t;
+
 /* Event state returned by event_query. */
 enum { BLASX_EVENT_DONE = 0, BLASX_EVENT_PENDING = 1 };
 
@@ -72,6 +79,10 @@ typedef struct blasx_device_backend {
                     blasx_shape_t shape);
     /* 1 if dst_dev can read src_dev's memory directly (peer access). */
     int (*can_peer)(int dst_dev, int src_dev);
+    /* The link from src_dev to dst_dev; peer_enable turns on dst_dev's
+     * direct access to src_dev (idempotent; called once per pair). */
+    int (*peer_info)(int dst_dev, int src_dev, blasx_peer_info_t *out);
+    int (*peer_enable)(int dst_dev, int src_dev);
 
     /* Launches one tile step (internal/taskgraph.h) of precision prec on
      * stream s; the views hold device addresses in their ptr fields. */

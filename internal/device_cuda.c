@@ -210,6 +210,26 @@ static int cuda_can_peer(int dst_dev, int src_dev) {
     return ok;
 }
 
+static int cuda_peer_info(int dst_dev, int src_dev, blasx_peer_info_t *out) {
+    out->access = cuda_can_peer(dst_dev, src_dev);
+    out->rank = 0, out->native_atomics = 0;
+    if (!out->access) return 0;
+    CU(cudaDeviceGetP2PAttribute(&out->rank, cudaDevP2PAttrPerformanceRank, src_dev, dst_dev));
+    CU(cudaDeviceGetP2PAttribute(&out->native_atomics, cudaDevP2PAttrNativeAtomicSupported, src_dev, dst_dev));
+    return 0;
+}
+
+static int cuda_peer_enable(int dst_dev, int src_dev) {
+    CU(cudaSetDevice(dst_dev));
+    cudaError_t e = cudaDeviceEnablePeerAccess(src_dev, 0);
+    if (e == cudaErrorPeerAccessAlreadyEnabled) {
+        (void)cudaGetLastError(); /* clears the sticky-free error state */
+        return 0;
+    }
+    CU(e);
+    return 0;
+}
+
 /* ---- tile kernels through cuBLAS ---------------------------------------- */
 
 static cublasOperation_t op_of(char c, int complex_elems) {
@@ -354,6 +374,8 @@ const blasx_device_backend_t blasx_cuda_backend = {
     .copy_d2h = cuda_copy_d2h,
     .copy_p2p = cuda_copy_p2p,
     .can_peer = cuda_can_peer,
+    .peer_info = cuda_peer_info,
+    .peer_enable = cuda_peer_enable,
     .run_step = cuda_run_step,
 };
 

@@ -578,6 +578,21 @@ static int sim_can_peer(int dst_dev, int src_dev) {
     return dst_dev != src_dev && sim_dev_ok(dst_dev) && sim_dev_ok(src_dev);
 }
 
+/* A simulated topology: neighbours (device numbers one apart) are linked
+ * like NVLink (rank 0, native atomics), other pairs like PCIe (rank 1), so
+ * the preference order of the L2 level has something to choose. */
+static int sim_peer_info(int dst_dev, int src_dev, blasx_peer_info_t *out) {
+    out->access = sim_can_peer(dst_dev, src_dev);
+    int near = dst_dev - src_dev == 1 || src_dev - dst_dev == 1;
+    out->rank = out->access && !near;
+    out->native_atomics = out->access && near;
+    return 0;
+}
+
+static int sim_peer_enable(int dst_dev, int src_dev) {
+    return sim_can_peer(dst_dev, src_dev) ? 0 : BLASX_ERR_INTERNAL;
+}
+
 static int sim_run_step(blasx_stream_t s, int prec, const blasx_step_t *step, const blasx_view_t *a,
                         const blasx_view_t *b, const blasx_view_t *c) {
     static const size_t esz[5] = {0, 4, 8, 8, 16}; /* by BLASX_PREC_* */
@@ -623,5 +638,7 @@ const blasx_device_backend_t blasx_sim_backend = {
     .copy_d2h = sim_copy_d2h,
     .copy_p2p = sim_copy_p2p,
     .can_peer = sim_can_peer,
+    .peer_info = sim_peer_info,
+    .peer_enable = sim_peer_enable,
     .run_step = sim_run_step,
 };

@@ -6,7 +6,8 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include "internal/tile_cache.h"
+#include <time.h>
+#include "internal/tile_dir.h"
 
 #define GPU_MAX_STREAMS BLASX_CFG_STREAMS_PER_GPU
 #define GPU_MAX_DEPTH BLASX_CFG_STEPS_IN_FLIGHT
@@ -19,10 +20,20 @@
 /* "Not now": a tile could not get device memory while other steps still
  * hold it; retried after they retire.  Never returned to callers. */
 #define GPU_STALL (-1)
+/* "Not yet": a peer is filling a tile the step needs (tile_dir.h); the
+ * step is retried, the peer's copy then serves it over the peer link. */
+#define GPU_WAIT_PEER (-2)
+
+/* A reader a step holds: an entry of this GPU's cache, or a peer's copy
+ * pinned while the step's peer copy out of it is in flight. */
+typedef struct {
+    blasx_tile_cache_t *c;
+    blasx_centry_t *e;
+} gpu_hold_t;
 
 typedef struct {
     blasx_event_t ev;
-    blasx_centry_t *held[2]; /* input entries the step reads */
+    gpu_hold_t held[4]; /* input entries the step reads, peer copies it copies from */
     int nheld;
 } gpu_pending_t;
 
@@ -60,7 +71,8 @@ typedef struct {
 
 struct blasx_gpu {
     const blasx_device_backend_t *be;
-    int dev;
+    int dev; /* device number of the backend */
+    int idx; /* index in the GPU table (and the L2 directory) */
     _Atomic int broken;
     uintptr_t base;
     size_t bytes;
@@ -75,13 +87,18 @@ struct blasx_gpu {
     uint64_t pin_epoch; /* the job whose operands pinned[] describes */
     int pinned[BLASX_OPND_COUNT];
     blasx_gpu_counters_t ctr; /* written by the GPU's thread; read as a snapshot */
+    int64_t p2p_from[BLASX_CFG_MAX_GPUS]; /* bytes copied in from each peer */
 };
+
+/* Counts v into field of GPU g's cumulative counters and the job's. */
+#define GPU_COUNT(g, job, field, v) ((g)->ctr.field += (v), (job)->gctr[(g)->idx].field += (v))
 
 static struct {
     const blasx_device_backend_t *be;
     blasx_gpu_t *gpu[BLASX_CFG_MAX_GPUS];
     int n;
     int stage; /* copy pageable host tiles through own pinned buffers */
+    blasx_tile_dir_t dir; /* the L2 level: topology and directory over the GPUs' caches */
 } G;
 
 int blasx_gpus_count(void) { return G.n; }
@@ -102,8 +119,33 @@ void blasx_gpu_counters(int i, blasx_gpu_counters_t *out) {
     if (!g) return;
     *out = g->ctr;
     pthread_mutex_lock(&g->cache.lock);
-    out->l1_hits = g->cache.hits, out->l1_misses = g->cache.misses, out->evictions = g->cache.evictions;
+    out->evictions = g->cache.evictions;
     pthread_mutex_unlock(&g->cache.lock);
+}
+
+int blasx_gpu_link_info(int i, int peer, blasx_gpu_link_t *out) {
+    blasx_gpu_t *g = blasx_gpu_get(i);
+    if (!g || !blasx_gpu_get(peer) || i == peer) return -1;
+    memset(out, 0, sizeof *out);
+    out->access = G.dir.link[i][peer].access;
+    out->rank = G.dir.link[i][peer].rank;
+    out->nvlink = G.dir.link[i][peer].native_atomics;
+    out->gbps = G.dir.gbps[i][peer];
+    out->preference = -1;
+    for (int k = 0; k < G.dir.norder[i]; k++)
+        if (G.dir.order[i][k] == peer && G.dir.enabled) out->preference = k;
+    out->bytes = g->p2p_from[peer];
+    return 0;
+}
+
+static void hold_release(gpu_hold_t *h) {
+    blasx_cache_release(h->c, h->e);
+    h->c = NULL, h->e = NULL;
+}
+
+static void pending_release(gpu_pending_t *pd) {
+    for (int j = 0; j < pd->nheld; j++) hold_release(&pd->held[j]);
+    pd->nheld = 0;
 }
 
 /* ---- set-up and tear-down ------------------------------------------------ */
@@ -197,6 +239,61 @@ static int select_devices(int ndev, int *list) {
     return n;
 }
 
+static double now_s(void) {
+    struct timespec t;
+    clock_gettime(CLOCK_MONOTONIC, &t);
+    return (double)t.tv_sec + 1e-9 * (double)t.tv_nsec;
+}
+
+/* Peer-to-dst bandwidth in GB/s: one copy of cfg.gpu.l2_probe_mb MiB to
+ * warm the path, one timed; 0 when the heaps cannot spare the blocks. */
+static double probe_link(blasx_gpu_t *dst, blasx_gpu_t *src) {
+    size_t bytes = (size_t)blasx_cfg.gpu.l2_probe_mb << 20;
+    uintptr_t a = 0, b = 0;
+    double gbps = 0;
+    if (bytes == 0 || blasx_heap_alloc(&dst->heap, bytes, &a) != 0) return 0;
+    if (blasx_heap_alloc(&src->heap, bytes, &b) == 0) {
+        blasx_shape_t sh = {(int64_t)(bytes / sizeof(double)), 1, (int64_t)(bytes / sizeof(double)), sizeof(double)};
+        blasx_stream_t s = dst->st[0].s;
+        double t0 = 0, t1 = 0;
+        int rc = dst->be->copy_p2p(s, a, sh.ld, src->dev, b, sh.ld, sh);
+        if (rc == 0) rc = dst->be->stream_sync(s);
+        if (rc == 0) t0 = now_s(), rc = dst->be->copy_p2p(s, a, sh.ld, src->dev, b, sh.ld, sh);
+        if (rc == 0) rc = dst->be->stream_sync(s), t1 = now_s();
+        if (rc == 0 && t1 > t0) gbps = (double)bytes / (t1 - t0) * 1e-9;
+        blasx_heap_free(&src->heap, b);
+    }
+    blasx_heap_free(&dst->heap, a);
+    return gbps;
+}
+
+/* Topology discovery for the L2 level: links between every pair, peer
+ * access enabled once, a measured bandwidth, each GPU's preference order. */
+static void topology_init(void) {
+    blasx_tile_dir_t *d = &G.dir;
+    memset(d, 0, sizeof *d);
+    d->n = G.n;
+    d->enabled = env_int("BLASX_L2_CACHE", blasx_cfg.gpu.l2_cache) != 0 && G.n > 1;
+    for (int i = 0; i < G.n; i++) d->cache[i] = &G.gpu[i]->cache;
+    for (int i = 0; i < G.n; i++)
+        for (int j = 0; j < G.n; j++) {
+            blasx_peer_info_t *l = &d->link[i][j];
+            if (i == j || G.be->peer_info(G.gpu[i]->dev, G.gpu[j]->dev, l) != 0) {
+                memset(l, 0, sizeof *l);
+                continue;
+            }
+            if (l->access && G.be->peer_enable(G.gpu[i]->dev, G.gpu[j]->dev) != 0) {
+                fprintf(stderr, "blasx: peer access from GPU %d to GPU %d could not be enabled; tiles of GPU %d "
+                                "come from the host\n", G.gpu[i]->dev, G.gpu[j]->dev, G.gpu[j]->dev);
+                l->access = 0;
+            }
+        }
+    for (int i = 0; i < G.n; i++)
+        for (int j = 0; j < G.n; j++)
+            if (d->link[i][j].access) d->gbps[i][j] = probe_link(G.gpu[i], G.gpu[j]);
+    blasx_dir_rank_peers(d);
+}
+
 int blasx_gpus_init(void) {
     if (G.be) return G.n;
     const blasx_device_backend_t *be = NULL;
@@ -232,8 +329,10 @@ int blasx_gpus_init(void) {
                     blasx_status_string(st));
             continue;
         }
+        g->idx = G.n;
         G.gpu[G.n++] = g;
     }
+    topology_init();
     return G.n;
 }
 
@@ -313,35 +412,60 @@ static int copy_in(blasx_gpu_t *g, gpu_stream_t *st, blasx_job_t *job, int o, ui
 }
 
 /* Makes input tile t of the step on stream st available: an L1 hit waits
- * for the copy that filled the entry, a miss inserts and copies.  Returns
- * 0 with a reader on *out, GPU_STALL when device memory is held by steps
- * still in flight, or a failure status. */
-static int acquire_input(blasx_gpu_t *g, gpu_stream_t *st, blasx_job_t *job, blasx_tile_t t,
+ * for the copy that filled the entry; a miss inserts an entry and fills it
+ * from the most preferred peer holding the tile (L2 hit, tile_dir.h: the
+ * peer's copy is pinned and added to pd's holds until the step is done) or
+ * else from the host.  Returns 0 with the entry held in pd, GPU_STALL when
+ * device memory is held by steps still in flight, or a failure status. */
+static int acquire_input(blasx_gpu_t *g, gpu_stream_t *st, blasx_job_t *job, blasx_tile_t t, gpu_pending_t *pd,
                          blasx_centry_t **out) {
     const blasx_device_backend_t *be = g->be;
     blasx_tile_key_t k = tile_key(job, t);
-    blasx_centry_t *e = blasx_cache_lookup(&g->cache, &k, job->epoch);
-    if (e) {
-        *out = e;
+    blasx_centry_t *e = blasx_cache_lookup(&g->cache, &k, job->epoch), *pe = NULL;
+    int fresh = 0, rc, from = -1;
+    if (!e) {
+        rc = blasx_cache_insert(&g->cache, &k, job->epoch, &e, &fresh);
+        if (rc == BLASX_ERR_NOMEM) return GPU_STALL;
+        if (rc) return rc;
+    }
+    pd->held[pd->nheld].c = &g->cache, pd->held[pd->nheld].e = e, pd->nheld++;
+    *out = e;
+    if (!fresh) {
+        GPU_COUNT(g, job, l1_hits, 1);
         return e->ready ? be->stream_wait_event(st->s, (blasx_event_t)e->ready) : 0;
     }
-    int fresh = 0;
-    int rc = blasx_cache_insert(&g->cache, &k, job->epoch, &e, &fresh);
-    if (rc == BLASX_ERR_NOMEM) return GPU_STALL;
-    if (rc) return rc;
-    *out = e;
-    if (!fresh) return e->ready ? be->stream_wait_event(st->s, (blasx_event_t)e->ready) : 0;
+    GPU_COUNT(g, job, l1_misses, 1);
     if (!e->ready) {
         blasx_event_t ev;
         if ((rc = be->event_create(g->dev, &ev))) goto fail;
         e->ready = ev;
     }
-    if ((rc = copy_in(g, st, job, t.opnd, e->dev, &k))) goto fail;
+    pe = blasx_dir_pin_peer(&G.dir, g->idx, &k, job->epoch, &from);
+    if (pe) {
+        blasx_gpu_t *p = G.gpu[from];
+        pd->held[pd->nheld].c = &p->cache, pd->held[pd->nheld].e = pe, pd->nheld++;
+        /* the peer's transfer into pe completes before this copy starts */
+        if ((rc = be->stream_wait_event(st->s, (blasx_event_t)pe->ready))) goto fail;
+        blasx_shape_t sh = key_shape(&k);
+        if ((rc = be->copy_p2p(st->s, e->dev, k.rows, p->dev, pe->dev, k.rows, sh))) goto fail;
+        GPU_COUNT(g, job, l2_hits, 1);
+        GPU_COUNT(g, job, p2p_bytes, (int64_t)e->bytes);
+        g->p2p_from[from] += (int64_t)e->bytes;
+    } else {
+        if ((rc = copy_in(g, st, job, t.opnd, e->dev, &k))) goto fail;
+        GPU_COUNT(g, job, l2_misses, 1);
+        GPU_COUNT(g, job, h2d_bytes, (int64_t)e->bytes);
+    }
     if ((rc = be->event_record((blasx_event_t)e->ready, st->s))) goto fail;
-    g->ctr.h2d_bytes += (int64_t)e->bytes;
+    blasx_cache_set_state(&g->cache, e, BLASX_TILE_VALID);
     return 0;
 fail:
-    /* the entry holds no valid data: drop it */
+    /* the entry holds no valid data: drop it (the caller releases the rest of pd) */
+    if (pe) { /* issued copies may still read the peer's entry: drain before unpinning */
+        be->stream_sync(st->s);
+        hold_release(&pd->held[--pd->nheld]);
+    }
+    pd->nheld--;
     blasx_cache_release(&g->cache, e);
     blasx_cache_invalidate(&g->cache, &k, job->epoch);
     return rc;
@@ -349,21 +473,22 @@ fail:
 
 /* ---- the reservation station ------------------------------------------ */
 
-/* Eq. 3: locality of a task's inputs on this GPU. */
+/* Eq. 3: locality of a task's inputs for this GPU: 2 per input tile in its
+ * L1, 1 per tile a peer holds (L2), 0 per tile from the host.  One cache
+ * lock at a time (tile_dir.h). */
 static int task_priority(blasx_gpu_t *g, blasx_job_t *job, int32_t t) {
     const blasx_task_t *tk = &job->g.tasks[t];
     int p = 0;
-    pthread_mutex_lock(&g->cache.lock);
     for (int32_t i = 0; i < tk->nsteps; i++) {
         const blasx_step_t *s = &job->g.steps[tk->step0 + i];
         const blasx_tile_t in[2] = {s->a, s->b};
         for (int j = 0; j < 2; j++) {
             if (in[j].opnd < 0 || blasx_tile_eq(in[j], tk->out)) continue;
             blasx_tile_key_t k = tile_key(job, in[j]);
-            if (blasx_cache_find_locked(&g->cache, &k, job->epoch)) p += 2;
+            if (blasx_cache_state(&g->cache, &k, job->epoch) >= 0) p += 2;
+            else if (blasx_dir_on_peer(&G.dir, g->idx, &k, job->epoch)) p += 1;
         }
     }
-    pthread_mutex_unlock(&g->cache.lock);
     return p;
 }
 
@@ -409,7 +534,7 @@ static int steal(blasx_gpu_t *g, blasx_job_t *job, gpu_rs_entry_t *out) {
         if (o != g && n > most) victim = o, most = n;
     }
     if (!victim || !rs_take(victim, victim, 1, out, job)) return 0;
-    g->ctr.steals++;
+    GPU_COUNT(g, job, steals, 1);
     return 1;
 }
 
@@ -425,20 +550,20 @@ static int task_start(blasx_gpu_t *g, gpu_stream_t *st, blasx_job_t *job, int32_
     st->job = job, st->task = t, st->next = 0, st->wb = 0, st->out = NULL, st->tri = 0;
     for (int32_t i = 0; i < tk->nsteps; i++) st->tri |= is_rank_kernel(job->g.steps[tk->step0 + i].kernel);
     st->out_key = tile_key(job, tk->out);
-    /* The host tile is about to change: no GPU may keep an old copy. */
-    for (int i = 0; i < G.n; i++)
-        if (blasx_cache_invalidate(&G.gpu[i]->cache, &st->out_key, job->epoch) < 0) return BLASX_ERR_INTERNAL;
+    /* The host tile is about to change: no GPU may keep an old copy (-> M). */
+    if (blasx_dir_invalidate(&G.dir, &st->out_key, job->epoch) < 0) return BLASX_ERR_INTERNAL;
     int fresh = 0;
     int rc = blasx_cache_insert(&g->cache, &st->out_key, job->epoch, &st->out, &fresh);
     if (rc == BLASX_ERR_NOMEM) return GPU_STALL;
     if (rc) return rc;
     if (!fresh) return BLASX_ERR_INTERNAL; /* invalidated just above */
+    blasx_cache_set_state(&g->cache, st->out, BLASX_TILE_MODIFIED);
     int overwrites = s0->kernel != BLASX_K_TRMM && s0->kernel != BLASX_K_TRSM && s0->beta == 0;
     st->loaded = !overwrites;
     st->staged = st->tri || !operand_pinned(g, job, tk->out.opnd);
     if (st->loaded) {
         BLASX_TRY(copy_in(g, st, job, tk->out.opnd, st->out->dev, &st->out_key));
-        g->ctr.h2d_bytes += (int64_t)st->out->bytes;
+        GPU_COUNT(g, job, h2d_bytes, (int64_t)st->out->bytes);
     }
     return 0;
 }
@@ -452,6 +577,14 @@ static int step_submit(blasx_gpu_t *g, gpu_stream_t *st) {
     blasx_view_t views[2] = {{0}, {0}}, vc = dev_view(st->out);
     const blasx_tile_t in[2] = {s->a, s->b};
     pd->nheld = 0;
+    /* An input a peer is filling now: wait for it (tile_dir.h) -- decided
+     * before anything is acquired, so nothing is undone. */
+    for (int j = 0; j < 2; j++) {
+        if (in[j].opnd < 0 || blasx_tile_eq(in[j], tk->out)) continue;
+        blasx_tile_key_t k = tile_key(job, in[j]);
+        if (blasx_cache_state(&g->cache, &k, job->epoch) < 0 && blasx_dir_peer_filling(&G.dir, g->idx, &k, job->epoch))
+            return GPU_WAIT_PEER;
+    }
     for (int j = 0; j < 2; j++) {
         if (in[j].opnd < 0) continue;
         if (blasx_tile_eq(in[j], tk->out)) {
@@ -459,19 +592,22 @@ static int step_submit(blasx_gpu_t *g, gpu_stream_t *st) {
             continue;
         }
         blasx_centry_t *e = NULL;
-        int rc = acquire_input(g, st, job, in[j], &e);
+        int rc = acquire_input(g, st, job, in[j], pd, &e);
         if (rc) {
-            for (int i = 0; i < pd->nheld; i++) blasx_cache_release(&g->cache, pd->held[i]);
+            /* a copy into an entry acquired before may still be in flight:
+             * let it land before the entry becomes evictable (rare: memory
+             * is short) */
+            if (pd->nheld) g->be->stream_sync(st->s);
+            pending_release(pd);
             return rc;
         }
-        pd->held[pd->nheld++] = e;
         views[j] = dev_view(e);
     }
     int rc = g->be->run_step(st->s, job->prec, s, in[0].opnd >= 0 ? &views[0] : NULL,
                              in[1].opnd >= 0 ? &views[1] : NULL, &vc);
     if (rc == 0) rc = g->be->event_record(pd->ev, st->s);
     if (rc) {
-        for (int i = 0; i < pd->nheld; i++) blasx_cache_release(&g->cache, pd->held[i]);
+        pending_release(pd);
         return rc;
     }
     st->count++;
@@ -497,7 +633,7 @@ static int writeback_submit(blasx_gpu_t *g, gpu_stream_t *st) {
         BLASX_TRY(be->copy_d2h(st->s, (void *)k->host, k->ld, st->out->dev, k->rows, sh));
     }
     BLASX_TRY(be->event_record(st->done, st->s));
-    g->ctr.d2h_bytes += (int64_t)st->out->bytes;
+    GPU_COUNT(g, st->job, d2h_bytes, (int64_t)st->out->bytes);
     st->wb = 1;
     return 0;
 }
@@ -520,11 +656,13 @@ static void task_finish(blasx_gpu_t *g, gpu_stream_t *st) {
                        (char *)st->stage + (size_t)(i0 + j * k->rows) * esz, (size_t)(i1 - i0) * esz);
         }
     }
+    /* M -> E: the copy equals the host tile now (a triangle tile: M -> I) */
+    if (!st->tri) blasx_cache_set_state(&g->cache, st->out, BLASX_TILE_VALID);
     blasx_cache_release(&g->cache, st->out);
     if (st->tri) blasx_cache_invalidate(&g->cache, &st->out_key, job->epoch);
     st->out = NULL;
     st->job = NULL;
-    g->ctr.tasks++;
+    GPU_COUNT(g, job, tasks, 1);
     blasx_job_complete(job, st->task, 0);
 }
 
@@ -543,8 +681,7 @@ static int retire(blasx_gpu_t *g, int *fail) {
                 *fail = q;
                 return prog;
             }
-            for (int j = 0; j < pd->nheld; j++) blasx_cache_release(&g->cache, pd->held[j]);
-            pd->nheld = 0;
+            pending_release(pd);
             st->head = (st->head + 1) % blasx_cfg.gpu.steps_in_flight;
             st->count--;
             prog = 1;
@@ -574,8 +711,7 @@ static void stream_task_to_cpu(blasx_gpu_t *g, gpu_stream_t *st) {
     int32_t t = st->task;
     for (int i = 0; i < st->count; i++) {
         gpu_pending_t *pd = &st->ring[(st->head + i) % blasx_cfg.gpu.steps_in_flight];
-        for (int j = 0; j < pd->nheld; j++) blasx_cache_release(&g->cache, pd->held[j]);
-        pd->nheld = 0;
+        pending_release(pd);
     }
     st->count = 0, st->head = 0;
     if (st->out) {
@@ -584,7 +720,7 @@ static void stream_task_to_cpu(blasx_gpu_t *g, gpu_stream_t *st) {
         st->out = NULL;
     }
     st->job = NULL;
-    g->ctr.cpu_fallbacks++;
+    GPU_COUNT(g, job, cpu_fallbacks, 1);
     blasx_worker_run_task(&cpu_helper, job, t);
 }
 
@@ -592,6 +728,7 @@ static void stream_task_to_cpu(blasx_gpu_t *g, gpu_stream_t *st) {
  * redo on the CPU what had not written the host yet, and retire the GPU. */
 static void gpu_fail(blasx_gpu_t *g, int status) {
     const blasx_device_backend_t *be = g->be;
+    atomic_store(&G.dir.down[g->idx], 1); /* its copies may sit behind the failed operation */
     if (atomic_exchange(&g->broken, 1) == 0)
         fprintf(stderr, "blasx: GPU %d: a device operation failed (status %d); the GPU is retired and its work "
                         "goes to the other workers\n", g->dev, status);
@@ -603,7 +740,7 @@ static void gpu_fail(blasx_gpu_t *g, int status) {
             if (be->event_query(st->done) == BLASX_EVENT_DONE) {
                 for (int j = 0; j < st->count; j++) {
                     gpu_pending_t *pd = &st->ring[(st->head + j) % blasx_cfg.gpu.steps_in_flight];
-                    for (int q = 0; q < pd->nheld; q++) blasx_cache_release(&g->cache, pd->held[q]);
+                    pending_release(pd);
                 }
                 st->count = 0;
                 task_finish(g, st);
@@ -626,7 +763,7 @@ static void gpu_fail(blasx_gpu_t *g, int status) {
     }
     gpu_rs_entry_t e;
     while (rs_take(g, g, 0, &e, NULL)) {
-        g->ctr.cpu_fallbacks++;
+        GPU_COUNT(g, e.job, cpu_fallbacks, 1);
         blasx_worker_run_task(&cpu_helper, e.job, e.task);
     }
     if (blasx_gpus_healthy() == 0) blasx_runtime_enable_cpu();
@@ -671,6 +808,7 @@ int blasx_gpu_work_on(blasx_gpu_t *g, blasx_job_t *job) {
                     stalled = 1;
                     break;
                 }
+                if (rc == GPU_WAIT_PEER) break; /* retried on the next pass */
                 if (rc) {
                     fail = rc;
                     break;
@@ -705,7 +843,7 @@ int blasx_gpu_work_on(blasx_gpu_t *g, blasx_job_t *job) {
                 if (!prog) { /* not even one output tile fits: the RS goes to the CPU */
                     gpu_rs_entry_t e;
                     if (rs_take(g, g, 0, &e, NULL)) {
-                        g->ctr.cpu_fallbacks++;
+                        GPU_COUNT(g, e.job, cpu_fallbacks, 1);
                         blasx_worker_run_task(&cpu_helper, e.job, e.task);
                         prog = 1;
                     }

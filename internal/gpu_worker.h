@@ -7,8 +7,8 @@
  * the job's global queue, and cfg.gpu.streams_per_gpu streams.  The thread
  * loops: retire completed steps (drop their cache readers), refill the RS,
  * start on every idle stream the RS task of highest locality priority
- * (BLASX eq. 3: 2 per input tile already in this GPU's L1, 0 per tile that
- * must come from the host), and advance every busy stream by one step of
+ * (BLASX eq. 3: 2 per input tile already in this GPU's L1, 1 per tile a
+ * peer GPU holds, 0 per tile that must come from the host), and advance every busy stream by one step of
  * its task -- so a stream copying its next tiles overlaps kernels of the
  * others.  With the global queue empty it steals the lowest-priority task
  * from the fullest other RS.
@@ -17,7 +17,8 @@
  * (the host tile is about to change); take a cache entry for it and load
  * it unless the first step overwrites it (beta == 0); per step acquire the
  * input tiles (L1 hit: wait on the entry's ready event; miss: insert, copy
- * from the host, record ready), launch the kernel, record an event; after
+ * from a peer GPU holding it -- the L2 level, tile_dir.h -- or else from
+ * the host, record ready), launch the kernel, record an event; after
  * the last step copy the output back (diagonal tiles of the SYRK family
  * through a staging buffer, so only their triangle is written), and when
  * that copy's event has completed release the entry and complete the task,
@@ -42,12 +43,8 @@
 #include "internal/device.h"
 #include "internal/worker.h"
 
-/* Cumulative per-GPU counters (also the public blasx_gpu_stats_t). */
-typedef struct {
-    int64_t tasks, steals, cpu_fallbacks;
-    int64_t h2d_bytes, d2h_bytes;
-    int64_t l1_hits, l1_misses, evictions;
-} blasx_gpu_counters_t;
+/* Per-GPU counters: the public blasx_gpu_stats_t. */
+typedef blasx_gpu_stats_t blasx_gpu_counters_t;
 
 typedef struct blasx_gpu blasx_gpu_t;
 
@@ -74,6 +71,8 @@ BLASX_INTERNAL int blasx_gpu_broken(const blasx_gpu_t *g);
 BLASX_INTERNAL int blasx_gpu_work_on(blasx_gpu_t *g, blasx_job_t *job);
 
 BLASX_INTERNAL void blasx_gpu_counters(int i, blasx_gpu_counters_t *out);
+/* The link from GPU peer to GPU i (indexes of the GPU table); -1 if none. */
+BLASX_INTERNAL int blasx_gpu_link_info(int i, int peer, blasx_gpu_link_t *out);
 
 /* Provided by the runtime: lets CPU threads into every active job (the
  * last healthy GPU failed). */

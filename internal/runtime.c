@@ -247,6 +247,10 @@ static int job_build(blasx_job_t *job) {
     return 0;
 }
 
+/* The calling thread's last tiled call: its counters per GPU. */
+static _Thread_local blasx_gpu_stats_t last_call[BLASX_CFG_MAX_GPUS];
+static _Thread_local int last_call_gpus;
+
 int blasx_runtime_execute(int prec, size_t esz, int64_t tile, const blasx_problem_t *p,
                           const blasx_operand_t op[BLASX_OPND_COUNT]) {
     blasx_job_t job;
@@ -309,7 +313,11 @@ int blasx_runtime_execute(int prec, size_t esz, int64_t tile, const blasx_proble
         while (g == rt.gen && atomic_load(&job.refs) > 0) pthread_cond_wait(&rt.wake, &rt.lock);
         atomic_fetch_sub(&rt.sleepers, 1);
     }
+    int ngpu = rt.ngpu_threads;
     pthread_mutex_unlock(&rt.lock);
+    /* every GPU thread has left the job: its counters are final */
+    last_call_gpus = ngpu;
+    memcpy(last_call, job.gctr, sizeof job.gctr);
     st = atomic_load(&job.status);
     job_free(&job);
     return st;
@@ -327,12 +335,21 @@ int blasx_gpu_count(void) {
 int blasx_gpu_stats(int gpu, blasx_gpu_stats_t *out) {
     pthread_mutex_lock(&rt.lock);
     int ok = gpu >= 0 && gpu < rt.ngpu_threads;
-    blasx_gpu_counters_t c;
-    if (ok) blasx_gpu_counters(gpu, &c);
+    if (ok) blasx_gpu_counters(gpu, out);
     pthread_mutex_unlock(&rt.lock);
-    if (!ok) return -1;
-    out->tasks = c.tasks, out->steals = c.steals, out->cpu_fallbacks = c.cpu_fallbacks;
-    out->h2d_bytes = c.h2d_bytes, out->d2h_bytes = c.d2h_bytes;
-    out->l1_hits = c.l1_hits, out->l1_misses = c.l1_misses, out->evictions = c.evictions;
+    return ok ? 0 : -1;
+}
+
+int blasx_last_call_stats(int gpu, blasx_gpu_stats_t *out) {
+    if (gpu < 0 || gpu >= BLASX_CFG_MAX_GPUS || gpu >= last_call_gpus) return -1;
+    *out = last_call[gpu];
     return 0;
+}
+
+int blasx_gpu_link(int gpu, int peer, blasx_gpu_link_t *out) {
+    pthread_mutex_lock(&rt.lock);
+    int ok = gpu >= 0 && gpu < rt.ngpu_threads && peer >= 0 && peer < rt.ngpu_threads;
+    int r = ok ? blasx_gpu_link_info(gpu, peer, out) : -1;
+    pthread_mutex_unlock(&rt.lock);
+    return r;
 }

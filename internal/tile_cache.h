@@ -18,6 +18,9 @@
  *  - all operations take the cache's mutex (the GPU's worker thread and, for
  *    invalidation, other GPUs' threads call in); they are O(1) except
  *    eviction, which walks from the back past entries in use.
+ *  - an entry is shared with peer GPUs (tile_dir.h) only in state VALID,
+ *    i.e. after its ready marker has been recorded behind the copy that
+ *    filled it; a peer's pin is an ordinary reader.
  * The cache stores the entry's "ready" marker (an event of the device
  * backend) opaquely: the worker records it after the copy into the entry and
  * makes later users wait on it.
@@ -38,12 +41,20 @@ typedef struct {
     size_t esz;
 } blasx_tile_key_t;
 
+/* An entry's state, which the L2 directory (tile_dir.h) reads as MESI-X. */
+enum {
+    BLASX_TILE_FILLING = 0,  /* inserted; its copy in and ready marker are being issued: private */
+    BLASX_TILE_VALID = 1,    /* ready marker recorded after the copy in: peers may copy it (E or S) */
+    BLASX_TILE_MODIFIED = 2, /* the output of a running task (M): private until written back */
+};
+
 typedef struct blasx_centry {
     blasx_tile_key_t key;
     uint64_t epoch;
     uintptr_t dev; /* device address of a packed rows x cols copy (ld = rows) */
     size_t bytes;
-    int readers;
+    int readers; /* steps of this GPU, or peer copies, that still use the memory */
+    int state;   /* BLASX_TILE_*, changed under the cache lock */
     void *ready; /* backend event recorded after the copy in (owned by the worker) */
     struct blasx_centry *prev, *next; /* ALRU list: head = most recently used */
     struct blasx_centry *hnext;       /* hash chain */
@@ -59,6 +70,7 @@ typedef struct {
     int64_t entries;
     /* statistics (under lock) */
     int64_t hits, misses, evictions;
+    int64_t peer_reads; /* copies a peer GPU took from this cache */
 } blasx_tile_cache_t;
 
 #define BLASX_CACHE_BUCKETS 4096 /* initial hash buckets; a property of the table, not a tunable */
@@ -200,6 +212,7 @@ static inline int blasx_cache_insert(blasx_tile_cache_t *c, const blasx_tile_key
     e->dev = dev;
     e->bytes = bytes;
     e->readers = 1;
+    e->state = BLASX_TILE_FILLING;
     size_t b = blasx_key_hash(k, c->nbuckets);
     e->hnext = c->bucket[b];
     c->bucket[b] = e;
@@ -209,6 +222,43 @@ static inline int blasx_cache_insert(blasx_tile_cache_t *c, const blasx_tile_key
     *fresh = 1;
     pthread_mutex_unlock(&c->lock);
     return 0;
+}
+
+/* Sets e's state (BLASX_TILE_*): VALID once its ready marker is recorded
+ * (an input after its copy in, an output after its write-back), MODIFIED
+ * while it is a task's output. */
+static inline void blasx_cache_set_state(blasx_tile_cache_t *c, blasx_centry_t *e, int state) {
+    pthread_mutex_lock(&c->lock);
+    e->state = state;
+    pthread_mutex_unlock(&c->lock);
+}
+
+/* For a peer: the VALID copy of key for epoch with one more reader (the
+ * pin that keeps it from eviction and invalidation until the peer's copy
+ * is done), or NULL.  Not an L1 hit or miss of this cache. */
+static inline blasx_centry_t *blasx_cache_pin_valid(blasx_tile_cache_t *c, const blasx_tile_key_t *k,
+                                                    uint64_t epoch) {
+    pthread_mutex_lock(&c->lock);
+    blasx_centry_t *e = blasx_cache_find_locked(c, k, epoch);
+    if (e && e->state == BLASX_TILE_VALID) {
+        e->readers++;
+        blasx_cache_lru_unlink(c, e); /* a tile in demand elsewhere is recently used */
+        blasx_cache_lru_front(c, e);
+        c->peer_reads++;
+    } else {
+        e = NULL;
+    }
+    pthread_mutex_unlock(&c->lock);
+    return e;
+}
+
+/* The state of key in this cache: -1 if absent, else BLASX_TILE_*. */
+static inline int blasx_cache_state(blasx_tile_cache_t *c, const blasx_tile_key_t *k, uint64_t epoch) {
+    pthread_mutex_lock(&c->lock);
+    blasx_centry_t *e = blasx_cache_find_locked(c, k, epoch);
+    int st = e ? e->state : -1;
+    pthread_mutex_unlock(&c->lock);
+    return st;
 }
 
 /* Drops one reader (at a synchronisation point: the step using it is done). */

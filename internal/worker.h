@@ -49,6 +49,8 @@ typedef struct blasx_job {
     uint64_t epoch;         /* unique per job: tags the GPU cache entries it loads */
     _Atomic int cpu_ok;     /* CPU pool threads and the caller may take tasks */
     int gpus;               /* healthy GPUs when the job started (0: CPU only) */
+    /* this call's counters per GPU, each written only by its GPU's thread */
+    blasx_gpu_stats_t gctr[BLASX_CFG_MAX_GPUS];
     struct blasx_job *next; /* in the runtime's list of active jobs */
 } blasx_job_t;
 

@@ -176,16 +176,33 @@ int main(int argc, char **argv) {
     }
     CHECK(total_tasks() > t0, "the GPUs completed no task (%lld)", (long long)(total_tasks() - t0));
     CHECK(total_fallbacks() == 0, "%lld task(s) fell back to the CPU without a fault", (long long)total_fallbacks());
-    int64_t ev = 0;
+    int64_t ev = 0, l2 = 0, p2p = 0;
     for (int g = 0; g < ngpu; g++) {
         blasx_gpu_stats_t s;
         blasx_gpu_stats(g, &s);
-        printf("test_gpu: GPU %d: %lld tasks, %lld steals, %lld H2D bytes, %lld D2H bytes, L1 %lld hits / %lld "
-               "misses, %lld evictions\n",
+        printf("test_gpu: GPU %d: %lld tasks, %lld steals, %lld H2D bytes, %lld D2H bytes, %lld P2P bytes, L1 %lld "
+               "hits / %lld misses, %lld evictions, L2 %lld hits / %lld misses\n",
                g, (long long)s.tasks, (long long)s.steals, (long long)s.h2d_bytes, (long long)s.d2h_bytes,
-               (long long)s.l1_hits, (long long)s.l1_misses, (long long)s.evictions);
-        ev += s.evictions;
+               (long long)s.p2p_bytes, (long long)s.l1_hits, (long long)s.l1_misses, (long long)s.evictions,
+               (long long)s.l2_hits, (long long)s.l2_misses);
+        ev += s.evictions, l2 += s.l2_hits, p2p += s.p2p_bytes;
+        /* bytes per link add up to the GPU's peer bytes */
+        int64_t links = 0;
+        for (int q = 0; q < ngpu; q++) {
+            blasx_gpu_link_t lk;
+            if (blasx_gpu_link(g, q, &lk) == 0) links += lk.bytes;
+        }
+        CHECK(links == s.p2p_bytes, "GPU %d: links carried %lld bytes, its counter says %lld", g, (long long)links,
+              (long long)s.p2p_bytes);
+        CHECK(s.l1_misses >= s.l2_hits, "GPU %d: more L2 hits (%lld) than L1 misses (%lld)", g,
+              (long long)s.l2_hits, (long long)s.l1_misses);
     }
+    const char *l2env = getenv("BLASX_L2_CACHE");
+    int l2_on = blasx_cfg.gpu.l2_cache && !(l2env && !strcmp(l2env, "0"));
+    if (ngpu > 1 && l2_on) CHECK(l2 > 0 && p2p > 0, "%d GPUs with the L2 level on, but no tile came from a peer", ngpu);
+    if (!l2_on) CHECK(l2 == 0 && p2p == 0, "L2 level off, yet %lld tiles came from peers", (long long)l2);
+    printf("test_gpu: L2 level %s: %lld tiles (%lld bytes) came from peer GPUs\n", l2_on ? "on" : "off",
+           (long long)l2, (long long)p2p);
     const char *mem = getenv("BLASX_SIM_MEM_KB");
     if (!strcmp(blasx_gpus_backend_name(), "sim") && mem && atoll(mem) <= 64)
         CHECK(ev > 0, "simulated memory of %s KiB but no eviction", mem);
@@ -449,6 +466,15 @@ static void BX_FN(run_, )(int r, const char *opts, int64_t m, int64_t n, int64_t
         return;
     }
     CHECK(st == 0, "%s: returned %d", d, st);
+    { /* the call's own counters: tasks and the bytes that fed them */
+        int64_t tasks = 0, in = 0;
+        for (int g = 0; g < blasx_gpu_count(); g++) {
+            blasx_gpu_stats_t ls;
+            if (blasx_last_call_stats(g, &ls) == 0) tasks += ls.tasks + ls.cpu_fallbacks, in += ls.h2d_bytes + ls.p2p_bytes;
+        }
+        CHECK(allow_device_error || blasx_gpus_healthy() == 0 || (tasks > 0 && in > 0), "%s: the call's counters show %lld tasks, %lld bytes in", d,
+              (long long)tasks, (long long)in);
+    }
 
     /* Residual: out x against E x, with E computed on the saved inputs. */
     int64_t rows = tri ? m : cr, cols = tri ? n : cc;
