@@ -88,6 +88,7 @@ struct blasx_gpu {
     int pinned[BLASX_OPND_COUNT];
     blasx_gpu_counters_t ctr; /* written by the GPU's thread; read as a snapshot */
     int64_t p2p_from[BLASX_CFG_MAX_GPUS]; /* bytes copied in from each peer */
+    blasx_worker_t cpu_helper; /* runs this GPU's fallback tasks on the CPU kernels (its own: counters) */
 };
 
 /* Counts v into field of GPU g's cumulative counters and the job's. */
@@ -181,6 +182,8 @@ static int gpu_create(const blasx_device_backend_t *be, int dev, blasx_gpu_t **o
     if (!g) return BLASX_ERR_NOMEM;
     g->be = be;
     g->dev = dev;
+    g->cpu_helper.ops = &blasx_cpu_worker_ops;
+    g->cpu_helper.id = -1 - dev;
     pthread_mutex_init(&g->rs_lock, NULL);
     size_t freeb = 0, total = 0;
     int st = be->mem_info(dev, &freeb, &total);
@@ -702,7 +705,6 @@ static int retire(blasx_gpu_t *g, int *fail) {
 
 /* ---- failure and fallback ---------------------------------------------- */
 
-static blasx_worker_t cpu_helper = {&blasx_cpu_worker_ops, -1, 0};
 
 /* Runs the stream's task on the CPU: the host output tile is untouched (no
  * write-back was submitted), so the task restarts from the host data. */
@@ -721,7 +723,7 @@ static void stream_task_to_cpu(blasx_gpu_t *g, gpu_stream_t *st) {
     }
     st->job = NULL;
     GPU_COUNT(g, job, cpu_fallbacks, 1);
-    blasx_worker_run_task(&cpu_helper, job, t);
+    blasx_worker_run_task(&g->cpu_helper, job, t);
 }
 
 /* A device operation failed: drain every stream, finish what completed,
@@ -764,7 +766,7 @@ static void gpu_fail(blasx_gpu_t *g, int status) {
     gpu_rs_entry_t e;
     while (rs_take(g, g, 0, &e, NULL)) {
         GPU_COUNT(g, e.job, cpu_fallbacks, 1);
-        blasx_worker_run_task(&cpu_helper, e.job, e.task);
+        blasx_worker_run_task(&g->cpu_helper, e.job, e.task);
     }
     if (blasx_gpus_healthy() == 0) blasx_runtime_enable_cpu();
 }
@@ -844,7 +846,7 @@ int blasx_gpu_work_on(blasx_gpu_t *g, blasx_job_t *job) {
                     gpu_rs_entry_t e;
                     if (rs_take(g, g, 0, &e, NULL)) {
                         GPU_COUNT(g, e.job, cpu_fallbacks, 1);
-                        blasx_worker_run_task(&cpu_helper, e.job, e.task);
+                        blasx_worker_run_task(&g->cpu_helper, e.job, e.task);
                         prog = 1;
                     }
                 }

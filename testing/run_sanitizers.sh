@@ -3,7 +3,7 @@
 #   asan   AddressSanitizer + UndefinedBehaviorSanitizer build (tiny tile, every
 #          call tiled) of the library and every unit test, run on the CPU
 #          workers and on 2 simulated GPUs;
-#   tsan   ThreadSanitizer build of the concurrency tests (runtime, threads,
+#   tsan   ThreadSanitizer build of the concurrency tests (runtime, threads, L2 directory,
 #          GPU workers on 3 simulated GPUs);
 #   valgrind memcheck on the demo (default configuration, CPU only).
 # Built without CUDA (these runs have no GPU).  Prints one line per run and
@@ -14,7 +14,7 @@ B=${1:-build}/san
 CC=${CC:-gcc}
 NUMA=; NUMALIB=
 if [ -f /usr/include/numa.h ]; then NUMA=-DBLASX_HAVE_NUMA; NUMALIB=-lnuma; fi
-BASE="-std=c11 -g -Wall -Wextra -D_GNU_SOURCE -I. $NUMA"
+BASE="-std=c11 -g -fcx-fortran-rules -Wall -Wextra -D_GNU_SOURCE -I. $NUMA"
 TINY="-DBLASX_CFG_TILE=3 -DBLASX_CFG_OFFLOAD_MIN_FLOPS=0"
 LIBS="-lpthread -lm -ldl $NUMALIB"
 SRCS=$(ls blasx/*.c internal/*.c kernels/*.c numa/*.c 2>/dev/null)
@@ -51,7 +51,7 @@ if build asan "$ASAN"; then
   done
 else fail=$((fail + 1)); echo "FAIL asan build"; fi
 if build tsan "$TSAN"; then
-  for n in test_runtime test_threads test_gpu; do
+  for n in test_runtime test_threads test_gpu test_tile_dir; do
     $CC $BASE $TSAN "testing/$n.c" "$B/tsan/libblasx.a" -o "$B/tsan/$n" $LIBS || { fail=$((fail + 1)); continue; }
     check "tsan $n" "$B/tsan/$n"
     check "tsan $n (3 sim GPUs)" env BLASX_SIM_GPUS=3 BLASX_SIM_MEM_KB=16 "$B/tsan/$n"
