@@ -9,7 +9,8 @@
 #   make USER_CONFIG=path/to/my_config.h      or a user config header
 #
 # The "tiny" variant (build/tiny/) compiles the same sources with a tile of 3
-# and no offload threshold, so that every call goes through tiling.
+# and no offload threshold, so that every call goes through tiling, and with
+# the CUDA fault-injection hook (a test build: internal/device.h).
 
 CC       ?= gcc
 ARCH     ?= -march=native
@@ -17,7 +18,7 @@ OPT      ?= -O3
 CONFIG   ?=
 USER_CONFIG ?=
 BUILD    ?= build
-TINY_CONFIG = -DBLASX_CFG_TILE=3 -DBLASX_CFG_OFFLOAD_MIN_FLOPS=0
+TINY_CONFIG = -DBLASX_CFG_TILE=3 -DBLASX_CFG_OFFLOAD_MIN_FLOPS=0 -DBLASX_FAULT_INJECTION
 
 HAVE_NUMA := $(shell test -f /usr/include/numa.h && echo 1)
 NUMA_DEF  := $(if $(HAVE_NUMA),-DBLASX_HAVE_NUMA,)
@@ -84,7 +85,7 @@ $(BUILD)/bench_gemm: benchmarks/bench_gemm.c $(BUILD)/libblasx.a
 # first DGEMM timings on 1 GPU and on all.  Logs go to GPU_LOG (a folder).
 GPU_MAX_DIM ?= 20000
 GPU_LOG ?= $(BUILD)/gpu-log
-gpu-test: $(BUILD)/test_gpu $(BUILD)/tiny/test_gpu $(BUILD)/tiny/test_api $(BUILD)/tiny/libblasx.so $(BUILD)/bench_gemm
+gpu-test: $(BUILD)/test_gpu $(BUILD)/tiny/test_gpu $(BUILD)/tiny/test_api $(BUILD)/tiny/test_naninf $(BUILD)/tiny/test_errors $(BUILD)/tiny/libblasx.so $(BUILD)/bench_gemm
 	bash testing/run_gpu_tests.sh $(BUILD) $(GPU_LOG) $(GPU_MAX_DIM) "$(GPU_PHASES)"
 GPU_PHASES ?= small large
 
@@ -107,10 +108,10 @@ netlib: $(BUILD)/libblasx.so $(BUILD)/tiny/libblasx.so
 # also with pageable copies staged through pinned buffers; the GPU test
 # again with the second cache level (peer copies) off.
 SIM_ENV = BLASX_SIM_MEM_KB=16 NETLIB_SETS=debian
-sim: $(BUILD)/tiny/test_api $(BUILD)/tiny/test_gpu $(BUILD)/tiny/test_errors $(BUILD)/tiny/libblasx.so
+sim: $(BUILD)/tiny/test_api $(BUILD)/tiny/test_gpu $(BUILD)/tiny/test_errors $(BUILD)/tiny/test_naninf $(BUILD)/tiny/libblasx.so
 	for g in 1 2 3; do \
 	  echo "=== $$g simulated GPU(s)"; \
-	  BLASX_STAGE_PAGEABLE=$$((g % 2)) BLASX_SIM_GPUS=$$g $(SIM_ENV) bash testing/run_unit.sh $(BUILD)/tiny/test_api $(BUILD)/tiny/test_gpu $(BUILD)/tiny/test_errors || exit 1; \
+	  BLASX_STAGE_PAGEABLE=$$((g % 2)) BLASX_SIM_GPUS=$$g $(SIM_ENV) bash testing/run_unit.sh $(BUILD)/tiny/test_api $(BUILD)/tiny/test_gpu $(BUILD)/tiny/test_errors $(BUILD)/tiny/test_naninf || exit 1; \
 	  BLASX_SIM_GPUS=$$g $(SIM_ENV) bash testing/netlib/run_netlib.sh $(abspath $(BUILD)/tiny/libblasx.so) sim$$g || exit 1; \
 	done
 	echo "=== 2 simulated GPU(s), second cache level off"

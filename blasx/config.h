@@ -60,6 +60,9 @@
 #ifndef BLASX_CFG_IDLE_SPINS
 #define BLASX_CFG_IDLE_SPINS 2000 /* empty polls of a queue before a worker sleeps */
 #endif
+#ifndef BLASX_CFG_PLAN_MEM_PCT
+#define BLASX_CFG_PLAN_MEM_PCT 25 /* percent of physical memory a call's task plan may take; above: BLASX_ERR_NOMEM */
+#endif
 
 /* ---- CPU tile kernels: cache blocking (elements) --------------------- */
 #ifndef BLASX_CFG_CPU_MC
@@ -139,6 +142,7 @@ typedef struct {
     int cpu_workers_max;
     int cpu_worker;              /* CPU joins GPU runs */
     int idle_spins;
+    int plan_mem_pct;
 } blasx_sched_cfg_t;
 
 typedef struct {
@@ -170,7 +174,7 @@ typedef struct {
 static const blasx_config_t blasx_cfg = {
     .tile = {BLASX_CFG_TILE_S, BLASX_CFG_TILE_D, BLASX_CFG_TILE_C, BLASX_CFG_TILE_Z},
     .sched = {BLASX_CFG_OFFLOAD_MIN_FLOPS, BLASX_CFG_CPU_WORKERS, BLASX_CFG_CPU_WORKERS_MAX,
-              BLASX_CFG_CPU_WORKER, BLASX_CFG_IDLE_SPINS},
+              BLASX_CFG_CPU_WORKER, BLASX_CFG_IDLE_SPINS, BLASX_CFG_PLAN_MEM_PCT},
     .cpu = {BLASX_CFG_CPU_MC, BLASX_CFG_CPU_KC, BLASX_CFG_CPU_NC, BLASX_CFG_CPU_TRI_NB},
     .gpu = {BLASX_CFG_MAX_GPUS, BLASX_CFG_STREAMS_PER_GPU, BLASX_CFG_RS_SLOTS, BLASX_CFG_STEPS_IN_FLIGHT,
             BLASX_CFG_STAGE_PAGEABLE,
@@ -191,6 +195,7 @@ _Static_assert(BLASX_CFG_CPU_WORKERS >= 0 && BLASX_CFG_CPU_WORKERS <= BLASX_CFG_
 _Static_assert(BLASX_CFG_CPU_WORKERS_MAX >= 1 && BLASX_CFG_CPU_WORKERS_MAX <= 4096, "pool bound");
 _Static_assert(BLASX_CFG_CPU_WORKER == 0 || BLASX_CFG_CPU_WORKER == 1, "CPU worker is a switch");
 _Static_assert(BLASX_CFG_IDLE_SPINS >= 0, "idle spins >= 0");
+_Static_assert(BLASX_CFG_PLAN_MEM_PCT >= 1 && BLASX_CFG_PLAN_MEM_PCT <= 90, "plan memory in [1, 90] percent");
 _Static_assert(BLASX_CFG_CPU_MC >= 8 && BLASX_CFG_CPU_KC >= 8 && BLASX_CFG_CPU_NC >= 8,
                "CPU kernel blocks of at least 8");
 _Static_assert(BLASX_CFG_CPU_MC % 8 == 0 && BLASX_CFG_CPU_NC % 8 == 0,

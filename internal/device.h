@@ -88,6 +88,14 @@ typedef struct blasx_device_backend {
      * stream s; the views hold device addresses in their ptr fields. */
     int (*run_step)(blasx_stream_t s, int prec, const blasx_step_t *step, const blasx_view_t *a,
                     const blasx_view_t *b, const blasx_view_t *c);
+
+    /* Fault injection (tests): set *fail_after = n > 0 and the n-th
+     * mem_alloc, copy or run_step from then on fails with BLASX_ERR_DEVICE
+     * (once), and so does the n-th host_alloc (pinned staging memory not
+     * obtained); <= 0 is off.  NULL when the backend was built without it
+     * (the CUDA backend has it only with -DBLASX_FAULT_INJECTION, which the
+     * test builds set; the simulated device, a test facility, always). */
+    _Atomic int64_t *fail_after;
 } blasx_device_backend_t;
 
 /* The simulated backend; `ndev` devices of `bytes` memory each (set before

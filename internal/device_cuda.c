@@ -31,6 +31,26 @@ static int cublas_status(cublasStatus_t e, const char *file, int line, const cha
 }
 
 #define CU(expr) BLASX_TRY(cu_status((expr), __FILE__, __LINE__, #expr))
+
+#ifdef BLASX_FAULT_INJECTION
+/* Test builds only: the n-th allocation, copy or kernel launch from the
+ * moment the counter is set fails before reaching the driver, recorded as
+ * a CUDA failure (device.h, fail_after). */
+static _Atomic int64_t cuda_fail_after = -1;
+static int cuda_fault(const char *file, int line, const char *what) {
+    int64_t v = atomic_load(&cuda_fail_after);
+    while (v > 0)
+        if (atomic_compare_exchange_weak(&cuda_fail_after, &v, v - 1)) {
+            if (v != 1) return 0;
+            if (blasx_err_site.status == 0) blasx_err_record(file, line, what, BLASX_ERR_DEVICE, -1);
+            return BLASX_ERR_DEVICE;
+        }
+    return 0;
+}
+#define CU_FAULT(what) BLASX_TRY(cuda_fault(__FILE__, __LINE__, what))
+#else
+#define CU_FAULT(what) ((void)0)
+#endif
 #define CUBLAS(expr) BLASX_TRY(cublas_status((expr), __FILE__, __LINE__, #expr))
 
 struct blasx_stream {
@@ -62,6 +82,7 @@ static int cuda_mem_info(int dev, size_t *free_bytes, size_t *total_bytes) {
 
 static int cuda_mem_alloc(int dev, size_t bytes, uintptr_t *addr) {
     void *p = NULL;
+    CU_FAULT("injected: cudaMalloc");
     CU(cudaSetDevice(dev));
     CU(cudaMalloc(&p, bytes));
     *addr = (uintptr_t)p;
@@ -75,6 +96,7 @@ static int cuda_mem_free(int dev, uintptr_t addr) {
 }
 
 static int cuda_host_alloc(size_t bytes, void **ptr) {
+    CU_FAULT("injected: cudaHostAlloc");
     CU(cudaHostAlloc(ptr, bytes, cudaHostAllocPortable));
     return 0;
 }
@@ -183,6 +205,7 @@ static int cuda_stream_wait_event(blasx_stream_t s, blasx_event_t e) {
 static int cuda_copy(blasx_stream_t s, void *dst, int64_t dld, const void *src, int64_t sld, blasx_shape_t sh,
                      enum cudaMemcpyKind kind) {
     if (sh.rows <= 0 || sh.cols <= 0) return 0;
+    CU_FAULT("injected: cudaMemcpy2DAsync");
     CU(cudaSetDevice(s->dev));
     CU(cudaMemcpy2DAsync(dst, (size_t)dld * sh.esz, src, (size_t)sld * sh.esz, (size_t)sh.rows * sh.esz,
                          (size_t)sh.cols, kind, s->s));
@@ -342,6 +365,7 @@ CUDA_STEP(step_z, cuDoubleComplex, Z, MK_Z, double, 1)
 
 static int cuda_run_step(blasx_stream_t s, int prec, const blasx_step_t *step, const blasx_view_t *a,
                          const blasx_view_t *b, const blasx_view_t *c) {
+    CU_FAULT("injected: cuBLAS tile kernel");
     CU(cudaSetDevice(s->dev));
     switch (prec) {
     case BLASX_PREC_S: return step_s(s->h, step, a, b, c);
@@ -376,6 +400,9 @@ const blasx_device_backend_t blasx_cuda_backend = {
     .can_peer = cuda_can_peer,
     .peer_info = cuda_peer_info,
     .peer_enable = cuda_peer_enable,
+#ifdef BLASX_FAULT_INJECTION
+    .fail_after = &cuda_fail_after,
+#endif
     .run_step = cuda_run_step,
 };
 

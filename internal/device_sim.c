@@ -34,7 +34,7 @@
  *     not tell from BLASX_EVENT_PENDING.
  *
  * Fault injection (tests only): blasx_sim_fail_after.  Set it to n > 0 and
- * the n-th mem_alloc/copy/run_step from then on fails with BLASX_ERR_DEVICE,
+ * the n-th mem_alloc/host_alloc/copy/run_step from then on fails with BLASX_ERR_DEVICE,
  * once (the counter then rests at 0).  Values <= 0 are off (-1 by default).
  * mem_alloc fails immediately; a copy or step is decided at submission (so
  * the choice is deterministic for a single submitting thread) and fails when
@@ -212,6 +212,7 @@ static int sim_mem_free(int dev, uintptr_t addr) {
 }
 
 static int sim_host_alloc(size_t bytes, void **ptr) {
+    if (sim_fault()) return BLASX_ERR_NOMEM; /* page-locked memory not obtained */
     size_t n = bytes ? bytes : 1;
     void *p = malloc(n);
     if (!p) return BLASX_ERR_NOMEM;
@@ -640,5 +641,6 @@ const blasx_device_backend_t blasx_sim_backend = {
     .can_peer = sim_can_peer,
     .peer_info = sim_peer_info,
     .peer_enable = sim_peer_enable,
+    .fail_after = &blasx_sim_fail_after,
     .run_step = sim_run_step,
 };

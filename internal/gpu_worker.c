@@ -151,6 +151,17 @@ static void pending_release(gpu_pending_t *pd) {
 
 /* ---- set-up and tear-down ------------------------------------------------ */
 
+/* Pinned staging buffers alive (tests check that none leak). */
+static _Atomic int64_t pinned_live;
+int64_t blasx_gpus_pinned_live(void) { return atomic_load(&pinned_live); }
+
+static void free_pinned(const blasx_device_backend_t *be, void *buf) {
+    if (!buf) return;
+    be->host_free(buf);
+    atomic_fetch_sub(&pinned_live, 1);
+}
+
+
 static void gpu_free_event(void *ev) {
     if (G.be && ev) G.be->event_destroy((blasx_event_t)ev);
 }
@@ -163,10 +174,10 @@ static void gpu_destroy(blasx_gpu_t *g) {
         for (int d = 0; d < GPU_MAX_DEPTH; d++)
             if (st->ring[d].ev) be->event_destroy(st->ring[d].ev);
         if (st->done) be->event_destroy(st->done);
-        if (st->stage) be->host_free(st->stage);
+        free_pinned(be, st->stage);
         for (int q = 0; q < GPU_SLOTS; q++) {
             if (st->slot[q].ev) be->event_destroy(st->slot[q].ev);
-            if (st->slot[q].buf) be->host_free(st->slot[q].buf);
+            free_pinned(be, st->slot[q].buf);
         }
         if (st->s) be->stream_destroy(st->s);
     }
@@ -384,9 +395,10 @@ static int operand_pinned(blasx_gpu_t *g, blasx_job_t *job, int o) {
 
 static int grow_pinned(const blasx_device_backend_t *be, void **buf, size_t *have, size_t need) {
     if (*have >= need) return 0;
-    if (*buf) be->host_free(*buf);
+    free_pinned(be, *buf);
     *buf = NULL, *have = 0;
     BLASX_TRY(be->host_alloc(need, buf));
+    atomic_fetch_add(&pinned_live, 1);
     *have = need;
     return 0;
 }

@@ -64,6 +64,8 @@ BLASX_INTERNAL const char *blasx_gpus_backend_name(void);
 BLASX_INTERNAL const blasx_device_backend_t *blasx_gpus_backend(void);
 BLASX_INTERNAL blasx_gpu_t *blasx_gpu_get(int i);
 BLASX_INTERNAL int blasx_gpus_healthy(void);
+/* Pinned staging buffers now allocated (0 after blasx_gpus_shutdown). */
+BLASX_INTERNAL int64_t blasx_gpus_pinned_live(void);
 BLASX_INTERNAL int blasx_gpu_broken(const blasx_gpu_t *g);
 
 /* Works on job until it is complete or this GPU has had nothing to do for

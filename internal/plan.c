@@ -1,6 +1,8 @@
 /* internal/plan.c -- tile algorithms (see plan.h). */
 #include "internal/plan.h"
 
+#include <unistd.h>
+
 void blasx_problem_shapes(const blasx_problem_t *p, int64_t rows[BLASX_OPND_COUNT],
                           int64_t cols[BLASX_OPND_COUNT]) {
     int64_t m = p->m, n = p->n, k = p->k;
@@ -196,6 +198,22 @@ int blasx_plan(blasx_graph_t *g, const blasx_problem_t *p, int64_t tile) {
         g->grid_cols[o] = blasx_ceil_div64(cols[o], tile);
         if (g->grid_rows[o] >= INT32_MAX || g->grid_cols[o] >= INT32_MAX) return BLASX_ERR_NOMEM;
     }
+    /* The plan's size before any of it is allocated: a call too large to
+     * plan fails here, with nothing read or written, instead of growing
+     * arrays until the system kills the process.  Bounds: one task per
+     * output tile, at most 2 (inner tiles + 1) steps each (SYR2K has two
+     * per inner tile), and per step its
+     * record, two dependency edges and two reader-list entries. */
+    int out = BLASX_OPND_C; /* the output operand, also TRMM/TRSM's B */
+    int k_inner = p->routine == BLASX_K_GEMM || p->routine == BLASX_K_SYRK || p->routine == BLASX_K_HERK ||
+                  p->routine == BLASX_K_SYR2K || p->routine == BLASX_K_HER2K;
+    int64_t inner = k_inner ? blasx_ceil_div64(p->k, tile) : g->grid_rows[BLASX_OPND_A]; /* else A is square */
+    double tasks = (double)g->grid_rows[out] * (double)g->grid_cols[out];
+    double steps = tasks * 2.0 * (double)(inner + 1);
+    double bytes = tasks * (double)sizeof(blasx_task_t) + steps * (double)(sizeof(blasx_step_t) + 8 * sizeof(int32_t));
+    long pages = sysconf(_SC_PHYS_PAGES), psz = sysconf(_SC_PAGESIZE);
+    double limit = pages > 0 && psz > 0 ? (double)pages * (double)psz * blasx_cfg.sched.plan_mem_pct / 100.0 : 1e18;
+    if (tasks >= (double)INT32_MAX || bytes > limit) return BLASX_ERR_NOMEM;
     double tf = 2.0 * (double)tile * (double)tile * (double)tile * (p->complex_elems ? 4 : 1);
     switch (p->routine) {
     case BLASX_K_GEMM: plan_gemm(g, p, tile, tf); break;

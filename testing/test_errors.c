@@ -40,6 +40,8 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/mman.h>
+#include <unistd.h>
 
 #include "blasx/blasx.h"
 #include "blasx/blasx_cblas.h"
@@ -355,8 +357,57 @@ static int mutate(int r, int cplx, int iface, const fargs_t *base, fargs_t *a, i
 #include "internal/prec_end.h"
 #undef TEST_ERRORS_TEMPLATE
 
+/* A valid call too large for host memory to hold its task plan returns
+ * BLASX_ERR_NOMEM (Fortran/CBLAS: the error handler gets it) without
+ * touching its operands: they are PROT_NONE pages, so any read or write
+ * would kill the test.  Dimensions 2^31 - 1 (the largest a 32-bit Fortran
+ * INTEGER holds). */
+static int handler_status, handler_calls;
+static char handler_routine[16];
+static void handler(int status, const char *routine) {
+    handler_status = status, handler_calls++;
+    snprintf(handler_routine, sizeof handler_routine, "%s", routine);
+}
+
+static void test_too_large(void) {
+    size_t pg = (size_t)sysconf(_SC_PAGESIZE);
+    char *p = (char *)mmap(NULL, 3 * pg, PROT_NONE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+    CHECK(p != MAP_FAILED, "PROT_NONE pages");
+    if (p == MAP_FAILED) return;
+    double *A = (double *)p, *B = (double *)(p + pg), *C = (double *)(p + 2 * pg);
+    double _Complex *zA = (double _Complex *)p, *zB = (double _Complex *)(p + pg), *zC = (double _Complex *)(p + 2 * pg);
+    const double _Complex one = 1;
+    int64_t n = INT32_MAX;
+    int st[9];
+    st[0] = blasx_dgemm('N', 'N', n, n, n, 1.0, A, n, B, n, 1.0, C, n);
+    st[1] = blasx_dsymm('L', 'U', n, n, 1.0, A, n, B, n, 1.0, C, n);
+    st[2] = blasx_zhemm('R', 'L', n, n, &one, zA, n, zB, n, &one, zC, n);
+    st[3] = blasx_dsyrk('U', 'N', n, n, 1.0, A, n, 1.0, C, n);
+    st[4] = blasx_zherk('L', 'C', n, n, 1.0, zA, n, 1.0, zC, n);
+    st[5] = blasx_dsyr2k('L', 'T', n, n, 1.0, A, n, B, n, 1.0, C, n);
+    st[6] = blasx_zher2k('U', 'N', n, n, &one, zA, n, zB, n, 1.0, zC, n);
+    st[7] = blasx_dtrmm('R', 'U', 'T', 'N', n, n, 1.0, A, n, B, n);
+    st[8] = blasx_dtrsm('L', 'L', 'N', 'U', n, n, 1.0, A, n, B, n);
+    for (int r = 0; r < 9; r++)
+        CHECK(st[r] == BLASX_ERR_NOMEM, "%s of order 2^31-1: status %d, expected %d (%s)", r_name[r], st[r],
+              BLASX_ERR_NOMEM, blasx_status_string(BLASX_ERR_NOMEM));
+    /* The Fortran name reports through the error handler, not xerbla. */
+    blasx_set_error_handler(handler);
+    blasx_f77_int_t fn = INT32_MAX;
+    double one_d = 1.0;
+    memset(&rec, 0, sizeof rec);
+    dgemm_("N", "N", &fn, &fn, &fn, &one_d, A, &fn, B, &fn, &one_d, C, &fn, 1, 1);
+    CHECK(handler_calls == 1 && handler_status == BLASX_ERR_NOMEM && !strcmp(handler_routine, "DGEMM"),
+          "dgemm_ of order 2^31-1: handler called %d time(s) with %d for %s", handler_calls, handler_status,
+          handler_routine);
+    CHECK(rec.calls == 0, "dgemm_ of order 2^31-1 is valid: no xerbla report");
+    blasx_set_error_handler(NULL);
+    munmap(p, 3 * pg);
+}
+
 int main(void) {
     bx_seed(77031);
+    test_too_large();
     test_errors_s();
     test_errors_d();
     test_errors_c();

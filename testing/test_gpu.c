@@ -100,39 +100,91 @@ static int64_t rdim(void) { return bx_rand_int(max_dim / 2 > 1 ? max_dim / 2 : 1
 #include "internal/prec_end.h"
 #undef TEST_GPU_TEMPLATE
 
-/* Device faults at many points of DGEMM calls (simulated devices only). */
+/* Threads of this process (Linux), for the leak check. */
+static int thread_count(void) {
+    FILE *f = fopen("/proc/self/status", "r");
+    char line[256];
+    int n = -1;
+    while (f && fgets(line, sizeof line, f))
+        if (sscanf(line, "Threads: %d", &n) == 1) break;
+    if (f) fclose(f);
+    return n;
+}
+
+/* Device faults (the backend's fail_after hook: simulated devices, or CUDA
+ * in a test build) at many points of every routine, D and Z: each call
+ * returns the right result (checked) or BLASX_ERR_DEVICE, never hangs; the
+ * runtime restarts with every GPU; afterwards no thread, pinned buffer or
+ * device resource is left over. */
 static void fault_tests(void) {
+    _Atomic int64_t *hook = blasx_gpus_backend()->fail_after;
     int ngpu = blasx_gpu_count();
+    int sim = !strcmp(blasx_gpus_backend_name(), "sim");
     int64_t n = 4 * blasx_cfg.tile.d + 1;
     if (n > 200) n = 200;
+    blasx_finalize();
+    int threads0 = thread_count();
+    size_t free0 = 0, total0 = 0;
+#ifdef BLASX_HAVE_CUDA
+    if (!sim) blasx_cuda_backend.mem_info(0, &free0, &total0);
+#endif
+    static const int at[] = {1, 2, 4, 7, 11, 17, 26, 40};
     int recovered = 0, points = 0;
-    for (int64_t at = 1; at <= 40; at += 3) {
-        atomic_store(&blasx_sim_fail_after, at);
-        allow_device_error = 1;
-        device_errors = 0;
-        run_d(R_GEMM, "NN", n, n, n);
-        allow_device_error = 0;
-        points++;
-        recovered += device_errors == 0;
-        atomic_store(&blasx_sim_fail_after, -1);
-        blasx_finalize(); /* broken GPUs come back with the runtime */
-        CHECK(blasx_gpu_count() == ngpu, "fault at op %lld: %d GPUs after restart, expected %d", (long long)at,
-              blasx_gpu_count(), ngpu);
-    }
+    for (int r = 0; r < R_COUNT; r++)
+        for (int z = 0; z < 2; z++) {
+            if (!z && (r == R_HEMM || r == R_HERK || r == R_HER2K)) continue;
+            static const char *const o[R_COUNT] = {"NT", "LU", "RL", "LT", "UC", "UN", "LN", "LUNN", "RLTU"};
+            for (size_t p = 0; p < sizeof at / sizeof at[0]; p++) {
+                blasx_gpu_count(); /* the runtime (and its device allocations) first */
+                atomic_store(hook, at[p]);
+                allow_device_error = 1;
+                device_errors = 0;
+                int rank = r >= R_SYRK && r <= R_HER2K;
+                if (z) run_z(r, o[r], rank ? 0 : n, n, n);
+                else run_d(r, o[r], rank ? 0 : n, n, n);
+                allow_device_error = 0;
+                points++;
+                recovered += device_errors == 0;
+                atomic_store(hook, -1);
+                blasx_finalize(); /* broken GPUs come back with the runtime */
+                CHECK(blasx_gpu_count() == ngpu, "%s fault at op %d: %d GPUs after restart, expected %d", r_name[r],
+                      at[p], blasx_gpu_count(), ngpu);
+            }
+        }
     /* Only a failed copy back of a tile the task read may end in an error. */
     CHECK(2 * recovered > points, "faults at %d points: only %d recovered", points, recovered);
-    printf("test_gpu: injected device faults at %d points of a DGEMM: %d recovered (right result), %d "
+    printf("test_gpu: injected device faults at %d points of the 15 D/Z routines: %d recovered (right result), %d "
            "returned BLASX_ERR_DEVICE\n", points, recovered, points - recovered);
     /* Every GPU fails, one after another (the first op of each call): the
      * CPU finishes the work. */
     for (int g = 0; g < ngpu; g++) {
-        atomic_store(&blasx_sim_fail_after, 1);
+        atomic_store(hook, 1);
         run_d(R_TRSM, "LUNN", n, n, 0);
     }
     CHECK(blasx_gpus_healthy() == 0, "%d GPU(s) still healthy after %d faults", blasx_gpus_healthy(), ngpu);
     run_d(R_SYRK, "LT", 0, n, n); /* CPU only now */
-    atomic_store(&blasx_sim_fail_after, -1);
+    atomic_store(hook, -1);
     blasx_finalize();
+    /* leaks */
+    CHECK(blasx_gpus_pinned_live() == 0, "%lld pinned buffers left after finalize",
+          (long long)blasx_gpus_pinned_live());
+    CHECK(thread_count() == threads0, "%d threads after the fault runs, %d before", thread_count(), threads0);
+    if (sim) {
+        const char *mem = getenv("BLASX_SIM_MEM_KB");
+        size_t bytes = mem ? (size_t)atoll(mem) << 10 : (size_t)(blasx_cfg.gpu.sim_mem_mb << 20);
+        CHECK(blasx_sim_configure(ngpu, bytes) == 0, "simulated streams, events or device memory left alive");
+    }
+#ifdef BLASX_HAVE_CUDA
+    size_t free1 = 0, total1 = 0;
+    if (!sim) {
+        blasx_cuda_backend.mem_info(0, &free1, &total1);
+        CHECK(free1 + ((size_t)4 << 20) >= free0, "GPU 0 free memory %zu MiB after the fault runs, %zu before",
+              free1 >> 20, free0 >> 20);
+    }
+#endif
+    printf("test_gpu: after the fault runs: %lld pinned buffers, %d threads (%d before), %s\n",
+           (long long)blasx_gpus_pinned_live(), thread_count(), threads0,
+           sim ? "simulated devices reconfigurable (nothing alive)" : "device memory returned");
 }
 
 int main(int argc, char **argv) {
@@ -206,7 +258,8 @@ int main(int argc, char **argv) {
     const char *mem = getenv("BLASX_SIM_MEM_KB");
     if (!strcmp(blasx_gpus_backend_name(), "sim") && mem && atoll(mem) <= 64)
         CHECK(ev > 0, "simulated memory of %s KiB but no eviction", mem);
-    if (!strcmp(blasx_gpus_backend_name(), "sim") && !dz) fault_tests();
+    if (blasx_gpus_backend()->fail_after && !dz) fault_tests();
+    else if (!dz) printf("test_gpu: no fault injection in this build (the tiny test build has it)\n");
     blasx_finalize();
     return bx_summary("test_gpu");
 }
