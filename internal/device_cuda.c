@@ -242,14 +242,20 @@ static int cuda_peer_info(int dst_dev, int src_dev, blasx_peer_info_t *out) {
     return 0;
 }
 
+/* Peer access lasts as long as the process's CUDA contexts: enabled once
+ * per pair, remembered across runtime restarts (asking again is an API
+ * error that tools such as compute-sanitizer report). */
+static _Atomic unsigned char peer_on[BLASX_CFG_MAX_GPUS][BLASX_CFG_MAX_GPUS];
+
 static int cuda_peer_enable(int dst_dev, int src_dev) {
+    if (dst_dev < 0 || src_dev < 0 || dst_dev >= BLASX_CFG_MAX_GPUS || src_dev >= BLASX_CFG_MAX_GPUS)
+        return BLASX_ERR_INTERNAL;
+    if (atomic_load(&peer_on[dst_dev][src_dev])) return 0;
     CU(cudaSetDevice(dst_dev));
     cudaError_t e = cudaDeviceEnablePeerAccess(src_dev, 0);
-    if (e == cudaErrorPeerAccessAlreadyEnabled) {
-        (void)cudaGetLastError(); /* clears the sticky-free error state */
-        return 0;
-    }
-    CU(e);
+    if (e == cudaErrorPeerAccessAlreadyEnabled) (void)cudaGetLastError(); /* enabled by the application */
+    else CU(e);
+    atomic_store(&peer_on[dst_dev][src_dev], 1);
     return 0;
 }
 
