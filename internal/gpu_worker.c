@@ -744,8 +744,11 @@ static void gpu_fail(blasx_gpu_t *g, int status) {
     const blasx_device_backend_t *be = g->be;
     atomic_store(&G.dir.down[g->idx], 1); /* its copies may sit behind the failed operation */
     if (atomic_exchange(&g->broken, 1) == 0)
-        fprintf(stderr, "blasx: GPU %d: a device operation failed (status %d); the GPU is retired and its work "
-                        "goes to the other workers\n", g->dev, status);
+        fprintf(stderr, "blasx: GPU %d: %s (status %d%s%s); the GPU is retired and its work goes to the other "
+                        "workers\n",
+                g->dev, status == BLASX_ERR_NOMEM ? "page-locked host memory could not be obtained"
+                                                  : "a device operation failed",
+                status, blasx_err_site.expr ? ", at " : "", blasx_err_site.expr ? blasx_err_site.expr : "");
     for (int i = 0; i < g->nstreams; i++) be->stream_sync(g->st[i].s);
     for (int i = 0; i < g->nstreams; i++) {
         gpu_stream_t *st = &g->st[i];
