@@ -46,7 +46,7 @@ TESTS    := $(patsubst testing/%.c,%,$(TEST_SRCS))
 OBJS      := $(patsubst %.c,$(BUILD)/obj/%.o,$(LIB_SRCS))
 TINY_OBJS := $(patsubst %.c,$(BUILD)/tiny/obj/%.o,$(LIB_SRCS))
 
-.PHONY: all lib test unit symbols netlib sim sanitize gpu-test demo clean
+.PHONY: all lib test unit symbols netlib sim sanitize gpu-test demo clean install dropin
 all: lib
 lib: $(BUILD)/libblasx.a $(BUILD)/libblasx.so
 
@@ -122,7 +122,29 @@ sim: $(BUILD)/tiny/test_api $(BUILD)/tiny/test_gpu $(BUILD)/tiny/test_errors $(B
 sanitize:
 	bash testing/run_sanitizers.sh $(BUILD)
 
-test: unit symbols netlib sim sanitize
+# Installation: headers, both libraries, pkg-config and CMake package files.
+PREFIX  ?= /usr/local
+VERSION := $(shell sed -n 's/^\#define BLASX_VERSION_MAJOR \([0-9]*\)/\1/p' blasx/blasx.h).$(shell sed -n 's/^\#define BLASX_VERSION_MINOR \([0-9]*\)/\1/p' blasx/blasx.h).0
+SUBST = sed -e 's|@PREFIX@|$(PREFIX)|g' -e 's|@VERSION@|$(VERSION)|g' -e 's|@LIBS@|$(LDLIBS)|g' \
+	-e 's|@CMAKE_LIBS@|$(subst $(space),;,$(strip $(LDLIBS)))|g'
+space := $(empty) $(empty)
+install: lib
+	install -d $(DESTDIR)$(PREFIX)/include/blasx $(DESTDIR)$(PREFIX)/lib/pkgconfig $(DESTDIR)$(PREFIX)/lib/cmake/blasx
+	install -m 644 blasx/blasx.h blasx/blasx_cblas.h blasx/blasx_f77.h blasx/config.h $(DESTDIR)$(PREFIX)/include/blasx/
+	install -m 644 $(BUILD)/libblasx.a $(DESTDIR)$(PREFIX)/lib/
+	install -m 755 $(BUILD)/libblasx.so $(DESTDIR)$(PREFIX)/lib/
+	$(SUBST) blasx/blasx.pc.in > $(DESTDIR)$(PREFIX)/lib/pkgconfig/blasx.pc
+	$(SUBST) blasx/blasxConfig.cmake.in > $(DESTDIR)$(PREFIX)/lib/cmake/blasx/blasxConfig.cmake
+	$(SUBST) blasx/blasxConfigVersion.cmake.in > $(DESTDIR)$(PREFIX)/lib/cmake/blasx/blasxConfigVersion.cmake
+
+# Drop-in and packaging checks: numpy under LD_PRELOAD, static C and Fortran
+# programs, install + pkg-config + a CMake consumer.
+dropin: lib
+	bash testing/run_preload.sh $(abspath $(BUILD)/libblasx.so)
+	bash testing/run_static.sh $(BUILD)/libblasx.a "$(LDLIBS)"
+	bash testing/run_install.sh $(BUILD)
+
+test: unit symbols netlib sim sanitize dropin
 
 demo: $(BUILD)/demo_dgemm
 	$(BUILD)/demo_dgemm

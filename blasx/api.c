@@ -6,7 +6,11 @@
 #include "blasx/blasx_f77.h"
 #include "blasx/errors.h"
 #include "internal/runtime.h"
+#include "internal/stats.h"
 #include "kernels/cpu_kernels.h"
+
+/* Set by the tiled path of the current call (for the call statistics). */
+static _Thread_local int api_tiled;
 
 #define BX_PREC BX_PREC_S
 #include "internal/prec_begin.h"

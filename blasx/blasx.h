@@ -77,6 +77,21 @@ typedef struct {
     int64_t bytes;      /* bytes copied from peer to gpu since the runtime started */
 } blasx_gpu_link_t;
 
+/* Calls of one routine in one precision since the program started. */
+typedef struct {
+    int64_t calls;       /* valid calls (argument errors are not counted) */
+    int64_t tiled_calls; /* of which ran on the tiled runtime (GPUs or CPU workers) */
+    double flops;        /* floating-point operations (complex: real operations) */
+    double seconds;      /* wall time inside blasx */
+} blasx_routine_stats_t;
+
+/* prec 's', 'd', 'c' or 'z', routine "gemm" ... "trsm"; returns 0, or -1 if
+ * there is no such routine. */
+BLASX_API int blasx_routine_stats(char prec, const char *routine, blasx_routine_stats_t *out);
+/* Prints every routine's and GPU's statistics on stderr (also done at exit
+ * when the environment has BLASX_STATS=1). */
+BLASX_API void blasx_stats_print(void);
+
 /* Starts the runtime if needed and returns the number of GPUs it uses
  * (0: CPU only), counting simulated devices. */
 BLASX_API int blasx_gpu_count(void);

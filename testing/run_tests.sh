@@ -13,11 +13,13 @@ have() {  # have <package>: installed, or its tool already on PATH
     gfortran) command -v gfortran >/dev/null && return 0 ;;
     bazel-bootstrap) command -v bazel >/dev/null && return 0 ;;
     valgrind) command -v valgrind >/dev/null && return 0 ;;
+    cmake) command -v cmake >/dev/null && return 0 ;;
+    pkg-config) command -v pkg-config >/dev/null && return 0 ;;
   esac
   dpkg -s "$1" >/dev/null 2>&1
 }
 missing=()
-for p in build-essential gfortran bazel-bootstrap libblas-test libblas3 libnuma-dev valgrind; do
+for p in build-essential gfortran bazel-bootstrap libblas-test libblas3 libnuma-dev valgrind python3-numpy cmake pkg-config; do
   have "$p" || missing+=("$p")
 done
 if [ ${#missing[@]} -gt 0 ]; then

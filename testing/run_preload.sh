@@ -1,0 +1,27 @@
+#!/usr/bin/env bash
+# testing/run_preload.sh SO -- drop-in use with a program no one here wrote:
+# Debian's python3-numpy, linked to the system BLAS, runs matrix products and
+# a linear solve (testing/dropin/numpy_check.py) with SO (libblasx.so)
+# preloaded.  Passes when the answers are right and blasx's own statistics
+# (BLASX_STATS=1, printed at exit) show that it served the level-3 calls:
+# cblas_dgemm/sgemm/zgemm/cgemm from numpy and dgemm_/dtrsm_ from LAPACK.
+set -u
+SO=$1
+PY=/usr/bin/python3
+if ! $PY -c "import numpy" 2>/dev/null; then
+  echo "preload: SKIP: $PY has no numpy (apt-get install python3-numpy)"
+  exit 0
+fi
+log=$(mktemp); trap 'rm -f "$log"' EXIT
+LD_PRELOAD=$SO BLASX_STATS=1 $PY "$(dirname "$0")/dropin/numpy_check.py" >"$log" 2>&1
+rc=$?
+cat "$log"
+pass=0 fail=0
+ok() { if [ "$1" = 1 ]; then pass=$((pass + 1)); else fail=$((fail + 1)); echo "preload: FAILED: $2"; fi; }
+ok "$([ $rc -eq 0 ] && echo 1)" "numpy answers (exit $rc)"
+for r in dgemm sgemm zgemm cgemm dtrsm; do
+  n=$(sed -n "s/^blasx stats: $r \([0-9]*\) calls.*/\1/p" "$log")
+  ok "$([ "${n:-0}" -gt 0 ] && echo 1)" "blasx served no $r call"
+done
+echo "preload: $pass passed, $fail failed"
+[ $fail -eq 0 ]
