@@ -61,10 +61,12 @@ $(BUILD)/libblasx.a: $(OBJS)
 	rm -f $@ && ar rcs $@ $^
 $(BUILD)/tiny/libblasx.a: $(TINY_OBJS)
 	rm -f $@ && ar rcs $@ $^
-$(BUILD)/libblasx.so: $(OBJS)
-	$(CC) -shared -o $@ $^ $(LDLIBS)
-$(BUILD)/tiny/libblasx.so: $(TINY_OBJS)
-	$(CC) -shared -o $@ $^ $(LDLIBS)
+# The shared library exports the level-3 names and the native API only.
+SO_LDFLAGS = -shared -Wl,--version-script=blasx/exports.map
+$(BUILD)/libblasx.so: $(OBJS) blasx/exports.map
+	$(CC) $(SO_LDFLAGS) -o $@ $(OBJS) $(LDLIBS)
+$(BUILD)/tiny/libblasx.so: $(TINY_OBJS) blasx/exports.map
+	$(CC) $(SO_LDFLAGS) -o $@ $(TINY_OBJS) $(LDLIBS)
 
 $(BUILD)/test_%: testing/test_%.c $(BUILD)/libblasx.a $(HDRS)
 	$(CC) $(CFLAGS_COMMON) $< $(BUILD)/libblasx.a -o $@ $(LDLIBS)

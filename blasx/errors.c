@@ -4,6 +4,7 @@
  * The reference names are weak, so a program's own definitions (the Netlib
  * testers define their own xerbla) take precedence.  Unlike the reference,
  * neither xerbla stops the program: library code never exits. */
+#include <dlfcn.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <string.h>
@@ -36,6 +37,35 @@ __attribute__((weak)) void cblas_xerbla(int p, const char *rout, const char *for
     fprintf(stderr, "Parameter %d to routine %s was incorrect\n", cblas_position(p, rout), rout);
     vfprintf(stderr, form, ap);
     va_end(ap);
+}
+
+/* The reporting names as the program sees them.  libblasx.so exports none
+ * of its own (blasx/exports.map), so under LD_PRELOAD a lookup finds the
+ * program's xerbla or that of its BLAS, and the reference CBLAS globals the
+ * program's cblas_xerbla reads; when nothing is found (a static link, or no
+ * other BLAS), blasx's weak definitions or the program's own, bound at
+ * link time, are called. */
+typedef void (*xerbla_fn_t)(const char *, const blasx_f77_int_t *, size_t);
+typedef void (*cblas_xerbla_fn_t)(int, const char *, const char *, ...);
+
+void blasx_call_xerbla(const char *name, int info, size_t len) {
+    blasx_f77_int_t i = info;
+    xerbla_fn_t f = (xerbla_fn_t)dlsym(RTLD_DEFAULT, "xerbla_");
+    (f ? f : xerbla_)(name, &i, len);
+}
+
+void blasx_call_cblas_xerbla(int rowmajor, int p, const char *rout, const char *form, int value, const char *what) {
+    int *rm = (int *)dlsym(RTLD_DEFAULT, "RowMajorStrg"), *fc = (int *)dlsym(RTLD_DEFAULT, "CBLAS_CallFromC");
+    RowMajorStrg = rowmajor, CBLAS_CallFromC = 1;
+    if (rm) *rm = rowmajor;
+    if (fc) *fc = 1;
+    cblas_xerbla_fn_t f = (cblas_xerbla_fn_t)dlsym(RTLD_DEFAULT, "cblas_xerbla");
+    if (!f) f = cblas_xerbla;
+    if (what) f(p, rout, form, what, value);
+    else f(p, rout, "");
+    RowMajorStrg = 0, CBLAS_CallFromC = 0;
+    if (rm) *rm = 0;
+    if (fc) *fc = 0;
 }
 
 const char *blasx_status_string(int status) {

@@ -10,6 +10,13 @@
 
 #include "internal/common.h"
 
+/* Argument errors: xerbla_ / cblas_xerbla as the program sees them (the
+ * program's or its BLAS's under LD_PRELOAD, else blasx's), the CBLAS
+ * globals set around the call as the reference CBLAS does. */
+BLASX_INTERNAL void blasx_call_xerbla(const char *name, int info, size_t len);
+BLASX_INTERNAL void blasx_call_cblas_xerbla(int rowmajor, int p, const char *rout, const char *form, int value,
+                                            const char *what);
+
 /* prec: 'S','D','C','Z'; stem: "gemm" ...  Does nothing when status == 0. */
 BLASX_INTERNAL void blasx_report_failure(int status, char prec, const char *stem);
 

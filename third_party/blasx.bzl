@@ -58,6 +58,9 @@ def blasx_library(name, defines = [], visibility = ["//visibility:public"]):
         name = "lib%s.so" % name,
         linkshared = 1,
         linkstatic = 1,
+        # exports: the level-3 names and the native API (blasx/exports.map)
+        additional_linker_inputs = ["//:blasx/exports.map"],
+        linkopts = ["-Wl,--version-script=$(location //:blasx/exports.map)"],
         deps = [lib],
         visibility = visibility,
     )
