@@ -6,6 +6,7 @@
 #include "blasx/blasx_f77.h"
 #include "blasx/errors.h"
 #include "internal/runtime.h"
+#include "internal/settings.h"
 #include "internal/stats.h"
 #include "kernels/cpu_kernels.h"
 

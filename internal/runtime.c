@@ -1,9 +1,11 @@
 /* internal/runtime.c -- worker pool and job execution (see runtime.h). */
 #include "internal/runtime.h"
 #include "internal/gpu_worker.h"
+#include "internal/settings.h"
 #include "numa/topology.h"
 #include <pthread.h>
 #include <sched.h>
+#include <stdio.h>
 #include <stdlib.h>
 
 _Thread_local blasx_err_site_t blasx_err_site;
@@ -192,6 +194,19 @@ static int pool_start_locked(void) {
         rt.ngpu_threads++;
     }
     rt.started = 1;
+    if (blasx_settings()->verbose) {
+        fprintf(stderr, "blasx: runtime started: %d CPU worker thread(s), %d GPU(s) (backend %s), CPU worker beside "
+                        "GPUs %s, tile %lld\n",
+                rt.nthreads, rt.ngpu_threads, blasx_gpus_backend_name(), blasx_settings()->cpu_worker ? "on" : "off",
+                blasx_settings()->tile ? blasx_settings()->tile : (long long)blasx_cfg.tile.d);
+        for (int i = 0; i < rt.ngpu_threads; i++)
+            for (int j = 0; j < rt.ngpu_threads; j++) {
+                blasx_gpu_link_t l;
+                if (i != j && blasx_gpu_link_info(i, j, &l) == 0)
+                    fprintf(stderr, "blasx:   link GPU %d -> GPU %d: access %d, rank %d, %s, preference %d, %.1f GB/s\n",
+                            j, i, l.access, l.rank, l.nvlink ? "NVLink-class" : "PCIe-class", l.preference, l.gbps);
+            }
+    }
     return 0;
 }
 
@@ -272,7 +287,7 @@ int blasx_runtime_execute(int prec, size_t esz, int64_t tile, const blasx_proble
     st = pool_start_locked();
     /* GPU threads that could not start leave their GPU unused. */
     job.gpus = rt.ngpu_threads ? blasx_gpus_healthy() : 0;
-    atomic_init(&job.cpu_ok, job.gpus == 0 || blasx_cfg.sched.cpu_worker);
+    atomic_init(&job.cpu_ok, job.gpus == 0 || blasx_settings()->cpu_worker);
     job.next = rt.jobs;
     rt.jobs = &job;
     rt.gen++;

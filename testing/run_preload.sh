@@ -23,5 +23,10 @@ for r in dgemm sgemm zgemm cgemm dtrsm; do
   n=$(sed -n "s/^blasx stats: $r \([0-9]*\) calls.*/\1/p" "$log")
   ok "$([ "${n:-0}" -gt 0 ] && echo 1)" "blasx served no $r call"
 done
+# exports: the 30 Fortran and 30 CBLAS level-3 names and blasx_* only
+other=$(nm -D --defined-only "$SO" | awk '{print $3}' | grep -v '^blasx_' | grep -cv -E '^(cblas_[sdcz](gemm|symm|hemm|syrk|herk|syr2k|her2k|trmm|trsm)|[sdcz](gemm|symm|hemm|syrk|herk|syr2k|her2k|trmm|trsm)_)$')
+l3=$(nm -D --defined-only "$SO" | awk '{print $3}' | grep -cE '^(cblas_[sdcz](gemm|symm|hemm|syrk|herk|syr2k|her2k|trmm|trsm)|[sdcz](gemm|symm|hemm|syrk|herk|syr2k|her2k|trmm|trsm)_)$')
+echo "preload: $SO exports $l3 level-3 names and $other other non-blasx_ names"
+ok "$([ "$l3" -eq 60 ] && [ "$other" -eq 0 ] && echo 1)" "exports of $SO"
 echo "preload: $pass passed, $fail failed"
 [ $fail -eq 0 ]

@@ -1,0 +1,32 @@
+/* internal/settings.h -- the run-time settings (environment variables) that
+ * override compile-time defaults of blasx/config.h:
+ *   BLASX_TILE=n        tile side for every precision (elements, >= 1)
+ *   BLASX_CPU_WORKER=0|1  CPU cores take tile tasks beside the GPUs
+ *   BLASX_VERBOSE=0|1   one line per runtime start: backend, GPUs, links
+ * (BLASX_GPUS, BLASX_L2_CACHE, BLASX_STAGE_PAGEABLE and BLASX_SIM_* are
+ * read by the GPU workers, BLASX_STATS by internal/stats.c.)
+ * Invariants: each variable is read once per process; a value that cannot
+ * be honoured is reported once on stderr and the default is kept.
+ */
+#ifndef BLASX_INTERNAL_SETTINGS_H
+#define BLASX_INTERNAL_SETTINGS_H
+
+#include "internal/common.h"
+
+typedef struct {
+    long long tile;  /* 0: the compile-time tile of each precision */
+    int cpu_worker;  /* cfg.sched.cpu_worker unless overridden */
+    int verbose;
+} blasx_settings_t;
+
+/* The settings of this process (parsed at the first call, thread-safely). */
+BLASX_INTERNAL const blasx_settings_t *blasx_settings(void);
+
+/* Tile side for a call of precision prec (BX_PREC_S..Z). */
+static inline int64_t blasx_tile_for(int prec, int64_t compiled) {
+    long long t = blasx_settings()->tile;
+    (void)prec;
+    return t > 0 ? (int64_t)t : compiled;
+}
+
+#endif

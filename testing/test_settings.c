@@ -1,0 +1,72 @@
+/* testing/test_settings.c -- run-time settings (internal/settings.h): each
+ * case runs in a child process (settings are read once per process) with
+ * its environment; valid values are taken, invalid ones reported on stderr
+ * once and replaced by the default, and BLASX_TILE really changes the tile
+ * grid of a tiled call (the task count seen by a simulated GPU). */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include "blasx/blasx.h"
+#include "internal/settings.h"
+#include "testing/harness.h"
+
+/* Runs fn in a child with NAME=VALUE set; returns its exit code, and its
+ * stderr in err. */
+static int in_child(const char *name, const char *value, int (*fn)(void), char *err, size_t errlen) {
+    int pfd[2];
+    if (pipe(pfd) != 0) return -1;
+    pid_t pid = fork();
+    if (pid == 0) {
+        dup2(pfd[1], 2);
+        close(pfd[0]);
+        setenv(name, value, 1);
+        _exit(fn());
+    }
+    close(pfd[1]);
+    ssize_t n = read(pfd[0], err, errlen - 1);
+    err[n > 0 ? n : 0] = 0;
+    close(pfd[0]);
+    int st = 0;
+    waitpid(pid, &st, 0);
+    return WIFEXITED(st) ? WEXITSTATUS(st) : -1;
+}
+
+static int tile_value(void) { return (int)blasx_settings()->tile; }
+static int cpu_worker_value(void) { return blasx_settings()->cpu_worker; }
+static int verbose_value(void) { return blasx_settings()->verbose; }
+
+/* Tasks of one 40x40x40 DGEMM on 1 simulated GPU, offload forced by size. */
+static int tasks_of_call(void) {
+    setenv("BLASX_SIM_GPUS", "1", 1);
+    static double A[40 * 40], B[40 * 40], C[40 * 40];
+    if (blasx_gpu_count() != 1) return 255;
+    blasx_dgemm('N', 'N', 40, 40, 40, 1.0, A, 40, B, 40, 0.0, C, 40);
+    blasx_gpu_stats_t s;
+    blasx_last_call_stats(0, &s);
+    return (int)s.tasks;
+}
+
+int main(void) {
+    char err[4096];
+    CHECK(in_child("BLASX_TILE", "96", tile_value, err, sizeof err) == 96 && !*err, "BLASX_TILE=96 taken");
+    CHECK(in_child("BLASX_TILE", "12x", tile_value, err, sizeof err) == 0 && strstr(err, "BLASX_TILE=12x ignored"),
+          "BLASX_TILE=12x reported and ignored (stderr: %s)", err);
+    CHECK(in_child("BLASX_TILE", "-3", tile_value, err, sizeof err) == 0 && strstr(err, "ignored"),
+          "BLASX_TILE=-3 reported and ignored");
+    CHECK(in_child("BLASX_CPU_WORKER", "1", cpu_worker_value, err, sizeof err) == 1, "BLASX_CPU_WORKER=1 taken");
+    CHECK(in_child("BLASX_CPU_WORKER", "2", cpu_worker_value, err, sizeof err) == blasx_cfg.sched.cpu_worker &&
+              strstr(err, "BLASX_CPU_WORKER=2 ignored"),
+          "BLASX_CPU_WORKER=2 reported, default kept");
+    CHECK(in_child("BLASX_VERBOSE", "1", verbose_value, err, sizeof err) == 1, "BLASX_VERBOSE=1 taken");
+    /* the tile override reaches the tiled runtime: 40x40 output in tiles of 20 = 4 tasks, of 10 = 16 */
+    int t20 = in_child("BLASX_TILE", "20", tasks_of_call, err, sizeof err);
+    int t10 = in_child("BLASX_TILE", "10", tasks_of_call, err, sizeof err);
+    if (blasx_cfg.sched.offload_min_flops <= 2 * 40 * 40 * 40)
+        CHECK(t20 == 4 && t10 == 16, "tasks with BLASX_TILE=20: %d (4 expected), =10: %d (16 expected)", t20, t10);
+    else
+        printf("test_settings: the tile check needs a build whose offload threshold lets a 40^3 call tile (tiny)\n");
+    return bx_summary("test_settings");
+}
