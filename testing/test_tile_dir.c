@@ -46,7 +46,9 @@ static blasx_shape_t shp(void) {
 }
 
 /* Host load (I -> E on this GPU): insert, copy in, record ready, VALID.
- * Returns the entry with its reader dropped, or NULL (no room). */
+ * Returns the entry with its reader dropped, or NULL (no room).  The copy
+ * may still be in flight on strm[g] (later users of the entry wait on its
+ * ready event or use the same stream). */
 static blasx_centry_t *load_host(int g, int i, uint64_t epoch) {
     blasx_tile_key_t k = key_of(i);
     blasx_centry_t *e;
@@ -315,6 +317,9 @@ static void test_stress(void) {
         }
         pthread_mutex_unlock(&cache[g].lock);
         CHECK(rc == 0, "a landing block on GPU %d", g);
+        /* load_host drops its reader before its copy lands: a block just
+         * evicted may still be a copy's target on this GPU's stream */
+        be->stream_sync(strm[g]);
     }
     for (int g = 0; g < NDEV; g++) pthread_create(&t[g], NULL, stress_fetch, &a[g]);
     long bad = 0, fetched = 0;
