@@ -6,7 +6,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <time.h>
+#include "internal/stats.h"
 #include "internal/tile_dir.h"
 
 #define GPU_MAX_STREAMS BLASX_CFG_STREAMS_PER_GPU
@@ -253,12 +253,6 @@ static int select_devices(int ndev, int *list) {
     return n;
 }
 
-static double now_s(void) {
-    struct timespec t;
-    clock_gettime(CLOCK_MONOTONIC, &t);
-    return (double)t.tv_sec + 1e-9 * (double)t.tv_nsec;
-}
-
 /* Peer-to-dst bandwidth in GB/s: one copy of cfg.gpu.l2_probe_mb MiB to
  * warm the path, one timed; 0 when the heaps cannot spare the blocks. */
 static double probe_link(blasx_gpu_t *dst, blasx_gpu_t *src) {
@@ -272,8 +266,8 @@ static double probe_link(blasx_gpu_t *dst, blasx_gpu_t *src) {
         double t0 = 0, t1 = 0;
         int rc = dst->be->copy_p2p(s, a, sh.ld, src->dev, b, sh.ld, sh);
         if (rc == 0) rc = dst->be->stream_sync(s);
-        if (rc == 0) t0 = now_s(), rc = dst->be->copy_p2p(s, a, sh.ld, src->dev, b, sh.ld, sh);
-        if (rc == 0) rc = dst->be->stream_sync(s), t1 = now_s();
+        if (rc == 0) t0 = blasx_now(), rc = dst->be->copy_p2p(s, a, sh.ld, src->dev, b, sh.ld, sh);
+        if (rc == 0) rc = dst->be->stream_sync(s), t1 = blasx_now();
         if (rc == 0 && t1 > t0) gbps = (double)bytes / (t1 - t0) * 1e-9;
         blasx_heap_free(&src->heap, b);
     }
@@ -597,7 +591,7 @@ static int step_submit(blasx_gpu_t *g, gpu_stream_t *st) {
     for (int j = 0; j < 2; j++) {
         if (in[j].opnd < 0 || blasx_tile_eq(in[j], tk->out)) continue;
         blasx_tile_key_t k = tile_key(job, in[j]);
-        if (blasx_cache_state(&g->cache, &k, job->epoch) < 0 && blasx_dir_peer_filling(&G.dir, g->idx, &k, job->epoch))
+        if (blasx_dir_peer_filling(&G.dir, g->idx, &k, job->epoch) && blasx_cache_state(&g->cache, &k, job->epoch) < 0)
             return GPU_WAIT_PEER;
     }
     for (int j = 0; j < 2; j++) {

@@ -9,6 +9,7 @@
  *   BX_FN(stem)     blasx_k_<p>stem style names: BX_FN(k_, gemm) -> blasx_k_dgemm
  *   BX_PCHAR        'S','D','C','Z'
  *   BX_CONJ(x), BX_RE(x), BX_IM(x), BX_MKC(re, im)
+ *   BX_SARG_OF(x)   scalar x as the native/CBLAS interfaces take it (complex by address)
  *   BX_TILE         configured tile size of this precision (elements)
  * Invariant: no include guard, BX_PREC must be defined; prec_end.h undoes all.
  */
@@ -81,4 +82,12 @@
 #define BX_RE(x) (x)
 #define BX_IM(x) ((BX_R)0)
 #define BX_MKC(re, im) ((BX_T)(re))
+#endif
+
+/* A scalar as the native and CBLAS interfaces take it: complex ones by
+ * address, real ones by value. */
+#if BX_COMPLEX
+#define BX_SARG_OF(x) ((const void *)&(x))
+#else
+#define BX_SARG_OF(x) (x)
 #endif

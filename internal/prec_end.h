@@ -12,3 +12,4 @@
 #undef BX_RE
 #undef BX_IM
 #undef BX_MKC
+#undef BX_SARG_OF

@@ -68,8 +68,8 @@ typedef struct {
     blasx_centry_t *head, *tail;
     blasx_centry_t *free_entries; /* recycled entries (keep their events) */
     int64_t entries;
-    /* statistics (under lock) */
-    int64_t hits, misses, evictions;
+    /* statistics (under lock; hits and misses are counted by the worker) */
+    int64_t evictions;
     int64_t peer_reads; /* copies a peer GPU took from this cache */
 } blasx_tile_cache_t;
 
@@ -156,9 +156,6 @@ static inline blasx_centry_t *blasx_cache_lookup(blasx_tile_cache_t *c, const bl
         e->readers++;
         blasx_cache_lru_unlink(c, e);
         blasx_cache_lru_front(c, e);
-        c->hits++;
-    } else {
-        c->misses++;
     }
     pthread_mutex_unlock(&c->lock);
     return e;

@@ -217,11 +217,6 @@ int main(void) {
 #define MAT BX_FN(mat_, t)
 #define EPS ((double)(sizeof(BX_R) == 4 ? FLT_EPSILON : DBL_EPSILON))
 #define XNAN BX_MKC(NAN, NAN)
-#if BX_COMPLEX
-#define SC(x) ((const void *)&(x)) /* complex scalars by address (native, CBLAS) */
-#else
-#define SC(x) (x)
-#endif
 
 /* A matrix as the library sees it: rows x cols logical elements stored
  * column- or row-major with leading dimension ld, padding and a guard zone
@@ -357,47 +352,47 @@ static int BX_FN(call_, )(const case_t *c, BX_T alpha, BX_T beta, const MAT *A, 
     (void)ral, (void)rbe, (void)o2, (void)o3;
     switch (c->rout) {
     case R_GEMM:
-        if (nat) return BX_FN(blasx_, gemm)(o0, o1, m, n, k, SC(alpha), a, lda, b, ldb, SC(beta), cc, ldc);
+        if (nat) return BX_FN(blasx_, gemm)(o0, o1, m, n, k, BX_SARG_OF(alpha), a, lda, b, ldb, BX_SARG_OF(beta), cc, ldc);
         if (f77) BX_FN(, gemm_)(&o0, &o1, &fm, &fn, &fk, &alpha, a, &flda, b, &fldb, &beta, cc, &fldc, 1, 1);
-        else BX_FN(cblas_, gemm)(L, cb_trans(o0), cb_trans(o1), (int)m, (int)n, (int)k, SC(alpha), a, (int)lda, b,
-                                 (int)ldb, SC(beta), cc, (int)ldc);
+        else BX_FN(cblas_, gemm)(L, cb_trans(o0), cb_trans(o1), (int)m, (int)n, (int)k, BX_SARG_OF(alpha), a, (int)lda, b,
+                                 (int)ldb, BX_SARG_OF(beta), cc, (int)ldc);
         return 0;
     case R_SYMM:
-        if (nat) return BX_FN(blasx_, symm)(o0, o1, m, n, SC(alpha), a, lda, b, ldb, SC(beta), cc, ldc);
+        if (nat) return BX_FN(blasx_, symm)(o0, o1, m, n, BX_SARG_OF(alpha), a, lda, b, ldb, BX_SARG_OF(beta), cc, ldc);
         if (f77) BX_FN(, symm_)(&o0, &o1, &fm, &fn, &alpha, a, &flda, b, &fldb, &beta, cc, &fldc, 1, 1);
-        else BX_FN(cblas_, symm)(L, cb_side(o0), cb_uplo(o1), (int)m, (int)n, SC(alpha), a, (int)lda, b, (int)ldb,
-                                 SC(beta), cc, (int)ldc);
+        else BX_FN(cblas_, symm)(L, cb_side(o0), cb_uplo(o1), (int)m, (int)n, BX_SARG_OF(alpha), a, (int)lda, b, (int)ldb,
+                                 BX_SARG_OF(beta), cc, (int)ldc);
         return 0;
     case R_SYRK:
-        if (nat) return BX_FN(blasx_, syrk)(o0, o1, n, k, SC(alpha), a, lda, SC(beta), cc, ldc);
+        if (nat) return BX_FN(blasx_, syrk)(o0, o1, n, k, BX_SARG_OF(alpha), a, lda, BX_SARG_OF(beta), cc, ldc);
         if (f77) BX_FN(, syrk_)(&o0, &o1, &fn, &fk, &alpha, a, &flda, &beta, cc, &fldc, 1, 1);
-        else BX_FN(cblas_, syrk)(L, cb_uplo(o0), cb_trans(o1), (int)n, (int)k, SC(alpha), a, (int)lda, SC(beta), cc,
+        else BX_FN(cblas_, syrk)(L, cb_uplo(o0), cb_trans(o1), (int)n, (int)k, BX_SARG_OF(alpha), a, (int)lda, BX_SARG_OF(beta), cc,
                                  (int)ldc);
         return 0;
     case R_SYR2K:
-        if (nat) return BX_FN(blasx_, syr2k)(o0, o1, n, k, SC(alpha), a, lda, b, ldb, SC(beta), cc, ldc);
+        if (nat) return BX_FN(blasx_, syr2k)(o0, o1, n, k, BX_SARG_OF(alpha), a, lda, b, ldb, BX_SARG_OF(beta), cc, ldc);
         if (f77) BX_FN(, syr2k_)(&o0, &o1, &fn, &fk, &alpha, a, &flda, b, &fldb, &beta, cc, &fldc, 1, 1);
-        else BX_FN(cblas_, syr2k)(L, cb_uplo(o0), cb_trans(o1), (int)n, (int)k, SC(alpha), a, (int)lda, b, (int)ldb,
-                                  SC(beta), cc, (int)ldc);
+        else BX_FN(cblas_, syr2k)(L, cb_uplo(o0), cb_trans(o1), (int)n, (int)k, BX_SARG_OF(alpha), a, (int)lda, b, (int)ldb,
+                                  BX_SARG_OF(beta), cc, (int)ldc);
         return 0;
     case R_TRMM:
-        if (nat) return BX_FN(blasx_, trmm)(o0, o1, o2, o3, m, n, SC(alpha), a, lda, bo, ldb);
+        if (nat) return BX_FN(blasx_, trmm)(o0, o1, o2, o3, m, n, BX_SARG_OF(alpha), a, lda, bo, ldb);
         if (f77) BX_FN(, trmm_)(&o0, &o1, &o2, &o3, &fm, &fn, &alpha, a, &flda, bo, &fldb, 1, 1, 1, 1);
-        else BX_FN(cblas_, trmm)(L, cb_side(o0), cb_uplo(o1), cb_trans(o2), cb_diag(o3), (int)m, (int)n, SC(alpha),
+        else BX_FN(cblas_, trmm)(L, cb_side(o0), cb_uplo(o1), cb_trans(o2), cb_diag(o3), (int)m, (int)n, BX_SARG_OF(alpha),
                                  a, (int)lda, bo, (int)ldb);
         return 0;
     case R_TRSM:
-        if (nat) return BX_FN(blasx_, trsm)(o0, o1, o2, o3, m, n, SC(alpha), a, lda, bo, ldb);
+        if (nat) return BX_FN(blasx_, trsm)(o0, o1, o2, o3, m, n, BX_SARG_OF(alpha), a, lda, bo, ldb);
         if (f77) BX_FN(, trsm_)(&o0, &o1, &o2, &o3, &fm, &fn, &alpha, a, &flda, bo, &fldb, 1, 1, 1, 1);
-        else BX_FN(cblas_, trsm)(L, cb_side(o0), cb_uplo(o1), cb_trans(o2), cb_diag(o3), (int)m, (int)n, SC(alpha),
+        else BX_FN(cblas_, trsm)(L, cb_side(o0), cb_uplo(o1), cb_trans(o2), cb_diag(o3), (int)m, (int)n, BX_SARG_OF(alpha),
                                  a, (int)lda, bo, (int)ldb);
         return 0;
 #if BX_COMPLEX
     case R_HEMM:
-        if (nat) return BX_FN(blasx_, hemm)(o0, o1, m, n, SC(alpha), a, lda, b, ldb, SC(beta), cc, ldc);
+        if (nat) return BX_FN(blasx_, hemm)(o0, o1, m, n, BX_SARG_OF(alpha), a, lda, b, ldb, BX_SARG_OF(beta), cc, ldc);
         if (f77) BX_FN(, hemm_)(&o0, &o1, &fm, &fn, &alpha, a, &flda, b, &fldb, &beta, cc, &fldc, 1, 1);
-        else BX_FN(cblas_, hemm)(L, cb_side(o0), cb_uplo(o1), (int)m, (int)n, SC(alpha), a, (int)lda, b, (int)ldb,
-                                 SC(beta), cc, (int)ldc);
+        else BX_FN(cblas_, hemm)(L, cb_side(o0), cb_uplo(o1), (int)m, (int)n, BX_SARG_OF(alpha), a, (int)lda, b, (int)ldb,
+                                 BX_SARG_OF(beta), cc, (int)ldc);
         return 0;
     case R_HERK:
         if (nat) return BX_FN(blasx_, herk)(o0, o1, n, k, ral, a, lda, rbe, cc, ldc);
@@ -405,9 +400,9 @@ static int BX_FN(call_, )(const case_t *c, BX_T alpha, BX_T beta, const MAT *A, 
         else BX_FN(cblas_, herk)(L, cb_uplo(o0), cb_trans(o1), (int)n, (int)k, ral, a, (int)lda, rbe, cc, (int)ldc);
         return 0;
     case R_HER2K:
-        if (nat) return BX_FN(blasx_, her2k)(o0, o1, n, k, SC(alpha), a, lda, b, ldb, rbe, cc, ldc);
+        if (nat) return BX_FN(blasx_, her2k)(o0, o1, n, k, BX_SARG_OF(alpha), a, lda, b, ldb, rbe, cc, ldc);
         if (f77) BX_FN(, her2k_)(&o0, &o1, &fn, &fk, &alpha, a, &flda, b, &fldb, &rbe, cc, &fldc, 1, 1);
-        else BX_FN(cblas_, her2k)(L, cb_uplo(o0), cb_trans(o1), (int)n, (int)k, SC(alpha), a, (int)lda, b, (int)ldb,
+        else BX_FN(cblas_, her2k)(L, cb_uplo(o0), cb_trans(o1), (int)n, (int)k, BX_SARG_OF(alpha), a, (int)lda, b, (int)ldb,
                                   rbe, cc, (int)ldc);
         return 0;
 #endif
@@ -654,6 +649,5 @@ static void BX_FN(test_all_, )(void) {
 #undef MAT
 #undef EPS
 #undef XNAN
-#undef SC
 
 #endif /* TEST_API_TEMPLATE */

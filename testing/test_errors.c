@@ -422,11 +422,6 @@ int main(void) {
 
 #else /* ------------------------------------------------ precision template */
 
-#if BX_COMPLEX
-#define SC(x) ((const void *)&(x))
-#else
-#define SC(x) (x)
-#endif
 
 /* Operand buffers and their bits before the call. */
 static BX_T BX_FN(bufA_, )[NBUF], BX_FN(bufB_, )[NBUF], BX_FN(bufC_, )[NBUF];
@@ -457,47 +452,47 @@ static int BX_FN(call_, )(int r, int iface, const fargs_t *a, int layout_bad, BX
     (void)ral, (void)rbe, (void)c2, (void)c3;
     switch (r) {
     case R_GEMM:
-        if (nat) return BX_FN(blasx_, gemm)(c0, c1, m, n, k, SC(alpha), A, lda, B, ldb, SC(beta), C, ldc);
+        if (nat) return BX_FN(blasx_, gemm)(c0, c1, m, n, k, BX_SARG_OF(alpha), A, lda, B, ldb, BX_SARG_OF(beta), C, ldc);
         if (f77) BX_FN(, gemm_)(&c0, &c1, &fm, &fn, &fk, &alpha, A, &flda, B, &fldb, &beta, C, &fldc, 1, 1);
-        else BX_FN(cblas_, gemm)(L, e_trans(c0), e_trans(c1), (int)m, (int)n, (int)k, SC(alpha), A, (int)lda, B,
-                                 (int)ldb, SC(beta), C, (int)ldc);
+        else BX_FN(cblas_, gemm)(L, e_trans(c0), e_trans(c1), (int)m, (int)n, (int)k, BX_SARG_OF(alpha), A, (int)lda, B,
+                                 (int)ldb, BX_SARG_OF(beta), C, (int)ldc);
         return 0;
     case R_SYMM:
-        if (nat) return BX_FN(blasx_, symm)(c0, c1, m, n, SC(alpha), A, lda, B, ldb, SC(beta), C, ldc);
+        if (nat) return BX_FN(blasx_, symm)(c0, c1, m, n, BX_SARG_OF(alpha), A, lda, B, ldb, BX_SARG_OF(beta), C, ldc);
         if (f77) BX_FN(, symm_)(&c0, &c1, &fm, &fn, &alpha, A, &flda, B, &fldb, &beta, C, &fldc, 1, 1);
-        else BX_FN(cblas_, symm)(L, e_side(c0), e_uplo(c1), (int)m, (int)n, SC(alpha), A, (int)lda, B, (int)ldb,
-                                 SC(beta), C, (int)ldc);
+        else BX_FN(cblas_, symm)(L, e_side(c0), e_uplo(c1), (int)m, (int)n, BX_SARG_OF(alpha), A, (int)lda, B, (int)ldb,
+                                 BX_SARG_OF(beta), C, (int)ldc);
         return 0;
     case R_SYRK:
-        if (nat) return BX_FN(blasx_, syrk)(c0, c1, n, k, SC(alpha), A, lda, SC(beta), C, ldc);
+        if (nat) return BX_FN(blasx_, syrk)(c0, c1, n, k, BX_SARG_OF(alpha), A, lda, BX_SARG_OF(beta), C, ldc);
         if (f77) BX_FN(, syrk_)(&c0, &c1, &fn, &fk, &alpha, A, &flda, &beta, C, &fldc, 1, 1);
-        else BX_FN(cblas_, syrk)(L, e_uplo(c0), e_trans(c1), (int)n, (int)k, SC(alpha), A, (int)lda, SC(beta), C,
+        else BX_FN(cblas_, syrk)(L, e_uplo(c0), e_trans(c1), (int)n, (int)k, BX_SARG_OF(alpha), A, (int)lda, BX_SARG_OF(beta), C,
                                  (int)ldc);
         return 0;
     case R_SYR2K:
-        if (nat) return BX_FN(blasx_, syr2k)(c0, c1, n, k, SC(alpha), A, lda, B, ldb, SC(beta), C, ldc);
+        if (nat) return BX_FN(blasx_, syr2k)(c0, c1, n, k, BX_SARG_OF(alpha), A, lda, B, ldb, BX_SARG_OF(beta), C, ldc);
         if (f77) BX_FN(, syr2k_)(&c0, &c1, &fn, &fk, &alpha, A, &flda, B, &fldb, &beta, C, &fldc, 1, 1);
-        else BX_FN(cblas_, syr2k)(L, e_uplo(c0), e_trans(c1), (int)n, (int)k, SC(alpha), A, (int)lda, B, (int)ldb,
-                                  SC(beta), C, (int)ldc);
+        else BX_FN(cblas_, syr2k)(L, e_uplo(c0), e_trans(c1), (int)n, (int)k, BX_SARG_OF(alpha), A, (int)lda, B, (int)ldb,
+                                  BX_SARG_OF(beta), C, (int)ldc);
         return 0;
     case R_TRMM:
-        if (nat) return BX_FN(blasx_, trmm)(c0, c1, c2, c3, m, n, SC(alpha), A, lda, Bo, ldb);
+        if (nat) return BX_FN(blasx_, trmm)(c0, c1, c2, c3, m, n, BX_SARG_OF(alpha), A, lda, Bo, ldb);
         if (f77) BX_FN(, trmm_)(&c0, &c1, &c2, &c3, &fm, &fn, &alpha, A, &flda, Bo, &fldb, 1, 1, 1, 1);
-        else BX_FN(cblas_, trmm)(L, e_side(c0), e_uplo(c1), e_trans(c2), e_diag(c3), (int)m, (int)n, SC(alpha), A,
+        else BX_FN(cblas_, trmm)(L, e_side(c0), e_uplo(c1), e_trans(c2), e_diag(c3), (int)m, (int)n, BX_SARG_OF(alpha), A,
                                  (int)lda, Bo, (int)ldb);
         return 0;
     case R_TRSM:
-        if (nat) return BX_FN(blasx_, trsm)(c0, c1, c2, c3, m, n, SC(alpha), A, lda, Bo, ldb);
+        if (nat) return BX_FN(blasx_, trsm)(c0, c1, c2, c3, m, n, BX_SARG_OF(alpha), A, lda, Bo, ldb);
         if (f77) BX_FN(, trsm_)(&c0, &c1, &c2, &c3, &fm, &fn, &alpha, A, &flda, Bo, &fldb, 1, 1, 1, 1);
-        else BX_FN(cblas_, trsm)(L, e_side(c0), e_uplo(c1), e_trans(c2), e_diag(c3), (int)m, (int)n, SC(alpha), A,
+        else BX_FN(cblas_, trsm)(L, e_side(c0), e_uplo(c1), e_trans(c2), e_diag(c3), (int)m, (int)n, BX_SARG_OF(alpha), A,
                                  (int)lda, Bo, (int)ldb);
         return 0;
 #if BX_COMPLEX
     case R_HEMM:
-        if (nat) return BX_FN(blasx_, hemm)(c0, c1, m, n, SC(alpha), A, lda, B, ldb, SC(beta), C, ldc);
+        if (nat) return BX_FN(blasx_, hemm)(c0, c1, m, n, BX_SARG_OF(alpha), A, lda, B, ldb, BX_SARG_OF(beta), C, ldc);
         if (f77) BX_FN(, hemm_)(&c0, &c1, &fm, &fn, &alpha, A, &flda, B, &fldb, &beta, C, &fldc, 1, 1);
-        else BX_FN(cblas_, hemm)(L, e_side(c0), e_uplo(c1), (int)m, (int)n, SC(alpha), A, (int)lda, B, (int)ldb,
-                                 SC(beta), C, (int)ldc);
+        else BX_FN(cblas_, hemm)(L, e_side(c0), e_uplo(c1), (int)m, (int)n, BX_SARG_OF(alpha), A, (int)lda, B, (int)ldb,
+                                 BX_SARG_OF(beta), C, (int)ldc);
         return 0;
     case R_HERK:
         if (nat) return BX_FN(blasx_, herk)(c0, c1, n, k, ral, A, lda, rbe, C, ldc);
@@ -505,9 +500,9 @@ static int BX_FN(call_, )(int r, int iface, const fargs_t *a, int layout_bad, BX
         else BX_FN(cblas_, herk)(L, e_uplo(c0), e_trans(c1), (int)n, (int)k, ral, A, (int)lda, rbe, C, (int)ldc);
         return 0;
     case R_HER2K:
-        if (nat) return BX_FN(blasx_, her2k)(c0, c1, n, k, SC(alpha), A, lda, B, ldb, rbe, C, ldc);
+        if (nat) return BX_FN(blasx_, her2k)(c0, c1, n, k, BX_SARG_OF(alpha), A, lda, B, ldb, rbe, C, ldc);
         if (f77) BX_FN(, her2k_)(&c0, &c1, &fn, &fk, &alpha, A, &flda, B, &fldb, &rbe, C, &fldc, 1, 1);
-        else BX_FN(cblas_, her2k)(L, e_uplo(c0), e_trans(c1), (int)n, (int)k, SC(alpha), A, (int)lda, B, (int)ldb,
+        else BX_FN(cblas_, her2k)(L, e_uplo(c0), e_trans(c1), (int)n, (int)k, BX_SARG_OF(alpha), A, (int)lda, B, (int)ldb,
                                   rbe, C, (int)ldc);
         return 0;
 #endif
@@ -678,6 +673,5 @@ static void BX_FN(test_quick_, )(void) {
     }
 }
 
-#undef SC
 
 #endif /* TEST_ERRORS_TEMPLATE */

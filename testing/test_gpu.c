@@ -490,26 +490,20 @@ static void BX_FN(run_, )(int r, const char *opts, int64_t m, int64_t n, int64_t
 
     char o0 = p.o[0], o1 = p.o[1], o2 = p.o[2], o3 = p.o[3];
     int st = -99;
-#if BX_COMPLEX
-#define SC(x) ((const void *)&(x))
-#else
-#define SC(x) (x)
-#endif
     switch (r) {
-    case R_GEMM: st = BX_FN(blasx_, gemm)(o0, o1, m, n, k, SC(p.alpha), p.A, p.lda, p.B, p.ldb, SC(p.beta), p.C, p.ldc); break;
-    case R_SYMM: st = BX_FN(blasx_, symm)(o0, o1, m, n, SC(p.alpha), p.A, p.lda, p.B, p.ldb, SC(p.beta), p.C, p.ldc); break;
-    case R_SYRK: st = BX_FN(blasx_, syrk)(o0, o1, n, k, SC(p.alpha), p.A, p.lda, SC(p.beta), p.C, p.ldc); break;
-    case R_SYR2K: st = BX_FN(blasx_, syr2k)(o0, o1, n, k, SC(p.alpha), p.A, p.lda, p.B, p.ldb, SC(p.beta), p.C, p.ldc); break;
-    case R_TRMM: st = BX_FN(blasx_, trmm)(o0, o1, o2, o3, m, n, SC(p.alpha), p.A, p.lda, p.B, p.ldb); break;
-    case R_TRSM: st = BX_FN(blasx_, trsm)(o0, o1, o2, o3, m, n, SC(p.alpha), p.A, p.lda, p.B, p.ldb); break;
+    case R_GEMM: st = BX_FN(blasx_, gemm)(o0, o1, m, n, k, BX_SARG_OF(p.alpha), p.A, p.lda, p.B, p.ldb, BX_SARG_OF(p.beta), p.C, p.ldc); break;
+    case R_SYMM: st = BX_FN(blasx_, symm)(o0, o1, m, n, BX_SARG_OF(p.alpha), p.A, p.lda, p.B, p.ldb, BX_SARG_OF(p.beta), p.C, p.ldc); break;
+    case R_SYRK: st = BX_FN(blasx_, syrk)(o0, o1, n, k, BX_SARG_OF(p.alpha), p.A, p.lda, BX_SARG_OF(p.beta), p.C, p.ldc); break;
+    case R_SYR2K: st = BX_FN(blasx_, syr2k)(o0, o1, n, k, BX_SARG_OF(p.alpha), p.A, p.lda, p.B, p.ldb, BX_SARG_OF(p.beta), p.C, p.ldc); break;
+    case R_TRMM: st = BX_FN(blasx_, trmm)(o0, o1, o2, o3, m, n, BX_SARG_OF(p.alpha), p.A, p.lda, p.B, p.ldb); break;
+    case R_TRSM: st = BX_FN(blasx_, trsm)(o0, o1, o2, o3, m, n, BX_SARG_OF(p.alpha), p.A, p.lda, p.B, p.ldb); break;
 #if BX_COMPLEX
-    case R_HEMM: st = BX_FN(blasx_, hemm)(o0, o1, m, n, SC(p.alpha), p.A, p.lda, p.B, p.ldb, SC(p.beta), p.C, p.ldc); break;
+    case R_HEMM: st = BX_FN(blasx_, hemm)(o0, o1, m, n, BX_SARG_OF(p.alpha), p.A, p.lda, p.B, p.ldb, BX_SARG_OF(p.beta), p.C, p.ldc); break;
     case R_HERK: st = BX_FN(blasx_, herk)(o0, o1, n, k, BX_RE(p.alpha), p.A, p.lda, BX_RE(p.beta), p.C, p.ldc); break;
-    case R_HER2K: st = BX_FN(blasx_, her2k)(o0, o1, n, k, SC(p.alpha), p.A, p.lda, p.B, p.ldb, BX_RE(p.beta), p.C, p.ldc); break;
+    case R_HER2K: st = BX_FN(blasx_, her2k)(o0, o1, n, k, BX_SARG_OF(p.alpha), p.A, p.lda, p.B, p.ldb, BX_RE(p.beta), p.C, p.ldc); break;
 #endif
     default: break;
     }
-#undef SC
     char d[160];
     snprintf(d, sizeof d, "%c%s(%.4s) m=%lld n=%lld k=%lld", BX_PCHAR, r_name[r], p.o, (long long)m, (long long)n,
              (long long)k);

@@ -186,40 +186,35 @@ static void BX_FN(run_, )(int r) {
     BX_T alpha = BX_MKC(0.75, -0.5), beta = BX_MKC(-0.5, 0.25);
     BX_R ra = (BX_R)0.75, rb = (BX_R)-0.5;
     int st = -99;
-#if BX_COMPLEX
-#define SC(x) ((const void *)&(x))
-#else
-#define SC(x) (x)
-#endif
     switch (r) {
     case R_GEMM:
         BX_FN(ref_, gemm)(o[0], o[1], m, n, k, alpha, A, lda, B, ldb, beta, ref, ldc);
-        st = BX_FN(blasx_, gemm)(o[0], o[1], m, n, k, SC(alpha), A, lda, B, ldb, SC(beta), C, ldc);
+        st = BX_FN(blasx_, gemm)(o[0], o[1], m, n, k, BX_SARG_OF(alpha), A, lda, B, ldb, BX_SARG_OF(beta), C, ldc);
         break;
     case R_SYMM:
         BX_FN(ref_, symm)(o[0], o[1], m, n, alpha, A, lda, B, ldb, beta, ref, ldc);
-        st = BX_FN(blasx_, symm)(o[0], o[1], m, n, SC(alpha), A, lda, B, ldb, SC(beta), C, ldc);
+        st = BX_FN(blasx_, symm)(o[0], o[1], m, n, BX_SARG_OF(alpha), A, lda, B, ldb, BX_SARG_OF(beta), C, ldc);
         break;
     case R_SYRK:
         BX_FN(ref_, syrk)(o[0], o[1], n, k, alpha, A, lda, beta, ref, ldc);
-        st = BX_FN(blasx_, syrk)(o[0], o[1], n, k, SC(alpha), A, lda, SC(beta), C, ldc);
+        st = BX_FN(blasx_, syrk)(o[0], o[1], n, k, BX_SARG_OF(alpha), A, lda, BX_SARG_OF(beta), C, ldc);
         break;
     case R_SYR2K:
         BX_FN(ref_, syr2k)(o[0], o[1], n, k, alpha, A, lda, B, ldb, beta, ref, ldc);
-        st = BX_FN(blasx_, syr2k)(o[0], o[1], n, k, SC(alpha), A, lda, B, ldb, SC(beta), C, ldc);
+        st = BX_FN(blasx_, syr2k)(o[0], o[1], n, k, BX_SARG_OF(alpha), A, lda, B, ldb, BX_SARG_OF(beta), C, ldc);
         break;
     case R_TRMM:
         BX_FN(ref_, trmm)(o[0], o[1], o[2], o[3], m, n, alpha, A, lda, ref, ldb);
-        st = BX_FN(blasx_, trmm)(o[0], o[1], o[2], o[3], m, n, SC(alpha), A, lda, B, ldb);
+        st = BX_FN(blasx_, trmm)(o[0], o[1], o[2], o[3], m, n, BX_SARG_OF(alpha), A, lda, B, ldb);
         break;
     case R_TRSM:
         BX_FN(ref_, trsm)(o[0], o[1], o[2], o[3], m, n, alpha, A, lda, ref, ldb);
-        st = BX_FN(blasx_, trsm)(o[0], o[1], o[2], o[3], m, n, SC(alpha), A, lda, B, ldb);
+        st = BX_FN(blasx_, trsm)(o[0], o[1], o[2], o[3], m, n, BX_SARG_OF(alpha), A, lda, B, ldb);
         break;
 #if BX_COMPLEX
     case R_HEMM:
         BX_FN(ref_, hemm)(o[0], o[1], m, n, alpha, A, lda, B, ldb, beta, ref, ldc);
-        st = BX_FN(blasx_, hemm)(o[0], o[1], m, n, SC(alpha), A, lda, B, ldb, SC(beta), C, ldc);
+        st = BX_FN(blasx_, hemm)(o[0], o[1], m, n, BX_SARG_OF(alpha), A, lda, B, ldb, BX_SARG_OF(beta), C, ldc);
         break;
     case R_HERK:
         BX_FN(ref_, herk)(o[0], o[1], n, k, ra, A, lda, rb, ref, ldc);
@@ -227,12 +222,11 @@ static void BX_FN(run_, )(int r) {
         break;
     case R_HER2K:
         BX_FN(ref_, her2k)(o[0], o[1], n, k, alpha, A, lda, B, ldb, rb, ref, ldc);
-        st = BX_FN(blasx_, her2k)(o[0], o[1], n, k, SC(alpha), A, lda, B, ldb, rb, C, ldc);
+        st = BX_FN(blasx_, her2k)(o[0], o[1], n, k, BX_SARG_OF(alpha), A, lda, B, ldb, rb, C, ldc);
         break;
 #endif
     default: break;
     }
-#undef SC
     (void)ra, (void)rb;
     char d[200];
     snprintf(d, sizeof d, "%c%s(%.4s) m=%lld n=%lld k=%lld,%s", BX_PCHAR, r_name[r], o, (long long)m, (long long)n,

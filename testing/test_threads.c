@@ -145,11 +145,6 @@ int main(void) {
 
 #else /* ------------------------------------------------ precision template */
 
-#if BX_COMPLEX
-#define SC(x) ((const void *)&(x))
-#else
-#define SC(x) (x)
-#endif
 
 static void *BX_FN(rnd_, )(size_t n, size_t *bytes) {
     *bytes = (n ? n : 1) * sizeof(BX_T);
@@ -224,21 +219,20 @@ static int BX_FN(call_, )(call_t *c) {
     const char *o = c->o;
     (void)ral, (void)rbe;
     switch (c->r) {
-    case R_GEMM: return BX_FN(blasx_, gemm)(o[0], o[1], c->m, c->n, c->k, SC(al), A, c->lda, B, c->ldb, SC(be), O, c->ldo);
-    case R_SYMM: return BX_FN(blasx_, symm)(o[0], o[1], c->m, c->n, SC(al), A, c->lda, B, c->ldb, SC(be), O, c->ldo);
-    case R_SYRK: return BX_FN(blasx_, syrk)(o[0], o[1], c->n, c->k, SC(al), A, c->lda, SC(be), O, c->ldo);
-    case R_SYR2K: return BX_FN(blasx_, syr2k)(o[0], o[1], c->n, c->k, SC(al), A, c->lda, B, c->ldb, SC(be), O, c->ldo);
-    case R_TRMM: return BX_FN(blasx_, trmm)(o[0], o[1], o[2], o[3], c->m, c->n, SC(al), A, c->lda, O, c->ldo);
-    case R_TRSM: return BX_FN(blasx_, trsm)(o[0], o[1], o[2], o[3], c->m, c->n, SC(al), A, c->lda, O, c->ldo);
+    case R_GEMM: return BX_FN(blasx_, gemm)(o[0], o[1], c->m, c->n, c->k, BX_SARG_OF(al), A, c->lda, B, c->ldb, BX_SARG_OF(be), O, c->ldo);
+    case R_SYMM: return BX_FN(blasx_, symm)(o[0], o[1], c->m, c->n, BX_SARG_OF(al), A, c->lda, B, c->ldb, BX_SARG_OF(be), O, c->ldo);
+    case R_SYRK: return BX_FN(blasx_, syrk)(o[0], o[1], c->n, c->k, BX_SARG_OF(al), A, c->lda, BX_SARG_OF(be), O, c->ldo);
+    case R_SYR2K: return BX_FN(blasx_, syr2k)(o[0], o[1], c->n, c->k, BX_SARG_OF(al), A, c->lda, B, c->ldb, BX_SARG_OF(be), O, c->ldo);
+    case R_TRMM: return BX_FN(blasx_, trmm)(o[0], o[1], o[2], o[3], c->m, c->n, BX_SARG_OF(al), A, c->lda, O, c->ldo);
+    case R_TRSM: return BX_FN(blasx_, trsm)(o[0], o[1], o[2], o[3], c->m, c->n, BX_SARG_OF(al), A, c->lda, O, c->ldo);
 #if BX_COMPLEX
-    case R_HEMM: return BX_FN(blasx_, hemm)(o[0], o[1], c->m, c->n, SC(al), A, c->lda, B, c->ldb, SC(be), O, c->ldo);
+    case R_HEMM: return BX_FN(blasx_, hemm)(o[0], o[1], c->m, c->n, BX_SARG_OF(al), A, c->lda, B, c->ldb, BX_SARG_OF(be), O, c->ldo);
     case R_HERK: return BX_FN(blasx_, herk)(o[0], o[1], c->n, c->k, ral, A, c->lda, rbe, O, c->ldo);
-    case R_HER2K: return BX_FN(blasx_, her2k)(o[0], o[1], c->n, c->k, SC(al), A, c->lda, B, c->ldb, rbe, O, c->ldo);
+    case R_HER2K: return BX_FN(blasx_, her2k)(o[0], o[1], c->n, c->k, BX_SARG_OF(al), A, c->lda, B, c->ldb, rbe, O, c->ldo);
 #endif
     default: return -100;
     }
 }
 
-#undef SC
 
 #endif /* TEST_THREADS_TEMPLATE */
