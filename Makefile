@@ -110,7 +110,7 @@ netlib: $(BUILD)/libblasx.so $(BUILD)/tiny/libblasx.so
 # also with pageable copies staged through pinned buffers; the GPU test
 # again with the second cache level (peer copies) off.
 SIM_ENV = BLASX_SIM_MEM_KB=16 NETLIB_SETS=debian
-sim: $(BUILD)/tiny/test_api $(BUILD)/tiny/test_gpu $(BUILD)/tiny/test_errors $(BUILD)/tiny/test_naninf $(BUILD)/tiny/libblasx.so
+sim: $(BUILD)/tiny/test_api $(BUILD)/tiny/test_gpu $(BUILD)/tiny/test_errors $(BUILD)/tiny/test_naninf $(BUILD)/tiny/test_trace $(BUILD)/tiny/libblasx.so
 	for g in 1 2 3; do \
 	  echo "=== $$g simulated GPU(s)"; \
 	  BLASX_STAGE_PAGEABLE=$$((g % 2)) BLASX_SIM_GPUS=$$g $(SIM_ENV) bash testing/run_unit.sh $(BUILD)/tiny/test_api $(BUILD)/tiny/test_gpu $(BUILD)/tiny/test_errors $(BUILD)/tiny/test_naninf || exit 1; \
@@ -118,6 +118,8 @@ sim: $(BUILD)/tiny/test_api $(BUILD)/tiny/test_gpu $(BUILD)/tiny/test_errors $(B
 	done
 	echo "=== 2 simulated GPU(s), second cache level off"
 	BLASX_L2_CACHE=0 BLASX_SIM_GPUS=2 $(SIM_ENV) bash testing/run_unit.sh $(BUILD)/tiny/test_gpu
+	echo "=== 3 simulated GPU(s) of 512 KiB with 128-tiles: 2-4 tiles fit (stalls, CPU fallbacks), traced"
+	for i in 1 2 3 4; do BLASX_SIM_GPUS=3 BLASX_SIM_MEM_KB=512 bash testing/run_unit.sh $(BUILD)/tiny/test_trace || exit 1; done
 
 # ASan+UBSan on every unit test, TSan on the concurrency tests (CPU and
 # simulated GPUs), valgrind on the demo (testing/run_sanitizers.sh).
@@ -153,3 +155,15 @@ demo: $(BUILD)/demo_dgemm
 
 clean:
 	rm -rf $(BUILD)
+
+# CPU GEMM benchmark (hybrid / static-only / OpenBLAS via dlopen, never linked).
+$(BUILD)/bench_cpu: benchmarks/bench_cpu.c $(BUILD)/libblasx.a $(HDRS)
+	$(CC) $(CFLAGS_COMMON) $< $(BUILD)/libblasx.a -o $@ $(LDLIBS)
+
+# The performance harness (benchmarks/bench_harness.c): blasx against
+# in-core cuBLAS, cuBLAS-XT (in libcublas) and the measured links, on the
+# GPUs of the node; built without CUDA, or run without a GPU, it prints SKIP.
+.PHONY: harness
+harness: $(BUILD)/bench_harness
+$(BUILD)/bench_harness: benchmarks/bench_harness.c $(BUILD)/libblasx.a
+	$(CC) $(CFLAGS_COMMON) $< $(BUILD)/libblasx.a -o $@ $(LDLIBS)

@@ -78,6 +78,76 @@
 #define BLASX_CFG_CPU_TRI_NB 64 /* diagonal block of TRSM/TRMM/SYRK kernels */
 #endif
 
+/* ---- CPU real GEMM (kernels/gemm_real.inc): register and cache blocking */
+/* The vector ISA the build targets (-march) fixes the register file:
+ * BLASX_CPU_VEC_BYTES per vector register, BLASX_CPU_VEC_REGS of them.  These
+ * are facts of the target, not tunables; the defaults below follow them.
+ * MR (rows of a micro-tile) must be a multiple of the vector length and the
+ * MR/VL x NR accumulators plus MR/VL operands plus one broadcast must fit
+ * the register file (checked at the end of this file). */
+#if defined(__AVX512F__)
+#define BLASX_CPU_VEC_BYTES 64
+#define BLASX_CPU_VEC_REGS 32
+#elif defined(__AVX2__) && defined(__FMA__)
+#define BLASX_CPU_VEC_BYTES 32
+#define BLASX_CPU_VEC_REGS 16
+#else
+#define BLASX_CPU_VEC_BYTES 16 /* portable C: the compiler's own (SSE2-class) vectors */
+#define BLASX_CPU_VEC_REGS 16
+#endif
+#if BLASX_CPU_VEC_BYTES == 64 /* AVX-512: 3 x 8 zmm accumulators */
+#define BLASX_CPU_DMR_DEFAULT 24
+#define BLASX_CPU_DNR_DEFAULT 8
+#define BLASX_CPU_SMR_DEFAULT 48
+#define BLASX_CPU_SNR_DEFAULT 8
+#define BLASX_CPU_DMC_DEFAULT 192
+#define BLASX_CPU_SMC_DEFAULT 192
+#elif BLASX_CPU_VEC_BYTES == 32 /* AVX2+FMA: 2 x 6 ymm accumulators */
+#define BLASX_CPU_DMR_DEFAULT 8
+#define BLASX_CPU_DNR_DEFAULT 6
+#define BLASX_CPU_SMR_DEFAULT 16
+#define BLASX_CPU_SNR_DEFAULT 6
+#define BLASX_CPU_DMC_DEFAULT 128
+#define BLASX_CPU_SMC_DEFAULT 192
+#else
+#define BLASX_CPU_DMR_DEFAULT 8
+#define BLASX_CPU_DNR_DEFAULT 4
+#define BLASX_CPU_SMR_DEFAULT 8
+#define BLASX_CPU_SNR_DEFAULT 4
+#define BLASX_CPU_DMC_DEFAULT 128
+#define BLASX_CPU_SMC_DEFAULT 128
+#endif
+#ifndef BLASX_CFG_CPU_DMR
+#define BLASX_CFG_CPU_DMR BLASX_CPU_DMR_DEFAULT /* double: rows of a micro-tile */
+#endif
+#ifndef BLASX_CFG_CPU_DNR
+#define BLASX_CFG_CPU_DNR BLASX_CPU_DNR_DEFAULT /* double: columns of a micro-tile */
+#endif
+#ifndef BLASX_CFG_CPU_SMR
+#define BLASX_CFG_CPU_SMR BLASX_CPU_SMR_DEFAULT /* single: rows of a micro-tile */
+#endif
+#ifndef BLASX_CFG_CPU_SNR
+#define BLASX_CFG_CPU_SNR BLASX_CPU_SNR_DEFAULT /* single: columns of a micro-tile */
+#endif
+#ifndef BLASX_CFG_CPU_DMC
+#define BLASX_CFG_CPU_DMC BLASX_CPU_DMC_DEFAULT /* double: rows of packed A kept in L2 */
+#endif
+#ifndef BLASX_CFG_CPU_SMC
+#define BLASX_CFG_CPU_SMC BLASX_CPU_SMC_DEFAULT /* single: rows of packed A kept in L2 */
+#endif
+#ifndef BLASX_CFG_CPU_DKC
+#define BLASX_CFG_CPU_DKC 256 /* double: depth of packed panels (a B micro-panel stays in L1) */
+#endif
+#ifndef BLASX_CFG_CPU_SKC
+#define BLASX_CFG_CPU_SKC 384 /* single: depth of packed panels */
+#endif
+#ifndef BLASX_CFG_CPU_DNC
+#define BLASX_CFG_CPU_DNC 4080 /* double: columns of packed B kept in L3 */
+#endif
+#ifndef BLASX_CFG_CPU_SNC
+#define BLASX_CFG_CPU_SNC 4080 /* single: columns of packed B kept in L3 */
+#endif
+
 /* ---- GPUs ------------------------------------------------------------ */
 #ifndef BLASX_CFG_MAX_GPUS
 #define BLASX_CFG_MAX_GPUS 16 /* devices; size of per-GPU state arrays */
@@ -118,6 +188,11 @@
 #define BLASX_CFG_SIM_MEM_MB 64 /* MiB of memory per simulated device */
 #endif
 
+/* ---- observability (internal/trace.h) ------------------------------- */
+#ifndef BLASX_CFG_TRACE_MAX_EVENTS
+#define BLASX_CFG_TRACE_MAX_EVENTS 2097152 /* events kept for BLASX_TRACE (~100 bytes each); later ones are counted as dropped */
+#endif
+
 /* ---- NUMA hybrid-grained GEMM (papers/001) --------------------------- */
 #ifndef BLASX_CFG_NUMA_STATIC_TASKS
 #define BLASX_CFG_NUMA_STATIC_TASKS 2 /* static tasks per chunk (s) */
@@ -130,6 +205,18 @@
 #endif
 #ifndef BLASX_CFG_NUMA_DYNAMIC_PCT
 #define BLASX_CFG_NUMA_DYNAMIC_PCT 10 /* percent of a chunk per dynamic task (g) */
+#endif
+#ifndef BLASX_CFG_NUMA_B_SLOTS
+#define BLASX_CFG_NUMA_B_SLOTS 2 /* packed-B buffers per node: the next k block packs while the last one drains */
+#endif
+#ifndef BLASX_CFG_NUMA_PACK_PIECES
+#define BLASX_CFG_NUMA_PACK_PIECES 2 /* pieces of a packed-B block per thread of a node (claimed by any of them) */
+#endif
+#ifndef BLASX_CFG_NUMA_THREADS_MAX
+#define BLASX_CFG_NUMA_THREADS_MAX 256 /* threads; bound of the hybrid GEMM pool */
+#endif
+#ifndef BLASX_CFG_NUMA_SPINS
+#define BLASX_CFG_NUMA_SPINS 4000 /* polls of a wait before yielding the core (oversubscribed machines) */
 #endif
 
 typedef struct {
@@ -146,7 +233,9 @@ typedef struct {
 } blasx_sched_cfg_t;
 
 typedef struct {
-    long long mc, kc, nc, tri_nb; /* elements */
+    long long mc, kc, nc, tri_nb; /* elements; complex kernels and triangular blocks */
+    long long dmr, dnr, dmc, dkc, dnc; /* elements; double real GEMM */
+    long long smr, snr, smc, skc, snc; /* elements; single real GEMM */
 } blasx_cpu_kernel_cfg_t;
 
 typedef struct {
@@ -161,7 +250,12 @@ typedef struct {
 
 typedef struct {
     int static_tasks, static_pct, dynamic_tasks, dynamic_pct;
+    int b_slots, pack_pieces, threads_max, spins;
 } blasx_numa_cfg_t;
+
+typedef struct {
+    long long trace_max_events;
+} blasx_obs_cfg_t;
 
 typedef struct {
     blasx_tile_cfg_t tile;
@@ -169,19 +263,24 @@ typedef struct {
     blasx_cpu_kernel_cfg_t cpu;
     blasx_gpu_cfg_t gpu;
     blasx_numa_cfg_t numa;
+    blasx_obs_cfg_t obs;
 } blasx_config_t;
 
 static const blasx_config_t blasx_cfg = {
     .tile = {BLASX_CFG_TILE_S, BLASX_CFG_TILE_D, BLASX_CFG_TILE_C, BLASX_CFG_TILE_Z},
     .sched = {BLASX_CFG_OFFLOAD_MIN_FLOPS, BLASX_CFG_CPU_WORKERS, BLASX_CFG_CPU_WORKERS_MAX,
               BLASX_CFG_CPU_WORKER, BLASX_CFG_IDLE_SPINS, BLASX_CFG_PLAN_MEM_PCT},
-    .cpu = {BLASX_CFG_CPU_MC, BLASX_CFG_CPU_KC, BLASX_CFG_CPU_NC, BLASX_CFG_CPU_TRI_NB},
+    .cpu = {BLASX_CFG_CPU_MC, BLASX_CFG_CPU_KC, BLASX_CFG_CPU_NC, BLASX_CFG_CPU_TRI_NB,
+            BLASX_CFG_CPU_DMR, BLASX_CFG_CPU_DNR, BLASX_CFG_CPU_DMC, BLASX_CFG_CPU_DKC, BLASX_CFG_CPU_DNC,
+            BLASX_CFG_CPU_SMR, BLASX_CFG_CPU_SNR, BLASX_CFG_CPU_SMC, BLASX_CFG_CPU_SKC, BLASX_CFG_CPU_SNC},
     .gpu = {BLASX_CFG_MAX_GPUS, BLASX_CFG_STREAMS_PER_GPU, BLASX_CFG_RS_SLOTS, BLASX_CFG_STEPS_IN_FLIGHT,
             BLASX_CFG_STAGE_PAGEABLE,
             BLASX_CFG_HEAP_FRACTION_PCT, BLASX_CFG_HEAP_MIN_MB, BLASX_CFG_CACHE_POLICY,
             BLASX_CFG_L2_CACHE, BLASX_CFG_L2_PROBE_MB, BLASX_CFG_SIM_GPUS, BLASX_CFG_SIM_MEM_MB},
     .numa = {BLASX_CFG_NUMA_STATIC_TASKS, BLASX_CFG_NUMA_STATIC_PCT, BLASX_CFG_NUMA_DYNAMIC_TASKS,
-             BLASX_CFG_NUMA_DYNAMIC_PCT},
+             BLASX_CFG_NUMA_DYNAMIC_PCT, BLASX_CFG_NUMA_B_SLOTS, BLASX_CFG_NUMA_PACK_PIECES,
+             BLASX_CFG_NUMA_THREADS_MAX, BLASX_CFG_NUMA_SPINS},
+    .obs = {BLASX_CFG_TRACE_MAX_EVENTS},
 };
 
 /* ---- invariants ------------------------------------------------------ */
@@ -201,6 +300,28 @@ _Static_assert(BLASX_CFG_CPU_MC >= 8 && BLASX_CFG_CPU_KC >= 8 && BLASX_CFG_CPU_N
 _Static_assert(BLASX_CFG_CPU_MC % 8 == 0 && BLASX_CFG_CPU_NC % 8 == 0,
                "CPU kernel MC and NC are multiples of the register block (8)");
 _Static_assert(BLASX_CFG_CPU_TRI_NB >= 1, "triangular block >= 1");
+/* real GEMM micro-kernels: MR a multiple of the vector length, accumulators
+ * + operands + one broadcast within the register file, blocks of whole
+ * micro-tiles (MC a multiple of MR keeps edge tiles at the matrix edge only). */
+_Static_assert(BLASX_CFG_CPU_DMR >= 1 && BLASX_CFG_CPU_DMR % (BLASX_CPU_VEC_BYTES / 8) == 0 &&
+                       BLASX_CFG_CPU_DNR >= 1,
+               "double MR is a multiple of the vector length");
+_Static_assert(BLASX_CFG_CPU_SMR >= 1 && BLASX_CFG_CPU_SMR % (BLASX_CPU_VEC_BYTES / 4) == 0 &&
+                       BLASX_CFG_CPU_SNR >= 1,
+               "single MR is a multiple of the vector length");
+_Static_assert(BLASX_CPU_VEC_BYTES < 32 || /* the portable kernel leaves registers to the compiler */
+                       (BLASX_CFG_CPU_DMR / (BLASX_CPU_VEC_BYTES / 8)) * (BLASX_CFG_CPU_DNR + 1) + 1 <=
+                               BLASX_CPU_VEC_REGS,
+               "double micro-tile (MR/VL x NR accumulators, MR/VL operands, 1 broadcast) fits the registers");
+_Static_assert(BLASX_CPU_VEC_BYTES < 32 ||
+                       (BLASX_CFG_CPU_SMR / (BLASX_CPU_VEC_BYTES / 4)) * (BLASX_CFG_CPU_SNR + 1) + 1 <=
+                               BLASX_CPU_VEC_REGS,
+               "single micro-tile (MR/VL x NR accumulators, MR/VL operands, 1 broadcast) fits the registers");
+_Static_assert(BLASX_CFG_CPU_DMC % BLASX_CFG_CPU_DMR == 0 && BLASX_CFG_CPU_SMC % BLASX_CFG_CPU_SMR == 0,
+               "MC is a multiple of MR");
+_Static_assert(BLASX_CFG_CPU_DKC >= 1 && BLASX_CFG_CPU_SKC >= 1 && BLASX_CFG_CPU_DNC >= BLASX_CFG_CPU_DNR &&
+                       BLASX_CFG_CPU_SNC >= BLASX_CFG_CPU_SNR,
+               "KC >= 1, NC >= NR");
 _Static_assert(BLASX_CFG_MAX_GPUS >= 1 && BLASX_CFG_MAX_GPUS <= 64, "max GPUs in [1, 64]");
 _Static_assert(BLASX_CFG_STREAMS_PER_GPU >= 1 && BLASX_CFG_STREAMS_PER_GPU <= 32, "streams in [1, 32]");
 _Static_assert(BLASX_CFG_RS_SLOTS >= BLASX_CFG_STREAMS_PER_GPU && BLASX_CFG_RS_SLOTS <= 256,
@@ -214,9 +335,15 @@ _Static_assert(BLASX_CFG_L2_CACHE == 0 || BLASX_CFG_L2_CACHE == 1, "L2 cache is 
 _Static_assert(BLASX_CFG_L2_PROBE_MB >= 0 && BLASX_CFG_L2_PROBE_MB <= 4096, "peer probe in [0, 4096] MiB");
 _Static_assert(BLASX_CFG_SIM_GPUS >= 0 && BLASX_CFG_SIM_GPUS <= BLASX_CFG_MAX_GPUS, "simulated GPUs in [0, max]");
 _Static_assert(BLASX_CFG_SIM_MEM_MB >= 1, "simulated device memory >= 1 MiB");
+_Static_assert(BLASX_CFG_TRACE_MAX_EVENTS >= 1 && BLASX_CFG_TRACE_MAX_EVENTS <= (1LL << 30),
+               "trace buffer in [1, 2^30] events");
 _Static_assert(BLASX_CFG_NUMA_STATIC_TASKS >= 1 && BLASX_CFG_NUMA_DYNAMIC_TASKS >= 0, "s >= 1, d >= 0");
 _Static_assert(BLASX_CFG_NUMA_STATIC_TASKS * BLASX_CFG_NUMA_STATIC_PCT +
                        BLASX_CFG_NUMA_DYNAMIC_TASKS * BLASX_CFG_NUMA_DYNAMIC_PCT == 100,
                "static and dynamic tasks cover a chunk exactly (s*S% + d*g% = 100%)");
+_Static_assert(BLASX_CFG_NUMA_B_SLOTS >= 2 && BLASX_CFG_NUMA_B_SLOTS <= 8, "packed-B slots in [2, 8]");
+_Static_assert(BLASX_CFG_NUMA_PACK_PIECES >= 1 && BLASX_CFG_NUMA_PACK_PIECES <= 64, "pack pieces in [1, 64]");
+_Static_assert(BLASX_CFG_NUMA_THREADS_MAX >= 1 && BLASX_CFG_NUMA_THREADS_MAX <= 4096, "hybrid pool bound");
+_Static_assert(BLASX_CFG_NUMA_SPINS >= 1, "spins >= 1");
 
 #endif /* BLASX_CONFIG_H */

@@ -69,6 +69,12 @@ typedef struct blasx_device_backend {
     int (*event_query)(blasx_event_t e);
     int (*event_sync)(blasx_event_t e);
     int (*stream_wait_event)(blasx_stream_t s, blasx_event_t e);
+    /* Timing (BLASX_TRACE only): an event that also takes a time stamp when
+     * its stream reaches it, and that time, for a completed timed event, on
+     * the host clock (blasx_now, seconds).  A timed event is never destroyed
+     * while a record of it is pending (event_destroy waits). */
+    int (*event_create_timed)(int dev, blasx_event_t *e);
+    int (*event_time)(blasx_event_t e, double *seconds);
 
     /* Asynchronous 2-D copies on stream s. */
     int (*copy_h2d)(blasx_stream_t s, uintptr_t dst, int64_t dld, const void *src, int64_t sld,

@@ -16,7 +16,9 @@
 #include <cublas_v2.h>
 #include <cuda_runtime.h>
 #include <stdlib.h>
+#include <pthread.h>
 #include "internal/device.h"
+#include "internal/stats.h"
 
 static int cu_status(cudaError_t e, const char *file, int line, const char *expr) {
     if (e == cudaSuccess) return 0;
@@ -62,6 +64,7 @@ struct blasx_stream {
 struct blasx_event {
     cudaEvent_t e;
     int dev;
+    int timed;
 };
 
 static int cuda_count(int *n) {
@@ -168,6 +171,61 @@ static int cuda_event_create(int dev, blasx_event_t *out) {
         return st;
     }
     *out = e;
+    return 0;
+}
+
+/* Time base per device for timed events: an event recorded and completed
+ * when the device's first timed event is made, with the host clock read
+ * right after it completed; event_time adds the device's elapsed time
+ * since then (a few microseconds of offset, the same for every event). */
+static struct {
+    pthread_mutex_t lock;
+    int have[BLASX_CFG_MAX_GPUS * 4];
+    cudaEvent_t ev[BLASX_CFG_MAX_GPUS * 4];
+    double host[BLASX_CFG_MAX_GPUS * 4];
+} tbase = {PTHREAD_MUTEX_INITIALIZER, {0}, {0}, {0}};
+#define TBASE_DEVS ((int)(sizeof tbase.have / sizeof tbase.have[0]))
+
+static int cuda_time_base(int dev) {
+    if (dev < 0 || dev >= TBASE_DEVS) return BLASX_ERR_INTERNAL;
+    pthread_mutex_lock(&tbase.lock);
+    int st = 0;
+    if (!tbase.have[dev]) {
+        cudaStream_t s = NULL;
+        st = cu_status(cudaEventCreate(&tbase.ev[dev]), __FILE__, __LINE__, "cudaEventCreate");
+        if (!st) st = cu_status(cudaStreamCreateWithFlags(&s, cudaStreamNonBlocking), __FILE__, __LINE__,
+                                "cudaStreamCreateWithFlags");
+        if (!st) st = cu_status(cudaEventRecord(tbase.ev[dev], s), __FILE__, __LINE__, "cudaEventRecord");
+        if (!st) st = cu_status(cudaEventSynchronize(tbase.ev[dev]), __FILE__, __LINE__, "cudaEventSynchronize");
+        tbase.host[dev] = blasx_now();
+        if (s) cudaStreamDestroy(s);
+        tbase.have[dev] = st == 0;
+    }
+    pthread_mutex_unlock(&tbase.lock);
+    return st;
+}
+
+static int cuda_event_create_timed(int dev, blasx_event_t *out) {
+    struct blasx_event *e = (struct blasx_event *)calloc(1, sizeof *e);
+    if (!e) return BLASX_ERR_NOMEM;
+    e->dev = dev;
+    e->timed = 1;
+    int st = cu_status(cudaSetDevice(dev), __FILE__, __LINE__, "cudaSetDevice");
+    if (!st) st = cuda_time_base(dev);
+    if (!st) st = cu_status(cudaEventCreate(&e->e), __FILE__, __LINE__, "cudaEventCreate");
+    if (st) {
+        free(e);
+        return st;
+    }
+    *out = e;
+    return 0;
+}
+
+static int cuda_event_time(blasx_event_t e, double *seconds) {
+    if (!e->timed || e->dev < 0 || e->dev >= TBASE_DEVS || !tbase.have[e->dev]) return BLASX_ERR_INTERNAL;
+    float ms = 0;
+    CU(cudaEventElapsedTime(&ms, tbase.ev[e->dev], e->e));
+    *seconds = tbase.host[e->dev] + 1e-3 * (double)ms;
     return 0;
 }
 
@@ -400,6 +458,8 @@ const blasx_device_backend_t blasx_cuda_backend = {
     .event_query = cuda_event_query,
     .event_sync = cuda_event_sync,
     .stream_wait_event = cuda_stream_wait_event,
+    .event_create_timed = cuda_event_create_timed,
+    .event_time = cuda_event_time,
     .copy_h2d = cuda_copy_h2d,
     .copy_d2h = cuda_copy_d2h,
     .copy_p2p = cuda_copy_p2p,

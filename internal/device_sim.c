@@ -44,6 +44,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include "internal/device.h"
+#include "internal/stats.h"
 
 BLASX_INTERNAL _Atomic int64_t blasx_sim_fail_after = -1;
 
@@ -291,6 +292,7 @@ typedef struct sim_op {
             struct blasx_stream *target; /* holds a reference */
             uint64_t seq;
         } wait;
+        struct blasx_event *timed; /* record of a timed event: stamps it (alive: destroy waits) */
     } u;
 } sim_op_t;
 
@@ -312,6 +314,8 @@ struct blasx_event {
     struct blasx_stream *s; /* NULL: never recorded (counts as done); holds a reference */
     uint64_t seq;
     int dev;
+    int timed;
+    double t; /* timed: host clock when the stream reached the last record */
 };
 
 static void sim_stream_unref(struct blasx_stream *s) {
@@ -348,7 +352,15 @@ static int sim_exec(sim_op_t *op) {
         return blasx_cpu_run_step(op->u.step.prec, &op->u.step.step, h[0] ? &v[0] : NULL,
                                   h[1] ? &v[1] : NULL, h[2] ? &v[2] : NULL);
     }
-    case SIM_OP_RECORD: return 0; /* retiring it is what completes the event */
+    case SIM_OP_RECORD: { /* retiring it is what completes the event */
+        struct blasx_event *e = op->u.timed;
+        if (e) {
+            pthread_mutex_lock(&e->mu);
+            if (e->seq == op->seq) e->t = blasx_now(); /* not re-recorded since */
+            pthread_mutex_unlock(&e->mu);
+        }
+        return 0;
+    }
     case SIM_OP_WAIT: {
         struct blasx_stream *t = op->u.wait.target;
         pthread_mutex_lock(&t->mu);
@@ -464,8 +476,24 @@ static int sim_event_create(int dev, blasx_event_t *out) {
     return 0;
 }
 
+static int sim_event_sync(blasx_event_t e);
+
+static int sim_event_create_timed(int dev, blasx_event_t *out) {
+    BLASX_TRY(sim_event_create(dev, out));
+    (*out)->timed = 1;
+    return 0;
+}
+
+static int sim_event_time(blasx_event_t e, double *seconds) {
+    pthread_mutex_lock(&e->mu);
+    *seconds = e->t;
+    pthread_mutex_unlock(&e->mu);
+    return e->timed ? 0 : BLASX_ERR_INTERNAL;
+}
+
 static int sim_event_destroy(blasx_event_t e) {
     if (!e) return 0;
+    if (e->timed) sim_event_sync(e); /* its pending record op points at it */
     sim_stream_unref(e->s);
     pthread_mutex_destroy(&e->mu);
     free(e);
@@ -477,6 +505,7 @@ static int sim_event_record(blasx_event_t e, blasx_stream_t s) {
     if (e->dev != s->dev) return BLASX_ERR_INTERNAL; /* CUDA refuses this too */
     sim_op_t *op = sim_op_new(SIM_OP_RECORD);
     if (!op) return BLASX_ERR_NOMEM;
+    if (e->timed) op->u.timed = e;
     atomic_fetch_add(&s->refs, 1);
     /* Enqueue under the event's lock so that (stream, seq) and the op agree
      * for any concurrent query. */
@@ -635,6 +664,8 @@ const blasx_device_backend_t blasx_sim_backend = {
     .event_query = sim_event_query,
     .event_sync = sim_event_sync,
     .stream_wait_event = sim_stream_wait_event,
+    .event_create_timed = sim_event_create_timed,
+    .event_time = sim_event_time,
     .copy_h2d = sim_copy_h2d,
     .copy_d2h = sim_copy_d2h,
     .copy_p2p = sim_copy_p2p,

@@ -8,6 +8,7 @@
 #include <string.h>
 #include "internal/stats.h"
 #include "internal/tile_dir.h"
+#include "internal/trace.h"
 
 #define GPU_MAX_STREAMS BLASX_CFG_STREAMS_PER_GPU
 #define GPU_MAX_DEPTH BLASX_CFG_STEPS_IN_FLIGHT
@@ -89,7 +90,19 @@ struct blasx_gpu {
     blasx_gpu_counters_t ctr; /* written by the GPU's thread; read as a snapshot */
     int64_t p2p_from[BLASX_CFG_MAX_GPUS]; /* bytes copied in from each peer */
     blasx_worker_t cpu_helper; /* runs this GPU's fallback tasks on the CPU kernels (its own: counters) */
+    /* BLASX_TRACE: operations issued with timed events around them, until
+     * they completed (trace_drain), and timed events for reuse */
+    struct gpu_trec *trec;
+    int ntrec, captrec;
+    int tarmed; /* trec[ntrec] holds the events of a begun, not yet ended operation */
+    blasx_event_t *tfree;
+    int ntfree, captfree;
 };
+
+typedef struct gpu_trec {
+    blasx_event_t e0, e1; /* recorded before and after the operation */
+    blasx_trace_rec_t r;
+} gpu_trec_t;
 
 /* Counts v into field of GPU g's cumulative counters and the job's. */
 #define GPU_COUNT(g, job, field, v) ((g)->ctr.field += (v), (job)->gctr[(g)->idx].field += (v))
@@ -166,8 +179,11 @@ static void gpu_free_event(void *ev) {
     if (G.be && ev) G.be->event_destroy((blasx_event_t)ev);
 }
 
+static void trace_free(blasx_gpu_t *g);
+
 static void gpu_destroy(blasx_gpu_t *g) {
     const blasx_device_backend_t *be = g->be;
+    trace_free(g); /* before the streams go: drains their timed operations */
     for (int i = 0; i < g->nstreams; i++) {
         gpu_stream_t *st = &g->st[i];
         if (st->s) be->stream_sync(st->s);
@@ -338,6 +354,7 @@ int blasx_gpus_init(void) {
             continue;
         }
         g->idx = G.n;
+        g->cpu_helper.id = -1 - g->idx; /* its tasks are traced on this GPU's fallback track */
         G.gpu[G.n++] = g;
     }
     topology_init();
@@ -397,15 +414,122 @@ static int grow_pinned(const blasx_device_backend_t *be, void **buf, size_t *hav
     return 0;
 }
 
+/* ---- the timeline (BLASX_TRACE, trace.h) --------------------------------- */
+
+/* A timed event from the GPU's free list, or a new one; NULL on failure
+ * (the operation is then simply not traced). */
+static blasx_event_t trace_event(blasx_gpu_t *g) {
+    if (g->ntfree) return g->tfree[--g->ntfree];
+    blasx_event_t e = NULL;
+    return g->be->event_create_timed && g->be->event_create_timed(g->dev, &e) == 0 ? e : NULL;
+}
+
+static void trace_event_put(blasx_gpu_t *g, blasx_event_t e, int ok) {
+    if (!e) return;
+    if (ok && g->ntfree == g->captfree) {
+        int cap = g->captfree ? 2 * g->captfree : 64;
+        blasx_event_t *p = realloc(g->tfree, (size_t)cap * sizeof *p);
+        if (p) g->tfree = p, g->captfree = cap;
+    }
+    if (ok && g->ntfree < g->captfree) g->tfree[g->ntfree++] = e;
+    else g->be->event_destroy(e); /* after a failure, or no room */
+}
+
+/* Before an operation on st: returns the slot of its record, -1 when not
+ * tracing (or the record could not be made). */
+static int trace_begin(blasx_gpu_t *g, gpu_stream_t *st) {
+    if (!blasx_trace_on()) return -1;
+    if (g->tarmed) { /* the last begin's operation failed to issue: drop its events */
+        g->tarmed = 0;
+        trace_event_put(g, g->trec[g->ntrec].e0, 0);
+        trace_event_put(g, g->trec[g->ntrec].e1, 0);
+    }
+    if (g->ntrec == g->captrec) {
+        int cap = g->captrec ? 2 * g->captrec : 64;
+        gpu_trec_t *p = realloc(g->trec, (size_t)cap * sizeof *p);
+        if (!p) return -1;
+        g->trec = p, g->captrec = cap;
+    }
+    gpu_trec_t *t = &g->trec[g->ntrec];
+    t->e0 = trace_event(g);
+    t->e1 = trace_event(g);
+    if (!t->e0 || !t->e1 || g->be->event_record(t->e0, st->s)) {
+        trace_event_put(g, t->e0, 0);
+        trace_event_put(g, t->e1, 0);
+        return -1;
+    }
+    g->tarmed = 1;
+    return g->ntrec;
+}
+
+/* After the operation: its record (times filled in once it completed). */
+static void trace_end(blasx_gpu_t *g, gpu_stream_t *st, int slot, const char *name, const char *cat,
+                      const blasx_job_t *job, blasx_tile_t t, int64_t bytes) {
+    if (slot < 0 || !g->tarmed || slot != g->ntrec) return;
+    g->tarmed = 0;
+    gpu_trec_t *tr = &g->trec[slot];
+    tr->r = blasx_trace_rec(name, cat, 1 + g->idx, (int)(st - g->st));
+    tr->r.call = job->epoch;
+    tr->r.task = st->job == job ? st->task : -1;
+    tr->r.opnd = t.opnd, tr->r.ti = t.ti, tr->r.tj = t.tj;
+    tr->r.bytes = bytes;
+    if (g->be->event_record(tr->e1, st->s)) { /* unrecorded end: drop the record */
+        trace_event_put(g, tr->e0, 0);
+        trace_event_put(g, tr->e1, 0);
+        return;
+    }
+    g->ntrec++;
+}
+
+/* Moves completed operations into the trace (all of them with wait: their
+ * streams are drained first). */
+static void trace_drain(blasx_gpu_t *g, int wait) {
+    const blasx_device_backend_t *be = g->be;
+    int keep = 0;
+    for (int i = 0; i < g->ntrec; i++) {
+        gpu_trec_t *t = &g->trec[i];
+        int q = wait ? be->event_sync(t->e1) : be->event_query(t->e1);
+        if (q == BLASX_EVENT_PENDING) {
+            g->trec[keep++] = *t;
+            continue;
+        }
+        int ok = q == BLASX_EVENT_DONE && be->event_time(t->e0, &t->r.t0) == 0 && be->event_time(t->e1, &t->r.t1) == 0;
+        if (ok) blasx_trace_add(&t->r);
+        trace_event_put(g, t->e0, ok);
+        trace_event_put(g, t->e1, ok);
+    }
+    g->ntrec = keep;
+}
+
+static void trace_free(blasx_gpu_t *g) {
+    if (g->tarmed) {
+        g->tarmed = 0;
+        trace_event_put(g, g->trec[g->ntrec].e0, 0);
+        trace_event_put(g, g->trec[g->ntrec].e1, 0);
+    }
+    trace_drain(g, 1);
+    for (int i = 0; i < g->ntfree; i++) g->be->event_destroy(g->tfree[i]);
+    free(g->tfree);
+    free(g->trec);
+    g->tfree = NULL, g->trec = NULL;
+    g->ntfree = g->captfree = g->ntrec = g->captrec = 0;
+}
+
 /* Copies host tile k (operand o) to dst on stream st: directly from pinned
  * memory, else through the stream's next staging slot (gathered on the
  * host, so the device copy is asynchronous; the slot is reused only after
  * its previous copy has completed). */
-static int copy_in(blasx_gpu_t *g, gpu_stream_t *st, blasx_job_t *job, int o, uintptr_t dst,
+static int copy_in(blasx_gpu_t *g, gpu_stream_t *st, blasx_job_t *job, blasx_tile_t t, uintptr_t dst,
                    const blasx_tile_key_t *k) {
     const blasx_device_backend_t *be = g->be;
     blasx_shape_t sh = {k->rows, k->cols, k->rows, k->esz};
-    if (operand_pinned(g, job, o)) return be->copy_h2d(st->s, dst, k->rows, (const void *)k->host, k->ld, sh);
+    int64_t bytes = k->rows * k->cols * (int64_t)k->esz;
+    if (operand_pinned(g, job, t.opnd)) {
+        int tr = trace_begin(g, st);
+        BLASX_TRY(be->copy_h2d(st->s, dst, k->rows, (const void *)k->host, k->ld, sh));
+        trace_end(g, st, tr, "H2D", "h2d", job, t, bytes);
+        return 0;
+    }
     gpu_slot_t *sl = &st->slot[st->slot_next];
     st->slot_next = (st->slot_next + 1) % GPU_SLOTS;
     if (sl->used) BLASX_TRY(be->event_sync(sl->ev));
@@ -414,7 +538,9 @@ static int copy_in(blasx_gpu_t *g, gpu_stream_t *st, blasx_job_t *job, int o, ui
     BLASX_TRY(grow_pinned(be, &sl->buf, &sl->bytes, col * (size_t)k->cols));
     for (int64_t j = 0; j < k->cols; j++)
         memcpy((char *)sl->buf + (size_t)j * col, (const char *)k->host + (size_t)(j * k->ld) * k->esz, col);
+    int tr = trace_begin(g, st);
     BLASX_TRY(be->copy_h2d(st->s, dst, k->rows, sl->buf, k->rows, sh));
+    trace_end(g, st, tr, "H2D (staged)", "h2d", job, t, bytes);
     BLASX_TRY(be->event_record(sl->ev, st->s));
     sl->used = 1;
     return 0;
@@ -456,12 +582,16 @@ static int acquire_input(blasx_gpu_t *g, gpu_stream_t *st, blasx_job_t *job, bla
         /* the peer's transfer into pe completes before this copy starts */
         if ((rc = be->stream_wait_event(st->s, (blasx_event_t)pe->ready))) goto fail;
         blasx_shape_t sh = key_shape(&k);
+        int tr = trace_begin(g, st);
         if ((rc = be->copy_p2p(st->s, e->dev, k.rows, p->dev, pe->dev, k.rows, sh))) goto fail;
+        char nm[24];
+        snprintf(nm, sizeof nm, "P2P from GPU %d", from);
+        trace_end(g, st, tr, nm, "p2p", job, t, (int64_t)e->bytes);
         GPU_COUNT(g, job, l2_hits, 1);
         GPU_COUNT(g, job, p2p_bytes, (int64_t)e->bytes);
         g->p2p_from[from] += (int64_t)e->bytes;
     } else {
-        if ((rc = copy_in(g, st, job, t.opnd, e->dev, &k))) goto fail;
+        if ((rc = copy_in(g, st, job, t, e->dev, &k))) goto fail;
         GPU_COUNT(g, job, l2_misses, 1);
         GPU_COUNT(g, job, h2d_bytes, (int64_t)e->bytes);
     }
@@ -571,7 +701,7 @@ static int task_start(blasx_gpu_t *g, gpu_stream_t *st, blasx_job_t *job, int32_
     st->loaded = !overwrites;
     st->staged = st->tri || !operand_pinned(g, job, tk->out.opnd);
     if (st->loaded) {
-        BLASX_TRY(copy_in(g, st, job, tk->out.opnd, st->out->dev, &st->out_key));
+        BLASX_TRY(copy_in(g, st, job, tk->out, st->out->dev, &st->out_key));
         GPU_COUNT(g, job, h2d_bytes, (int64_t)st->out->bytes);
     }
     return 0;
@@ -612,8 +742,14 @@ static int step_submit(blasx_gpu_t *g, gpu_stream_t *st) {
         }
         views[j] = dev_view(e);
     }
+    int tr = trace_begin(g, st);
     int rc = g->be->run_step(st->s, job->prec, s, in[0].opnd >= 0 ? &views[0] : NULL,
                              in[1].opnd >= 0 ? &views[1] : NULL, &vc);
+    if (rc == 0 && tr >= 0) {
+        char nm[8];
+        blasx_kernel_blas_name(job->prec, s->kernel, nm);
+        trace_end(g, st, tr, nm, "kernel", job, tk->out, 0);
+    }
     if (rc == 0) rc = g->be->event_record(pd->ev, st->s);
     if (rc) {
         pending_release(pd);
@@ -635,11 +771,16 @@ static int writeback_submit(blasx_gpu_t *g, gpu_stream_t *st) {
         st->out->ready = ev;
     }
     BLASX_TRY(be->event_record((blasx_event_t)st->out->ready, st->s));
+    const blasx_task_t *tk = &st->job->g.tasks[st->task];
     if (st->staged) {
         BLASX_TRY(grow_pinned(be, &st->stage, &st->stage_bytes, st->out->bytes));
+        int tr = trace_begin(g, st);
         BLASX_TRY(be->copy_d2h(st->s, st->stage, k->rows, st->out->dev, k->rows, sh));
+        trace_end(g, st, tr, "D2H (staged)", "d2h", st->job, tk->out, (int64_t)st->out->bytes);
     } else {
+        int tr = trace_begin(g, st);
         BLASX_TRY(be->copy_d2h(st->s, (void *)k->host, k->ld, st->out->dev, k->rows, sh));
+        trace_end(g, st, tr, "D2H", "d2h", st->job, tk->out, (int64_t)st->out->bytes);
     }
     BLASX_TRY(be->event_record(st->done, st->s));
     GPU_COUNT(g, st->job, d2h_bytes, (int64_t)st->out->bytes);
@@ -706,6 +847,7 @@ static int retire(blasx_gpu_t *g, int *fail) {
             prog = 1;
         }
     }
+    if (g->ntrec) trace_drain(g, 0);
     return prog;
 }
 
@@ -842,7 +984,8 @@ int blasx_gpu_work_on(blasx_gpu_t *g, blasx_job_t *job) {
              * step is in flight nothing will free it, so the youngest
              * stalled task goes to the CPU. */
             int inflight = 0;
-            for (int i = 0; i < g->nstreams; i++) inflight |= g->st[i].count > 0 || g->st[i].wb;
+            for (int i = 0; i < g->nstreams; i++) /* wb is stale on an idle stream */
+                inflight |= g->st[i].count > 0 || (g->st[i].job && g->st[i].wb);
             if (!inflight) {
                 for (int i = g->nstreams - 1; i >= 0; i--)
                     if (g->st[i].job) {

@@ -2,6 +2,8 @@
 #include "internal/runtime.h"
 #include "internal/gpu_worker.h"
 #include "internal/settings.h"
+#include "internal/stats.h"
+#include "internal/trace.h"
 #include "numa/topology.h"
 #include <pthread.h>
 #include <sched.h>
@@ -58,8 +60,23 @@ void blasx_job_complete(blasx_job_t *job, int32_t t, int st) {
     if (atomic_fetch_sub(&job->remaining, 1) == 1 || released) notify();
 }
 
+/* The task's record on the worker's track (BLASX_TRACE): pool threads and
+ * callers on the host process, a GPU's fallback on that GPU's process. */
+static void trace_task(const blasx_worker_t *w, const blasx_job_t *job, int32_t t, double t0) {
+    const blasx_task_t *tk = &job->g.tasks[t];
+    char nm[8];
+    blasx_kernel_blas_name(job->prec, job->g.steps[tk->step0].kernel, nm);
+    blasx_trace_rec_t r = w->id >= 0 ? blasx_trace_rec(nm, "task", BLASX_TRACE_PID_HOST, 1 + w->id)
+                                     : blasx_trace_rec(nm, "task", -w->id, BLASX_TRACE_TID_FALLBACK);
+    r.t0 = t0, r.t1 = blasx_now();
+    r.call = job->epoch, r.task = t;
+    r.opnd = tk->out.opnd, r.ti = tk->out.ti, r.tj = tk->out.tj;
+    blasx_trace_add(&r);
+}
+
 void blasx_worker_run_task(blasx_worker_t *w, blasx_job_t *job, int32_t t) {
     const blasx_task_t *tk = &job->g.tasks[t];
+    double t0 = blasx_trace_on() ? blasx_now() : 0;
     int st = atomic_load_explicit(&job->status, memory_order_relaxed);
     if (st) { /* an earlier task failed: skip the work, keep the graph moving */
         blasx_job_complete(job, t, st);
@@ -81,6 +98,7 @@ void blasx_worker_run_task(blasx_worker_t *w, blasx_job_t *job, int32_t t) {
     }
     if (st == 0) st = ops->publish(w, job, tk);
     ops->release(w, job, tk->out);
+    if (t0 > 0) trace_task(w, job, t, t0);
     blasx_job_complete(job, t, st);
 }
 
@@ -231,6 +249,7 @@ void blasx_finalize(void) {
     rt.started = 0;
     rt.stopping = 0;
     pthread_mutex_unlock(&rt.lock);
+    blasx_trace_write(); /* every GPU operation has been drained into it */
 }
 
 int blasx_runtime_threads(void) {
@@ -262,6 +281,20 @@ static int job_build(blasx_job_t *job) {
     return 0;
 }
 
+/* A call's record on the host's calls track (BLASX_TRACE): the whole call
+ * (what == NULL) or its planning phase. */
+static void trace_call(const blasx_job_t *job, const char *what, double t0) {
+    char nm[8];
+    blasx_kernel_blas_name(job->prec, job->prob.routine, nm);
+    blasx_trace_rec_t r = blasx_trace_rec(what ? what : nm, what ? "plan" : "call", BLASX_TRACE_PID_HOST,
+                                          BLASX_TRACE_TID_CALLS);
+    r.t0 = t0, r.t1 = blasx_now();
+    r.call = job->epoch;
+    r.m = job->prob.m, r.n = job->prob.n, r.k = job->prob.k;
+    r.bytes = 0;
+    blasx_trace_add(&r);
+}
+
 /* The calling thread's last tiled call: its counters per GPU. */
 static _Thread_local blasx_gpu_stats_t last_call[BLASX_CFG_MAX_GPUS];
 static _Thread_local int last_call_gpus;
@@ -276,11 +309,13 @@ int blasx_runtime_execute(int prec, size_t esz, int64_t tile, const blasx_proble
     job.prob = *p;
     for (int o = 0; o < BLASX_OPND_COUNT; o++) job.op[o] = op[o];
     blasx_graph_init(&job.g);
+    double t_call = blasx_trace_on() ? blasx_now() : 0;
     int st = job_build(&job);
     if (st) {
         job_free(&job);
         return st;
     }
+    if (t_call > 0) trace_call(&job, "plan", t_call);
 
     pthread_once(&rt.once, register_exit);
     pthread_mutex_lock(&rt.lock);
@@ -334,6 +369,7 @@ int blasx_runtime_execute(int prec, size_t esz, int64_t tile, const blasx_proble
     last_call_gpus = ngpu;
     memcpy(last_call, job.gctr, sizeof job.gctr);
     st = atomic_load(&job.status);
+    if (t_call > 0) trace_call(&job, NULL, t_call);
     job_free(&job);
     return st;
 }

@@ -9,10 +9,8 @@
 #include "internal/taskgraph.h"
 
 #define NPREC 4
-#define NROUT (BLASX_K_TRSM + 1)
+#define NROUT BLASX_K_COUNT
 static const char prec_char[NPREC] = {'s', 'd', 'c', 'z'};
-static const char *const rout_name[NROUT] = {"gemm", "symm", "hemm", "syrk", "herk", "syr2k", "her2k", "trmm", "trsm"};
-_Static_assert(BLASX_K_GEMM == 0 && BLASX_K_TRSM == 8, "routine names follow blasx_kernel_t");
 _Static_assert(BLASX_PREC_S == 1 && BLASX_PREC_Z == 4, "precisions 1..4");
 
 static struct {
@@ -45,7 +43,7 @@ int blasx_routine_stats(char prec, const char *routine, blasx_routine_stats_t *o
     for (int i = 0; i < NPREC; i++)
         if (prec == prec_char[i] || prec == prec_char[i] - 'a' + 'A') p = i;
     for (int i = 0; routine && i < NROUT; i++)
-        if (!strcmp(routine, rout_name[i])) q = i;
+        if (!strcmp(routine, blasx_kernel_name(i))) q = i;
     if (p < 0 || q < 0) return -1;
     pthread_mutex_lock(&S.lock);
     *out = S.r[p][q];
@@ -64,7 +62,7 @@ void blasx_stats_print(void) {
             const blasx_routine_stats_t *r = &copy[p][q];
             if (!r->calls) continue;
             fprintf(stderr, "blasx stats: %c%s %lld calls, %lld tiled, %.3f GFLOP, %.3f s, %.2f GFLOP/s\n",
-                    prec_char[p], rout_name[q], (long long)r->calls, (long long)r->tiled_calls, r->flops * 1e-9,
+                    prec_char[p], blasx_kernel_name(q), (long long)r->calls, (long long)r->tiled_calls, r->flops * 1e-9,
                     r->seconds, r->seconds > 0 ? r->flops * 1e-9 / r->seconds : 0.0);
         }
     /* GPUs of a running runtime only (blasx_gpu_stats starts nothing) */

@@ -36,6 +36,23 @@ typedef enum {
     BLASX_K_TRMM,
     BLASX_K_TRSM,
 } blasx_kernel_t;
+#define BLASX_K_COUNT (BLASX_K_TRSM + 1)
+
+/* Lower-case routine name of kernel k ("gemm" ... "trsm"), and the BLAS
+ * name of k in precision prec (BLASX_PREC_*), e.g. "dgemm", into out[8]. */
+static inline const char *blasx_kernel_name(int k) {
+    static const char *const name[BLASX_K_COUNT] = {"gemm", "symm", "hemm", "syrk", "herk",
+                                                    "syr2k", "her2k", "trmm", "trsm"};
+    return k >= 0 && k < BLASX_K_COUNT ? name[k] : "?";
+}
+static inline void blasx_kernel_blas_name(int prec, int k, char out[8]) {
+    static const char pc[] = "?sdcz";
+    out[0] = prec >= BLASX_PREC_S && prec <= BLASX_PREC_Z ? pc[prec] : '?';
+    const char *n = blasx_kernel_name(k);
+    int i = 0;
+    for (; n[i] && i < 6; i++) out[1 + i] = n[i];
+    out[1 + i] = 0;
+}
 
 typedef struct {
     int32_t opnd; /* BLASX_OPND_*, -1 = unused */
