@@ -1,0 +1,178 @@
+/* benchmarks/bench_cpu.c -- the CPU GEMM of blasx against OpenBLAS, same cores,
+ * one run.
+ *
+ *   bench_cpu [-t threads] [-p ds|d|s] [-r reps] [N ...]     (N default 1024 2048 4096 8192)
+ *
+ * Per precision and N (square, column-major, NN, alpha = 1, beta = 0.5): the
+ * hybrid-grained GEMM (numa/hybrid_gemm.h), the same with static-only
+ * scheduling, and OpenBLAS's cblas_<p>gemm, each the best of `reps` timed
+ * runs after one warm-up, in GFLOP/s, and the ratio blasx hybrid / OpenBLAS;
+ * then, for the best run of each blasx schedule, the seconds summed over
+ * threads spent waiting (packed B not ready, slot not released, predecessor
+ * task), packing B, computing tasks, and idle at the end (behind the last
+ * thread).  The process is first restricted to the first `threads` cores in
+ * NUMA-node order -- the cores blasx's pool pins to -- so OpenBLAS (loaded
+ * with dlopen, RTLD_LOCAL: its symbols never meet ours; OPENBLAS_LIB may
+ * name the file) runs on the same cores.  Matrices are first-touched by the
+ * pool threads.  Without OpenBLAS its column says "skip".
+ */
+#ifndef _GNU_SOURCE
+#define _GNU_SOURCE
+#endif
+#include <dlfcn.h>
+#include <math.h>
+#include <sched.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#include "numa/hybrid_gemm.h"
+#include "numa/topology.h"
+
+enum { CBLAS_COL_MAJOR = 102, CBLAS_NO_TRANS = 111 }; /* CBLAS enum values */
+typedef void (*dgemm_fn)(int, int, int, int, int, int, double, const double *, int, const double *,
+                         int, double, double *, int);
+typedef void (*sgemm_fn)(int, int, int, int, int, int, float, const float *, int, const float *, int,
+                         float, float *, int);
+typedef void (*setthreads_fn)(int);
+
+static double now_s(void) {
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (double)ts.tv_sec + 1e-9 * (double)ts.tv_nsec;
+}
+
+static uint64_t rng = 0x2545F4914F6CDD1DULL;
+static double rnd(void) { /* uniform in [-1, 1) */
+    rng ^= rng << 13, rng ^= rng >> 7, rng ^= rng << 17;
+    return (double)(rng >> 11) * 0x1.0p-52 - 1.0;
+}
+
+typedef struct {
+    double best, wait, pack, comp, idle;
+} res_t;
+
+static void sum_stats(const blasx_numa_thread_stats_t *st, int T, res_t *r) {
+    double end = 0;
+    for (int t = 0; t < T; t++) end = st[t].end_s > end ? st[t].end_s : end;
+    r->wait = r->pack = r->comp = r->idle = 0;
+    for (int t = 0; t < T; t++) {
+        r->wait += st[t].wait_s, r->pack += st[t].pack_s, r->comp += st[t].compute_s;
+        r->idle += end - st[t].end_s;
+    }
+}
+
+int main(int argc, char **argv) {
+    int T = 0, reps = 3;
+    const char *precs = "ds";
+    int64_t sizes[64];
+    int nsizes = 0;
+    for (int i = 1; i < argc; i++) {
+        if (!strcmp(argv[i], "-t") && i + 1 < argc) T = atoi(argv[++i]);
+        else if (!strcmp(argv[i], "-r") && i + 1 < argc) reps = atoi(argv[++i]);
+        else if (!strcmp(argv[i], "-p") && i + 1 < argc) precs = argv[++i];
+        else if (nsizes < 64 && atoll(argv[i]) > 0) sizes[nsizes++] = atoll(argv[i]);
+        else {
+            fprintf(stderr, "usage: %s [-t threads] [-p ds|d|s] [-r reps] [N ...]\n", argv[0]);
+            return 2;
+        }
+    }
+    if (!nsizes) sizes[0] = 1024, sizes[1] = 2048, sizes[2] = 4096, sizes[3] = 8192, nsizes = 4;
+    if (reps < 1) reps = 1;
+
+    /* The first T cores in node order: blasx's pool pins there; OpenBLAS
+     * inherits the mask, so both run on the same cores. */
+    int cores[BLASX_CFG_NUMA_THREADS_MAX];
+    const int ncores = blasx_topo_cores_in_node_order(cores, BLASX_CFG_NUMA_THREADS_MAX);
+    if (T <= 0 || T > ncores) T = ncores;
+    cpu_set_t set;
+    CPU_ZERO(&set);
+    for (int t = 0; t < T; t++) CPU_SET(cores[t], &set);
+    if (sched_setaffinity(0, sizeof set, &set) != 0) perror("sched_setaffinity");
+
+    const char *olib = getenv("OPENBLAS_LIB") ? getenv("OPENBLAS_LIB") : "libopenblas.so.0";
+    void *ob = dlopen(olib, RTLD_NOW | RTLD_LOCAL);
+    dgemm_fn ob_d = ob ? (dgemm_fn)dlsym(ob, "cblas_dgemm") : NULL;
+    sgemm_fn ob_s = ob ? (sgemm_fn)dlsym(ob, "cblas_sgemm") : NULL;
+    setthreads_fn ob_threads = ob ? (setthreads_fn)dlsym(ob, "openblas_set_num_threads") : NULL;
+    if (ob_threads) ob_threads(T);
+    printf("bench_cpu: %d threads on cores", T);
+    for (int t = 0; t < T && t < 16; t++) printf(" %d", cores[t]);
+    printf("%s, %d NUMA node(s) (libnuma %s), %d reps, OpenBLAS %s\n", T > 16 ? " ..." : "",
+           blasx_topo_numa_nodes(), blasx_topo_have_numa() ? "on" : "off", reps,
+           ob_d ? olib : "not found (skip)");
+    blasx_numa_thread_stats_t *st = calloc((size_t)T, sizeof *st);
+
+    for (const char *pp = precs; *pp; pp++) {
+        const int dp = *pp == 'd';
+        if (*pp != 'd' && *pp != 's') continue;
+        const size_t es = dp ? sizeof(double) : sizeof(float);
+        for (int si = 0; si < nsizes; si++) {
+            const int64_t n = sizes[si];
+            const size_t bytes = (size_t)(n * n) * es;
+            void *A = malloc(bytes), *B = malloc(bytes), *C = malloc(bytes), *C0 = malloc(bytes),
+                 *Cref = malloc(bytes);
+            if (!A || !B || !C || !C0 || !Cref) {
+                printf("%cgemm N=%lld: skip (out of memory)\n", *pp, (long long)n);
+                free(A), free(B), free(C), free(C0), free(Cref);
+                continue;
+            }
+            blasx_numa_first_touch(A, bytes, T), blasx_numa_first_touch(B, bytes, T);
+            blasx_numa_first_touch(C, bytes, T), blasx_numa_first_touch(Cref, bytes, T);
+            for (int64_t i = 0; i < n * n; i++) {
+                if (dp) ((double *)A)[i] = rnd(), ((double *)B)[i] = rnd(), ((double *)C0)[i] = rnd();
+                else ((float *)A)[i] = (float)rnd(), ((float *)B)[i] = (float)rnd(), ((float *)C0)[i] = (float)rnd();
+            }
+            const double flops = 2.0 * (double)n * (double)n * (double)n;
+            res_t r[3] = {{0}};
+            for (int which = 0; which < 3; which++) { /* hybrid, static-only, OpenBLAS */
+                if (which == 2 && !(dp ? (void *)ob_d : (void *)ob_s)) continue;
+                blasx_numa_gemm_opts_t o = {.threads = T, .sched = which ? BLASX_NUMA_STATIC : BLASX_NUMA_HYBRID, .stats = 1};
+                r[which].best = 1e30;
+                for (int rep = 0; rep <= reps; rep++) { /* rep 0 warms up */
+                    void *Cw = which == 2 ? Cref : C;
+                    memcpy(Cw, C0, bytes);
+                    const double t0 = now_s();
+                    if (which == 2 && dp)
+                        ob_d(CBLAS_COL_MAJOR, CBLAS_NO_TRANS, CBLAS_NO_TRANS, (int)n, (int)n, (int)n, 1.0, A, (int)n, B, (int)n, 0.5, Cw, (int)n);
+                    else if (which == 2)
+                        ob_s(CBLAS_COL_MAJOR, CBLAS_NO_TRANS, CBLAS_NO_TRANS, (int)n, (int)n, (int)n, 1.0f, A, (int)n, B, (int)n, 0.5f, Cw, (int)n);
+                    else if (dp)
+                        blasx_numa_dgemm('N', 'N', n, n, n, 1.0, A, n, B, n, 0.5, Cw, n, &o, st);
+                    else
+                        blasx_numa_sgemm('N', 'N', n, n, n, 1.0f, A, n, B, n, 0.5f, Cw, n, &o, st);
+                    const double t = now_s() - t0;
+                    if (rep > 0 && t < r[which].best) {
+                        r[which].best = t;
+                        if (which < 2) sum_stats(st, T, &r[which]);
+                    }
+                }
+            }
+            const double gh = flops / r[0].best * 1e-9, gs = flops / r[1].best * 1e-9;
+            if (r[2].best > 0) {
+                double maxd = 0, maxc = 0; /* hybrid against OpenBLAS, relative to the largest |C| */
+                for (int64_t i = 0; i < n * n; i++) {
+                    const double a = dp ? ((double *)C)[i] : ((float *)C)[i];
+                    const double b = dp ? ((double *)Cref)[i] : ((float *)Cref)[i];
+                    maxd = fabs(a - b) > maxd ? fabs(a - b) : maxd;
+                    maxc = fabs(b) > maxc ? fabs(b) : maxc;
+                }
+                const double go = flops / r[2].best * 1e-9;
+                printf("%cgemm N=%-5lld hybrid %8.1f GFLOP/s  static %8.1f  OpenBLAS %8.1f  ratio hybrid/OpenBLAS %.3f  static/OpenBLAS %.3f  (max rel diff %.1e)\n",
+                       *pp, (long long)n, gh, gs, go, gh / go, gs / go, maxd / (maxc > 0 ? maxc : 1));
+            } else {
+                printf("%cgemm N=%-5lld hybrid %8.1f GFLOP/s  static %8.1f  OpenBLAS skip\n", *pp, (long long)n, gh, gs);
+            }
+            for (int w = 0; w < 2; w++)
+                printf("    %-7s %.3f s: wait %.4f s, pack B %.4f s, compute %.3f s, idle at end %.4f s (sums over %d threads)\n",
+                       w ? "static" : "hybrid", r[w].best, r[w].wait, r[w].pack, r[w].comp, r[w].idle, T);
+            fflush(stdout);
+            free(A), free(B), free(C), free(C0), free(Cref);
+        }
+    }
+    free(st);
+    blasx_numa_finalize();
+    return 0;
+}

@@ -1,0 +1,384 @@
+/* numa/hybrid_gemm.c -- the pinned thread pool, the node-local packing
+ * buffers and the per-call scheduler state of the hybrid-grained GEMM
+ * (numa/hybrid_gemm.h); instantiates numa/hybrid_gemm.inc for S and D.
+ *
+ * Pool protocol: `call` admits one GEMM at a time (trylock: a busy pool
+ * means the caller runs single-threaded); a job is published under `m` by
+ * bumping `gen`, the first `active` threads run it and the last one to
+ * finish wakes the caller.  The caller only waits; it does not compute, so
+ * its own affinity (e.g. a runtime worker pinned elsewhere) is untouched.
+ */
+#include <math.h>
+#include <pthread.h>
+#include <sched.h>
+#include <stdatomic.h>
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#include "kernels/cpu_kernels.h"
+#include "numa/hybrid_gemm.h"
+#include "numa/topology.h"
+
+#define BXH_MAXT BLASX_CFG_NUMA_THREADS_MAX
+#define BXH_NSLOT BLASX_CFG_NUMA_B_SLOTS
+#define BXH_LINE 64 /* bytes; counters each get a cache line so claims do not false-share */
+
+typedef struct {
+    _Alignas(BXH_LINE) _Atomic int64_t v;
+} bxh_ctr_t;
+_Static_assert(sizeof(bxh_ctr_t) == BXH_LINE, "one counter per cache line");
+
+/* The state of one GEMM call, shared by its threads.  Every counter is
+ * monotone within the call (reset before the threads start), so no thread
+ * ever has to reset a counter that a slower thread may still read:
+ *   dyn_next[c]          dynamic tasks of chunk c claimed, over all blocks;
+ *                        block it owns the values [it d, (it + 1) d)
+ *   dyn_done[c d + q]    last block whose dynamic task q of chunk c is done
+ *                        (-1 at start): the same rows of the next block may
+ *                        not start before it (C accumulates over k)
+ *   tasks_done[slot]     tasks completed over every block using the slot:
+ *                        the slot is free again once it reaches uses * T(s+d)
+ *   pack_claim[node]     pieces of packed B claimed on the node; block it
+ *                        owns [it P, (it + 1) P)
+ *   pack_done[node, slot] pieces packed into the slot, over its uses */
+typedef struct {
+    int T, s, d, hybrid, nslot;
+    blasx_numa_thread_stats_t *st; /* NULL: no statistics */
+    uint64_t slow_mask;
+    int64_t slow_ns;
+    int64_t m, n, k, ldc;
+    int64_t ars, acs, brs, bcs; /* op(A)(i, p) = A[i ars + p acs]; op(B)(p, j) = B[p brs + j bcs] */
+    const void *A, *B;
+    void *C;
+    double alpha, beta; /* exact for float too */
+    int64_t nkb, nit, panels;
+    const int *tnode;    /* [T] node of each thread */
+    const int *victims;  /* [T][T - 1] chunks to steal from, nearest node first */
+    const int *npieces;  /* [nodes] pieces of a packed-B block */
+    bxh_ctr_t *dyn_next; /* [T] */
+    bxh_ctr_t *dyn_done; /* [T d] */
+    bxh_ctr_t *tasks_done; /* [nslot] */
+    bxh_ctr_t *pack_claim; /* [nodes] */
+    bxh_ctr_t *pack_done;  /* [nodes nslot] */
+    void *const *bbuf;     /* [nodes nslot] */
+    void *const *abuf;     /* [T] */
+    double t0;
+} bxh_job_t;
+
+typedef void (*bxh_fn_t)(void *arg, int tid);
+
+static struct {
+    pthread_mutex_t call, m;
+    pthread_cond_t wake, done;
+    int n;         /* threads created */
+    int ncores;    /* usable cores, in node order */
+    int nnodes;
+    int quit, active, remaining, exit_hook;
+    uint64_t gen;
+    bxh_fn_t fn;
+    void *arg;
+    pthread_t th[BXH_MAXT];
+    uint64_t start_gen[BXH_MAXT];
+    int cpu[BXH_MAXT], node[BXH_MAXT], cores[BXH_MAXT];
+    void *abuf[BXH_MAXT];
+    size_t abytes, bbytes;
+    void **bbuf; /* [nnodes nslot], allocated on first use of a node */
+} bxh_pool = {.call = PTHREAD_MUTEX_INITIALIZER,
+              .m = PTHREAD_MUTEX_INITIALIZER,
+              .wake = PTHREAD_COND_INITIALIZER,
+              .done = PTHREAD_COND_INITIALIZER};
+
+static _Thread_local int bxh_in_pool; /* this thread is a pool thread */
+
+static inline double bxh_now(void) {
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (double)ts.tv_sec + 1e-9 * (double)ts.tv_nsec;
+}
+
+/* Spins (then yields: pools may be oversubscribed) until *c >= target;
+ * acquire, so what the producers wrote before counting is visible. */
+static inline void bxh_wait_ge(bxh_ctr_t *c, int64_t target) {
+    for (int spins = 0; atomic_load_explicit(&c->v, memory_order_acquire) < target; spins++) {
+        if (spins < blasx_cfg.numa.spins) blasx_cpu_relax();
+        else sched_yield();
+    }
+}
+
+/* The same, accounting the time to *wait_s when statistics are on. */
+static inline void bxh_wait_timed(bxh_ctr_t *c, int64_t target, blasx_numa_thread_stats_t *st) {
+    if (atomic_load_explicit(&c->v, memory_order_acquire) >= target) return;
+    const double t = st ? bxh_now() : 0;
+    bxh_wait_ge(c, target);
+    if (st) st->wait_s += bxh_now() - t;
+}
+
+/* Claims the next value of a monotone counter if it lies in [lo, hi) and
+ * returns it; -1 when the range is exhausted or not yet open (the owner is
+ * still on an earlier block: a thief then moves on rather than waiting). */
+static inline int64_t bxh_claim(bxh_ctr_t *c, int64_t lo, int64_t hi) {
+    int64_t v = atomic_load_explicit(&c->v, memory_order_relaxed);
+    while (v >= lo && v < hi)
+        if (atomic_compare_exchange_weak_explicit(&c->v, &v, v + 1, memory_order_acq_rel,
+                                                  memory_order_relaxed))
+            return v;
+    return -1;
+}
+
+/* The test hook: a slowed thread sleeps this long per compute task. */
+static void bxh_delay(int64_t ns) {
+    struct timespec ts = {(time_t)(ns / 1000000000), (long)(ns % 1000000000)};
+    while (nanosleep(&ts, &ts) != 0) {
+    }
+}
+
+static void *bxh_alloc_on(size_t bytes, int node) {
+#ifdef BLASX_HAVE_NUMA
+    if (blasx_topo_have_numa()) return numa_alloc_onnode(bytes, node);
+#endif
+    (void)node;
+    return aligned_alloc(BXH_LINE, (bytes + BXH_LINE - 1) / BXH_LINE * BXH_LINE);
+}
+
+static void bxh_free_on(void *p, size_t bytes) {
+    if (!p) return;
+#ifdef BLASX_HAVE_NUMA
+    if (blasx_topo_have_numa()) {
+        numa_free(p, bytes);
+        return;
+    }
+#endif
+    (void)bytes;
+    free(p);
+}
+
+static void *bxh_thread_main(void *p) {
+    const int tid = (int)(intptr_t)p;
+    bxh_in_pool = 1;
+    cpu_set_t set;
+    CPU_ZERO(&set);
+    CPU_SET(bxh_pool.cpu[tid], &set);
+    if (pthread_setaffinity_np(pthread_self(), sizeof set, &set) != 0) bxh_pool.cpu[tid] = -1;
+    pthread_mutex_lock(&bxh_pool.m);
+    uint64_t seen = bxh_pool.start_gen[tid];
+    for (;;) {
+        while (bxh_pool.gen == seen && !bxh_pool.quit) pthread_cond_wait(&bxh_pool.wake, &bxh_pool.m);
+        if (bxh_pool.quit) break;
+        seen = bxh_pool.gen;
+        if (tid >= bxh_pool.active) continue;
+        bxh_fn_t fn = bxh_pool.fn;
+        void *arg = bxh_pool.arg;
+        pthread_mutex_unlock(&bxh_pool.m);
+        fn(arg, tid);
+        pthread_mutex_lock(&bxh_pool.m);
+        if (--bxh_pool.remaining == 0) pthread_cond_signal(&bxh_pool.done);
+    }
+    pthread_mutex_unlock(&bxh_pool.m);
+    return NULL;
+}
+
+static void bxh_atexit(void) {
+    /* A call still running in another thread keeps its pool. */
+    if (pthread_mutex_trylock(&bxh_pool.call) != 0) return;
+    pthread_mutex_unlock(&bxh_pool.call);
+    blasx_numa_finalize();
+}
+
+/* Largest packing buffers of either precision (bytes). */
+static size_t bxh_abytes(void) {
+    const size_t d = (size_t)BLASX_CFG_CPU_DMC * BLASX_CFG_CPU_DKC * sizeof(double);
+    const size_t s = (size_t)BLASX_CFG_CPU_SMC * BLASX_CFG_CPU_SKC * sizeof(float);
+    return d > s ? d : s;
+}
+static size_t bxh_bbytes(void) {
+    const size_t dn = (BLASX_CFG_CPU_DNC + BLASX_CFG_CPU_DNR - 1) / BLASX_CFG_CPU_DNR * BLASX_CFG_CPU_DNR;
+    const size_t sn = (BLASX_CFG_CPU_SNC + BLASX_CFG_CPU_SNR - 1) / BLASX_CFG_CPU_SNR * BLASX_CFG_CPU_SNR;
+    const size_t d = dn * BLASX_CFG_CPU_DKC * sizeof(double), s = sn * BLASX_CFG_CPU_SKC * sizeof(float);
+    return d > s ? d : s;
+}
+
+/* Under `call`: makes at least T threads exist (pinned round-robin over the
+ * usable cores in node order, each with its packed-A buffer on its node);
+ * returns how many of them can run (T, or fewer when resources run out). */
+static int bxh_grow(int T) {
+    if (bxh_pool.ncores == 0) {
+        bxh_pool.ncores = blasx_topo_cores_in_node_order(bxh_pool.cores, BXH_MAXT);
+        bxh_pool.nnodes = blasx_topo_numa_nodes();
+        bxh_pool.abytes = bxh_abytes();
+        bxh_pool.bbytes = bxh_bbytes();
+    }
+    if (!bxh_pool.bbuf) {
+        bxh_pool.bbuf = calloc((size_t)bxh_pool.nnodes * BXH_NSLOT, sizeof(void *));
+        if (!bxh_pool.bbuf) return 0;
+    }
+    if (!bxh_pool.exit_hook) bxh_pool.exit_hook = atexit(bxh_atexit) == 0;
+    while (bxh_pool.n < T) {
+        const int t = bxh_pool.n;
+        bxh_pool.cpu[t] = bxh_pool.cores[t % bxh_pool.ncores];
+        bxh_pool.node[t] = blasx_topo_cpu_node(bxh_pool.cpu[t]);
+        bxh_pool.abuf[t] = bxh_alloc_on(bxh_pool.abytes, bxh_pool.node[t]);
+        if (!bxh_pool.abuf[t]) break;
+        pthread_mutex_lock(&bxh_pool.m);
+        bxh_pool.start_gen[t] = bxh_pool.gen;
+        pthread_mutex_unlock(&bxh_pool.m);
+        if (pthread_create(&bxh_pool.th[t], NULL, bxh_thread_main, (void *)(intptr_t)t) != 0) {
+            bxh_free_on(bxh_pool.abuf[t], bxh_pool.abytes);
+            bxh_pool.abuf[t] = NULL;
+            break;
+        }
+        bxh_pool.n++;
+    }
+    return bxh_pool.n < T ? bxh_pool.n : T;
+}
+
+/* Under `call`: runs fn(arg, tid) on pool threads 0..T-1 and waits. */
+static void bxh_dispatch(int T, bxh_fn_t fn, void *arg) {
+    pthread_mutex_lock(&bxh_pool.m);
+    bxh_pool.fn = fn;
+    bxh_pool.arg = arg;
+    bxh_pool.active = T;
+    bxh_pool.remaining = T;
+    bxh_pool.gen++;
+    pthread_cond_broadcast(&bxh_pool.wake);
+    while (bxh_pool.remaining > 0) pthread_cond_wait(&bxh_pool.done, &bxh_pool.m);
+    pthread_mutex_unlock(&bxh_pool.m);
+}
+
+void blasx_numa_finalize(void) {
+    if (bxh_in_pool) return; /* a pool thread cannot join itself */
+    pthread_mutex_lock(&bxh_pool.call);
+    pthread_mutex_lock(&bxh_pool.m);
+    bxh_pool.quit = 1;
+    pthread_cond_broadcast(&bxh_pool.wake);
+    pthread_mutex_unlock(&bxh_pool.m);
+    for (int t = 0; t < bxh_pool.n; t++) {
+        pthread_join(bxh_pool.th[t], NULL);
+        bxh_free_on(bxh_pool.abuf[t], bxh_pool.abytes);
+        bxh_pool.abuf[t] = NULL;
+    }
+    bxh_pool.n = 0;
+    if (bxh_pool.bbuf) {
+        for (int i = 0; i < bxh_pool.nnodes * BXH_NSLOT; i++) bxh_free_on(bxh_pool.bbuf[i], bxh_pool.bbytes);
+        free(bxh_pool.bbuf);
+        bxh_pool.bbuf = NULL;
+    }
+    pthread_mutex_lock(&bxh_pool.m);
+    bxh_pool.quit = 0;
+    pthread_mutex_unlock(&bxh_pool.m);
+    pthread_mutex_unlock(&bxh_pool.call);
+}
+
+/* Threads a call asks for: 0 = one per usable core; bounded by the pool. */
+static int bxh_threads_wanted(const blasx_numa_gemm_opts_t *o) {
+    int T = o ? o->threads : 0;
+    if (T <= 0) {
+        int cores[BXH_MAXT];
+        T = blasx_topo_cores_in_node_order(cores, BXH_MAXT);
+    }
+    return T > BXH_MAXT ? BXH_MAXT : T;
+}
+
+/* Per-call arrays of the scheduler, in one allocation (freed by the caller). */
+typedef struct {
+    void *mem;
+    int *tnode, *victims, *npieces;
+    bxh_ctr_t *ctr;
+} bxh_plan_t;
+
+/* Under `call` with T threads existing: node-local packed-B slots for every
+ * node that has threads, the steal order and the counters.  0 on success. */
+static int bxh_plan(int T, int d, bxh_job_t *J, bxh_plan_t *P) {
+    const int nodes = bxh_pool.nnodes;
+    const size_t nctr = (size_t)T + (size_t)T * (d > 0 ? d : 1) + BXH_NSLOT + (size_t)nodes +
+                        (size_t)nodes * BXH_NSLOT;
+    const size_t ints = (size_t)T + (size_t)T * (T > 1 ? T - 1 : 1) + (size_t)nodes * 2;
+    const size_t bytes = nctr * sizeof(bxh_ctr_t) + ints * sizeof(int);
+    P->mem = aligned_alloc(BXH_LINE, (bytes + BXH_LINE - 1) / BXH_LINE * BXH_LINE);
+    if (!P->mem) return -1;
+    P->ctr = P->mem;
+    int *ip = (int *)(P->ctr + nctr);
+    P->tnode = ip, ip += T;
+    P->victims = ip, ip += (size_t)T * (T > 1 ? T - 1 : 1);
+    P->npieces = ip, ip += nodes;
+    int *order = ip;
+    for (size_t i = 0; i < nctr; i++) atomic_init(&P->ctr[i].v, 0);
+    for (int i = 0; i < nodes; i++) P->npieces[i] = 0;
+    for (int t = 0; t < T; t++) {
+        P->tnode[t] = bxh_pool.node[t];
+        P->npieces[bxh_pool.node[t]] += blasx_cfg.numa.pack_pieces;
+    }
+    for (int nd = 0; nd < nodes; nd++) {
+        if (!P->npieces[nd]) continue;
+        for (int s = 0; s < BXH_NSLOT; s++) {
+            void **b = &bxh_pool.bbuf[nd * BXH_NSLOT + s];
+            if (!*b) *b = bxh_alloc_on(bxh_pool.bbytes, nd);
+            if (!*b) return -1;
+        }
+    }
+    /* Thieves look at their own node first, then nodes by distance; within
+     * a node they start after themselves so that they spread over victims. */
+    for (int t = 0; t < T; t++) {
+        int *v = P->victims + (size_t)t * (T - 1), nv = 0;
+        const int no = blasx_topo_nodes_by_distance(P->tnode[t], order);
+        for (int i = 0; i < no; i++)
+            for (int u = 1; u < T; u++)
+                if (P->tnode[(t + u) % T] == order[i]) v[nv++] = (t + u) % T;
+    }
+    bxh_ctr_t *c = P->ctr;
+    J->dyn_next = c, c += T;
+    J->dyn_done = c, c += (size_t)T * (d > 0 ? d : 1);
+    for (size_t i = 0; i < (size_t)T * (d > 0 ? d : 1); i++) atomic_init(&J->dyn_done[i].v, -1);
+    J->tasks_done = c, c += BXH_NSLOT;
+    J->pack_claim = c, c += nodes;
+    J->pack_done = c;
+    J->tnode = P->tnode;
+    J->victims = P->victims;
+    J->npieces = P->npieces;
+    J->bbuf = bxh_pool.bbuf;
+    J->abuf = bxh_pool.abuf;
+    return 0;
+}
+
+/* ---- first touch ------------------------------------------------------ */
+typedef struct {
+    char *p;
+    size_t bytes;
+    int T;
+} bxh_touch_t;
+
+static void bxh_touch_run(void *arg, int tid) {
+    const bxh_touch_t *t = arg;
+    const size_t lo = t->bytes * (size_t)tid / (size_t)t->T, hi = t->bytes * (size_t)(tid + 1) / (size_t)t->T;
+    memset(t->p + lo, 0, hi - lo);
+}
+
+void blasx_numa_first_touch(void *p, size_t bytes, int threads) {
+    blasx_numa_gemm_opts_t o = {.threads = threads};
+    int T = bxh_threads_wanted(&o);
+    if (bxh_in_pool || pthread_mutex_trylock(&bxh_pool.call) != 0) {
+        memset(p, 0, bytes);
+        return;
+    }
+    T = bxh_grow(T);
+    if (T < 1) {
+        pthread_mutex_unlock(&bxh_pool.call);
+        memset(p, 0, bytes);
+        return;
+    }
+    bxh_touch_t t = {p, bytes, T};
+    bxh_dispatch(T, bxh_touch_run, &t);
+    pthread_mutex_unlock(&bxh_pool.call);
+}
+
+/* ---- the GEMM, per precision ------------------------------------------ */
+#define BX_PREC BX_PREC_S
+#include "internal/prec_begin.h"
+#include "numa/hybrid_gemm.inc"
+#include "internal/prec_end.h"
+
+#define BX_PREC BX_PREC_D
+#include "internal/prec_begin.h"
+#include "numa/hybrid_gemm.inc"
+#include "internal/prec_end.h"
