@@ -97,8 +97,9 @@ BLASX_API void blasx_stats_print(void);
 BLASX_API int blasx_gpu_count(void);
 /* Copies GPU gpu's counters into *out; returns 0, or -1 if there is no such GPU. */
 BLASX_API int blasx_gpu_stats(int gpu, blasx_gpu_stats_t *out);
-/* GPU gpu's counters for the calling thread's most recent tiled call (all
- * zero before one); returns 0, or -1 if there is no such GPU. */
+/* GPU gpu's counters for the calling thread's most recent call (all zero
+ * before one, and after a call small enough to run as one CPU kernel);
+ * returns 0, or -1 if there is no such GPU. */
 BLASX_API int blasx_last_call_stats(int gpu, blasx_gpu_stats_t *out);
 /* The link from GPU peer to GPU gpu; returns 0, or -1 if either is absent
  * or they are the same GPU. */

@@ -42,6 +42,21 @@
 #define BLASX_CFG_TILE_Z 1024 /* elements; double complex */
 #endif
 
+/* ---- tile size model (internal/tile_model.h): per call, when GPUs run it */
+#ifndef BLASX_CFG_TILE_MODEL
+#ifdef BLASX_CFG_TILE
+#define BLASX_CFG_TILE_MODEL 0 /* a tile pinned at compile time is used as is */
+#else
+#define BLASX_CFG_TILE_MODEL 1 /* 1 = choose the tile per call from measured rates; 0 = the tiles above */
+#endif
+#endif
+#ifndef BLASX_CFG_TILE_MODEL_MIN
+#define BLASX_CFG_TILE_MODEL_MIN 512 /* elements; smallest candidate (a power of two) */
+#endif
+#ifndef BLASX_CFG_TILE_MODEL_MAX
+#define BLASX_CFG_TILE_MODEL_MAX 4096 /* elements; largest candidate (a power of two) */
+#endif
+
 /* ---- offload: calls below this many flops run as one CPU kernel call -- */
 #ifndef BLASX_CFG_OFFLOAD_MIN_FLOPS
 #define BLASX_CFG_OFFLOAD_MIN_FLOPS 268435456LL /* flops (2*512^3) */
@@ -224,6 +239,11 @@ typedef struct {
 } blasx_tile_cfg_t;
 
 typedef struct {
+    int on;             /* choose the tile per call (internal/tile_model.h) */
+    long long min, max; /* candidates: powers of two in [min, max] */
+} blasx_tile_model_cfg_t;
+
+typedef struct {
     long long offload_min_flops; /* below: one direct CPU kernel call */
     int cpu_workers;             /* pool threads; 0 = cores - 1 */
     int cpu_workers_max;
@@ -259,6 +279,7 @@ typedef struct {
 
 typedef struct {
     blasx_tile_cfg_t tile;
+    blasx_tile_model_cfg_t tile_model;
     blasx_sched_cfg_t sched;
     blasx_cpu_kernel_cfg_t cpu;
     blasx_gpu_cfg_t gpu;
@@ -268,6 +289,7 @@ typedef struct {
 
 static const blasx_config_t blasx_cfg = {
     .tile = {BLASX_CFG_TILE_S, BLASX_CFG_TILE_D, BLASX_CFG_TILE_C, BLASX_CFG_TILE_Z},
+    .tile_model = {BLASX_CFG_TILE_MODEL, BLASX_CFG_TILE_MODEL_MIN, BLASX_CFG_TILE_MODEL_MAX},
     .sched = {BLASX_CFG_OFFLOAD_MIN_FLOPS, BLASX_CFG_CPU_WORKERS, BLASX_CFG_CPU_WORKERS_MAX,
               BLASX_CFG_CPU_WORKER, BLASX_CFG_IDLE_SPINS, BLASX_CFG_PLAN_MEM_PCT},
     .cpu = {BLASX_CFG_CPU_MC, BLASX_CFG_CPU_KC, BLASX_CFG_CPU_NC, BLASX_CFG_CPU_TRI_NB,
@@ -288,6 +310,12 @@ _Static_assert(BLASX_CFG_TILE_S >= 1 && BLASX_CFG_TILE_S <= 65536, "tile S in [1
 _Static_assert(BLASX_CFG_TILE_D >= 1 && BLASX_CFG_TILE_D <= 65536, "tile D in [1, 65536]");
 _Static_assert(BLASX_CFG_TILE_C >= 1 && BLASX_CFG_TILE_C <= 65536, "tile C in [1, 65536]");
 _Static_assert(BLASX_CFG_TILE_Z >= 1 && BLASX_CFG_TILE_Z <= 65536, "tile Z in [1, 65536]");
+_Static_assert(BLASX_CFG_TILE_MODEL == 0 || BLASX_CFG_TILE_MODEL == 1, "tile model is a switch");
+_Static_assert(BLASX_CFG_TILE_MODEL_MIN >= 16 && (BLASX_CFG_TILE_MODEL_MIN & (BLASX_CFG_TILE_MODEL_MIN - 1)) == 0,
+               "smallest model tile: a power of two >= 16");
+_Static_assert(BLASX_CFG_TILE_MODEL_MAX >= BLASX_CFG_TILE_MODEL_MIN && BLASX_CFG_TILE_MODEL_MAX <= 65536 &&
+                       (BLASX_CFG_TILE_MODEL_MAX & (BLASX_CFG_TILE_MODEL_MAX - 1)) == 0,
+               "largest model tile: a power of two in [min, 65536]");
 _Static_assert(BLASX_CFG_OFFLOAD_MIN_FLOPS >= 0, "offload threshold is a flop count >= 0");
 _Static_assert(BLASX_CFG_CPU_WORKERS >= 0 && BLASX_CFG_CPU_WORKERS <= BLASX_CFG_CPU_WORKERS_MAX,
                "CPU workers in [0, max]");

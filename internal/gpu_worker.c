@@ -9,6 +9,8 @@
 #include "internal/stats.h"
 #include "internal/tile_dir.h"
 #include "internal/trace.h"
+#include "internal/tile_model.h"
+#include "internal/settings.h"
 
 #define GPU_MAX_STREAMS BLASX_CFG_STREAMS_PER_GPU
 #define GPU_MAX_DEPTH BLASX_CFG_STEPS_IN_FLIGHT
@@ -290,6 +292,140 @@ static double probe_link(blasx_gpu_t *dst, blasx_gpu_t *src) {
     blasx_heap_free(&dst->heap, a);
     return gbps;
 }
+
+/* ---- the tile model's measurements (tile_model.h) ------------------------ */
+
+static struct {
+    pthread_mutex_t lock;
+    int done[BLASX_PREC_Z + 1]; /* measured (or failed) per precision */
+    blasx_tile_model_t m[BLASX_PREC_Z + 1];
+    int bw_done;
+    double h2d, d2h;
+} TM = {PTHREAD_MUTEX_INITIALIZER, {0}, {{0}}, 0, 0, 0};
+
+/* Heap blocks for a measurement, under the cache lock: GPU threads may be
+ * serving other calls meanwhile. */
+static int tm_alloc(blasx_gpu_t *g, size_t bytes, uintptr_t *a) {
+    pthread_mutex_lock(&g->cache.lock);
+    int rc = blasx_heap_alloc(&g->heap, bytes, a);
+    pthread_mutex_unlock(&g->cache.lock);
+    return rc;
+}
+static void tm_free(blasx_gpu_t *g, uintptr_t a) {
+    pthread_mutex_lock(&g->cache.lock);
+    blasx_heap_free(&g->heap, a);
+    pthread_mutex_unlock(&g->cache.lock);
+}
+
+/* Device seconds between two timed events (both completed). */
+static double tm_seconds(const blasx_device_backend_t *be, blasx_event_t e0, blasx_event_t e1) {
+    double t0 = 0, t1 = 0;
+    if (be->event_time(e0, &t0) || be->event_time(e1, &t1)) return 0;
+    return t1 - t0;
+}
+
+/* Pinned host<->GPU bandwidth of g, bytes/s (one warm-up copy, one timed
+ * each way, cfg.gpu.l2_probe_mb MiB). */
+static int tm_links(blasx_gpu_t *g, blasx_stream_t s, blasx_event_t e0, blasx_event_t e1) {
+    const blasx_device_backend_t *be = g->be;
+    size_t bytes = (size_t)blasx_cfg.gpu.l2_probe_mb << 20;
+    void *h = NULL;
+    uintptr_t d = 0;
+    if (bytes == 0) return BLASX_ERR_INTERNAL;
+    BLASX_TRY(be->host_alloc(bytes, &h));
+    atomic_fetch_add(&pinned_live, 1);
+    int rc = tm_alloc(g, bytes, &d);
+    blasx_shape_t sh = {(int64_t)(bytes / sizeof(double)), 1, (int64_t)(bytes / sizeof(double)), sizeof(double)};
+    for (int dir = 0; rc == 0 && dir < 2; dir++)
+        for (int rep = 0; rc == 0 && rep < 2; rep++) { /* rep 0 warms the path */
+            if (rep) rc = be->event_record(e0, s);
+            if (rc == 0) rc = dir == 0 ? be->copy_h2d(s, d, sh.ld, h, sh.ld, sh) : be->copy_d2h(s, h, sh.ld, d, sh.ld, sh);
+            if (rc == 0 && rep) rc = be->event_record(e1, s);
+            if (rc == 0) rc = be->stream_sync(s);
+            double t = rc == 0 && rep ? tm_seconds(be, e0, e1) : 0;
+            if (rep && t > 0) *(dir == 0 ? &TM.h2d : &TM.d2h) = (double)bytes / t;
+        }
+    if (d) tm_free(g, d);
+    free_pinned(be, h);
+    return rc ? rc : (TM.h2d > 0 && TM.d2h > 0 ? 0 : BLASX_ERR_INTERNAL);
+}
+
+/* Rate of one T x T x T GEMM step of precision prec on g for each
+ * candidate T (device-timed; enough repetitions that small tiles run for
+ * about as long as one large one). */
+static void tm_rates(blasx_gpu_t *g, blasx_stream_t s, blasx_event_t e0, blasx_event_t e1, int prec, size_t esz,
+                     blasx_tile_model_t *md) {
+    const blasx_device_backend_t *be = g->be;
+    blasx_step_t step;
+    memset(&step, 0, sizeof step);
+    step.kernel = BLASX_K_GEMM;
+    step.o[0] = step.o[1] = 'N';
+    step.alpha = 1, step.beta = 1;
+    step.a = blasx_tile(BLASX_OPND_A, 0, 0), step.b = blasx_tile(BLASX_OPND_B, 0, 0);
+    step.c = blasx_tile(BLASX_OPND_C, 0, 0);
+    double cplx = prec == BLASX_PREC_C || prec == BLASX_PREC_Z ? 4 : 1;
+    for (int64_t T = blasx_cfg.tile_model.min; T <= blasx_cfg.tile_model.max && md->n < BLASX_TILE_MODEL_MAX_CAND;
+         T *= 2) {
+        size_t bytes = (size_t)(T * T) * esz;
+        uintptr_t blk[3] = {0, 0, 0};
+        int rc = 0;
+        for (int i = 0; rc == 0 && i < 3; i++) rc = tm_alloc(g, bytes, &blk[i]);
+        int64_t big = blasx_cfg.tile_model.max / T, reps = 2 * big * big * big;
+        if (reps > 64) reps = 64;
+        blasx_view_t v[3];
+        for (int i = 0; i < 3; i++) v[i].ptr = (void *)blk[i], v[i].ld = v[i].rows = v[i].cols = T;
+        rc = rc ? rc : be->run_step(s, prec, &step, &v[0], &v[1], &v[2]); /* warm-up */
+        if (rc == 0) rc = be->event_record(e0, s);
+        for (int64_t r = 0; rc == 0 && r < reps; r++) rc = be->run_step(s, prec, &step, &v[0], &v[1], &v[2]);
+        if (rc == 0) rc = be->event_record(e1, s);
+        if (rc == 0) rc = be->stream_sync(s);
+        double t = rc == 0 ? tm_seconds(be, e0, e1) : 0;
+        for (int i = 0; i < 3; i++)
+            if (blk[i]) tm_free(g, blk[i]);
+        if (t <= 0) break; /* no room (or a failure): larger tiles will not do better */
+        md->tile[md->n] = T;
+        md->rate[md->n] = cplx * 2.0 * (double)T * (double)T * (double)T * (double)reps / t;
+        md->n++;
+    }
+}
+
+const blasx_tile_model_t *blasx_gpus_tile_model(int prec, size_t esz) {
+    if (prec < BLASX_PREC_S || prec > BLASX_PREC_Z || G.n == 0 || !G.be || strcmp(G.be->name, "cuda") != 0 ||
+        !G.be->event_create_timed || !G.be->event_time)
+        return NULL; /* simulated devices have no rates worth modelling */
+    pthread_mutex_lock(&TM.lock);
+    if (!TM.done[prec]) {
+        TM.done[prec] = 1;
+        blasx_gpu_t *g = G.gpu[0];
+        const blasx_device_backend_t *be = g->be;
+        blasx_stream_t s = NULL;
+        blasx_event_t e0 = NULL, e1 = NULL;
+        blasx_tile_model_t *md = &TM.m[prec];
+        int rc = be->stream_create(g->dev, &s);
+        if (rc == 0) rc = be->event_create_timed(g->dev, &e0);
+        if (rc == 0) rc = be->event_create_timed(g->dev, &e1);
+        if (rc == 0 && !TM.bw_done) TM.bw_done = 1, rc = tm_links(g, s, e0, e1);
+        if (rc == 0 && TM.h2d > 0) {
+            md->h2d = TM.h2d, md->d2h = TM.d2h;
+            tm_rates(g, s, e0, e1, prec, esz, md);
+        }
+        if (s) be->stream_sync(s);
+        if (e0) be->event_destroy(e0);
+        if (e1) be->event_destroy(e1);
+        if (s) be->stream_destroy(s);
+        if (blasx_settings()->verbose) {
+            fprintf(stderr, "blasx: tile model (%c, GPU 0): host links %.1f / %.1f GB/s;", "?sdcz"[prec],
+                    md->h2d * 1e-9, md->d2h * 1e-9);
+            for (int i = 0; i < md->n; i++) fprintf(stderr, " %lld: %.1f TFLOP/s", (long long)md->tile[i], md->rate[i] * 1e-12);
+            fprintf(stderr, "\n");
+        }
+    }
+    const blasx_tile_model_t *md = TM.m[prec].n > 0 ? &TM.m[prec] : NULL;
+    pthread_mutex_unlock(&TM.lock);
+    return md;
+}
+
+double blasx_gpus_heap_bytes(void) { return G.n ? (double)G.gpu[0]->bytes : 0; }
 
 /* Topology discovery for the L2 level: links between every pair, peer
  * access enabled once, a measured bandwidth, each GPU's preference order. */

@@ -4,6 +4,7 @@
 #include "internal/settings.h"
 #include "internal/stats.h"
 #include "internal/trace.h"
+#include "internal/tile_model.h"
 #include "numa/topology.h"
 #include <pthread.h>
 #include <sched.h>
@@ -281,6 +282,20 @@ static int job_build(blasx_job_t *job) {
     return 0;
 }
 
+int64_t blasx_runtime_pick_tile(int prec, size_t esz, int64_t compiled, const blasx_problem_t *p) {
+    if (!blasx_cfg.tile_model.on) return compiled;
+    pthread_once(&rt.once, register_exit);
+    pthread_mutex_lock(&rt.lock);
+    pool_start_locked();
+    int gpus = rt.ngpu_threads ? blasx_gpus_healthy() : 0;
+    pthread_mutex_unlock(&rt.lock);
+    if (gpus == 0) return compiled; /* CPU workers: the compiled tile */
+    const blasx_tile_model_t *md = blasx_gpus_tile_model(prec, esz);
+    if (!md) return compiled;
+    return blasx_tile_model_pick(md, p, esz, gpus, blasx_cfg.gpu.streams_per_gpu, blasx_gpus_heap_bytes(), compiled,
+                                 NULL);
+}
+
 /* A call's record on the host's calls track (BLASX_TRACE): the whole call
  * (what == NULL) or its planning phase. */
 static void trace_call(const blasx_job_t *job, const char *what, double t0) {
@@ -390,6 +405,8 @@ int blasx_gpu_stats(int gpu, blasx_gpu_stats_t *out) {
     pthread_mutex_unlock(&rt.lock);
     return ok ? 0 : -1;
 }
+
+void blasx_runtime_untiled_call(void) { memset(last_call, 0, sizeof last_call); }
 
 int blasx_last_call_stats(int gpu, blasx_gpu_stats_t *out) {
     if (gpu < 0 || gpu >= BLASX_CFG_MAX_GPUS || gpu >= last_call_gpus) return -1;

@@ -22,6 +22,15 @@
 BLASX_INTERNAL int blasx_runtime_execute(int prec, size_t esz, int64_t tile, const blasx_problem_t *p,
                                          const blasx_operand_t op[BLASX_OPND_COUNT]);
 
+/* Tile side for problem p: the tile model's choice (internal/tile_model.h)
+ * when GPUs will run it and cfg.tile_model.on, else `compiled`.  Starts the
+ * runtime if needed. */
+BLASX_INTERNAL int64_t blasx_runtime_pick_tile(int prec, size_t esz, int64_t compiled, const blasx_problem_t *p);
+
+/* The calling thread's call ran as one CPU kernel: its per-call GPU
+ * counters (blasx_last_call_stats) become zero, not the last tiled call's. */
+BLASX_INTERNAL void blasx_runtime_untiled_call(void);
+
 /* Number of pool threads now running (0 before the first tiled call). */
 BLASX_INTERNAL int blasx_runtime_threads(void);
 

@@ -22,10 +22,4 @@ typedef struct {
 /* The settings of this process (parsed at the first call, thread-safely). */
 BLASX_INTERNAL const blasx_settings_t *blasx_settings(void);
 
-/* Tile side of a call: BLASX_TILE, else the compiled tile of its precision. */
-static inline int64_t blasx_tile_for(int64_t compiled) {
-    long long t = blasx_settings()->tile;
-    return t > 0 ? (int64_t)t : compiled;
-}
-
 #endif

@@ -1,0 +1,96 @@
+/* internal/tile_model.h -- the tile size of a call, from a model of the
+ * machine instead of one constant (the paper's "only tuning parameter").
+ *
+ * Role: the GPU workers measure once per process and precision, on GPU 0,
+ * the in-core rate of one T x T x T GEMM tile step for each candidate T
+ * (powers of two in [cfg.tile_model.min, cfg.tile_model.max]) and the
+ * pinned host<->GPU bandwidths; blasx_tile_model_pick then estimates, for a
+ * call's shape, its GPU count and streams, the time with each T:
+ *     compute   = ceil(tasks / G) * flops / (tasks * rate(T))
+ *                 (whole output-tile tasks per GPU: few large tiles balance badly)
+ *     transfer  = max(bytes in / (G * h2d), bytes out / (G * d2h))
+ *                 (each operand crosses PCIe once with the L2 level)
+ *     pipeline  = (2 T^2 in + T^2 out) * esz / link   (first inputs, last write-back)
+ *     estimate  = max(compute, transfer) + pipeline
+ * and picks the smallest estimate among the T whose working set fits the
+ * GPU heap.  Small T gives parallelism and a short pipeline fill, large T
+ * the kernel rate (H200 DGEMM: about 40 TFLOP/s at 1024, 58 at 4096).
+ * Invariants: a pure function of its inputs (unit-tested with measured
+ * rates); used only when GPUs run the call, the compile-time tile is not
+ * pinned (cfg.tile_model.on) and BLASX_TILE is unset; any failure of the
+ * measurement leaves the compiled tile in force.
+ */
+#ifndef BLASX_INTERNAL_TILE_MODEL_H
+#define BLASX_INTERNAL_TILE_MODEL_H
+
+#include "internal/plan.h"
+
+#define BLASX_TILE_MODEL_MAX_CAND 16 /* candidates: powers of two, so at most log2(65536) */
+
+typedef struct {
+    int n;                                   /* candidates measured (0: no model) */
+    int64_t tile[BLASX_TILE_MODEL_MAX_CAND]; /* ascending */
+    double rate[BLASX_TILE_MODEL_MAX_CAND];  /* flop/s of one tile step on one GPU */
+    double h2d, d2h;                         /* bytes/s of one GPU's host link */
+} blasx_tile_model_t;
+
+/* Output-tile tasks of p with tile T (triangular outputs count their half). */
+static inline double blasx_tile_model_tasks(const blasx_problem_t *p, int64_t T) {
+    double tm = (double)blasx_ceil_div64(p->m, T), tn = (double)blasx_ceil_div64(p->n, T);
+    switch (p->routine) {
+    case BLASX_K_SYRK:
+    case BLASX_K_HERK:
+    case BLASX_K_SYR2K:
+    case BLASX_K_HER2K: return tn * (tn + 1) / 2;
+    default: return tm * tn;
+    }
+}
+
+/* Estimated seconds of p with tile T on `gpus` GPUs (rate: flop/s of T's
+ * tile step).  reads_c: the call reads its output (beta != 0, TRMM/TRSM). */
+static inline double blasx_tile_model_estimate(const blasx_tile_model_t *md, double rate, int64_t T,
+                                               const blasx_problem_t *p, size_t esz, int gpus) {
+    int64_t rows[BLASX_OPND_COUNT], cols[BLASX_OPND_COUNT];
+    blasx_problem_shapes(p, rows, cols);
+    int reads_c = p->routine == BLASX_K_TRMM || p->routine == BLASX_K_TRSM || p->beta != 0;
+    double in = 0, out = (double)rows[BLASX_OPND_C] * (double)cols[BLASX_OPND_C] * (double)esz;
+    for (int o = 0; o < BLASX_OPND_COUNT; o++)
+        if (o != BLASX_OPND_C || reads_c) in += (double)rows[o] * (double)cols[o] * (double)esz;
+    double tasks = blasx_tile_model_tasks(p, T), G = gpus < 1 ? 1 : gpus;
+    double per_gpu = tasks / G, whole = per_gpu == (double)(int64_t)per_gpu ? per_gpu : (double)(int64_t)per_gpu + 1;
+    double compute = whole / tasks * blasx_problem_flops(p) / rate;
+    double transfer = in / (G * md->h2d), back = out / (G * md->d2h);
+    if (back > transfer) transfer = back;
+    double tile_bytes = (double)T * (double)T * (double)esz;
+    double pipeline = 2 * tile_bytes / md->h2d + tile_bytes / md->d2h;
+    return (compute > transfer ? compute : transfer) + pipeline;
+}
+
+/* The tile of p: the candidate with the smallest estimate whose working
+ * set (3 tiles per stream and 2 more) fits heap_bytes; `fallback` when
+ * the model is empty or nothing fits.  *est (may be NULL) gets its estimate. */
+static inline int64_t blasx_tile_model_pick(const blasx_tile_model_t *md, const blasx_problem_t *p, size_t esz,
+                                            int gpus, int streams, double heap_bytes, int64_t fallback,
+                                            double *est) {
+    int64_t best = fallback;
+    double best_t = 0;
+    for (int i = 0; i < md->n; i++) {
+        int64_t T = md->tile[i];
+        if (md->rate[i] <= 0 || md->h2d <= 0 || md->d2h <= 0) continue;
+        if ((double)T * (double)T * (double)esz * (3.0 * streams + 2) > heap_bytes) continue;
+        double t = blasx_tile_model_estimate(md, md->rate[i], T, p, esz, gpus);
+        if (best_t == 0 || t < best_t) best = T, best_t = t;
+    }
+    if (est) *est = best_t;
+    return best;
+}
+
+/* The model of precision prec on this process's GPUs, measured at the
+ * first use (thread-safe); NULL when there is none (no CUDA GPU, the
+ * simulated backend, or the measurement failed). */
+BLASX_INTERNAL const blasx_tile_model_t *blasx_gpus_tile_model(int prec, size_t esz);
+
+/* GPU heap bytes of GPU 0 (the model's working-set bound); 0 without GPUs. */
+BLASX_INTERNAL double blasx_gpus_heap_bytes(void);
+
+#endif

@@ -1,0 +1,85 @@
+/* testing/test_tile_model.c -- the tile size model (internal/tile_model.h).
+ *
+ * The pick is a pure function of the measured machine and the call: these
+ * checks feed it a machine shaped like one H200 behind PCIe (kernel rate
+ * rising with the tile, 50 GB/s host links) and check the choices the
+ * model exists for: large problems take large tiles (kernel rate), small
+ * ones smaller tiles (pipeline fill and load balance), the pick has the
+ * least estimate and more GPUs never estimate slower, a small heap caps the
+ * tile, triangular outputs count half the tasks, and an empty model keeps
+ * the compiled tile.  The same function runs on the GPU machine with the
+ * rates it measured there (BLASX_VERBOSE=1 prints them).
+ */
+#include <string.h>
+#include "internal/tile_model.h"
+#include "testing/harness.h"
+
+static blasx_problem_t gemm(int64_t m, int64_t n, int64_t k) {
+    blasx_problem_t p;
+    memset(&p, 0, sizeof p);
+    p.routine = BLASX_K_GEMM;
+    p.o[0] = p.o[1] = 'N';
+    p.m = m, p.n = n, p.k = k;
+    p.alpha = 1, p.beta = 1;
+    return p;
+}
+
+int main(void) {
+    /* a test machine: rates in flop/s per candidate tile, links in bytes/s */
+    blasx_tile_model_t md = {4, {512, 1024, 2048, 4096}, {25e12, 40e12, 50e12, 58e12}, 50e9, 50e9};
+    const double heap = 120e9;
+    const int streams = 4;
+
+    blasx_problem_t big = gemm(32768, 32768, 32768), mid = gemm(8192, 8192, 8192), small = gemm(2048, 2048, 2048);
+    double e_big, e_mid;
+    int64_t tb1 = blasx_tile_model_pick(&md, &big, 8, 1, streams, heap, 1024, &e_big);
+    int64_t tb2 = blasx_tile_model_pick(&md, &big, 8, 2, streams, heap, 1024, NULL);
+    int64_t tm2 = blasx_tile_model_pick(&md, &mid, 8, 2, streams, heap, 1024, &e_mid);
+    int64_t ts2 = blasx_tile_model_pick(&md, &small, 8, 2, streams, heap, 1024, NULL);
+    printf("test_tile_model: DGEMM 32768 -> %lld (1 GPU, est %.3f s), %lld (2 GPUs); 8192 -> %lld (est %.4f s); "
+           "2048 -> %lld\n", (long long)tb1, e_big, (long long)tb2, (long long)tm2, e_mid, (long long)ts2);
+    CHECK(tb1 == 4096 && tb2 == 4096, "N = 32768 takes the fastest kernel's tile (%lld, %lld)", (long long)tb1,
+          (long long)tb2);
+    CHECK(ts2 < 4096 && ts2 <= tm2 && tm2 <= tb2, "smaller problems take smaller tiles (%lld <= %lld <= %lld)",
+          (long long)ts2, (long long)tm2, (long long)tb2);
+    /* the estimate at 32768: compute-bound, 2 N^3 / rate(4096) on one GPU */
+    CHECK(e_big >= 2.0 * 32768.0 * 32768.0 * 32768.0 / 58e12 && e_big < 1.05 * 2.0 * 32768.0 * 32768.0 * 32768.0 / 58e12,
+          "1-GPU estimate %.3f s is the compute time plus a small pipeline fill", e_big);
+
+    /* the pick is the candidate of least estimate, and more GPUs never make
+     * the estimate worse, for every size and GPU count */
+    for (int64_t n = 1024; n <= 65536; n *= 2) {
+        blasx_problem_t p = gemm(n, n, n / 2);
+        double prev = 1e30;
+        for (int g = 1; g <= 8; g++) {
+            double est;
+            int64_t t = blasx_tile_model_pick(&md, &p, 8, g, streams, heap, 1024, &est);
+            int least = 1;
+            for (int i = 0; i < md.n; i++)
+                least &= est <= blasx_tile_model_estimate(&md, md.rate[i], md.tile[i], &p, 8, g);
+            CHECK(least, "N %lld, %d GPUs: tile %lld has the least estimate", (long long)n, g, (long long)t);
+            CHECK(est <= prev * (1 + 1e-12), "N %lld: %d GPUs estimate %.4g s after %.4g s", (long long)n, g, est, prev);
+            prev = est;
+        }
+    }
+
+    /* the working set bounds the tile: 3 per stream + 2 of T^2 doubles */
+    double small_heap = 2048.0 * 2048 * 8 * (3 * streams + 2);
+    int64_t th = blasx_tile_model_pick(&md, &big, 8, 2, streams, small_heap, 1024, NULL);
+    CHECK(th == 2048, "heap for 2048-tiles only: %lld", (long long)th);
+    CHECK(blasx_tile_model_pick(&md, &big, 8, 2, streams, 1.0, 777, NULL) == 777,
+          "nothing fits: the compiled tile");
+
+    /* triangular outputs: half the tasks */
+    blasx_problem_t rk;
+    memset(&rk, 0, sizeof rk);
+    rk.routine = BLASX_K_SYRK, rk.o[0] = 'L', rk.o[1] = 'N', rk.n = 4096, rk.k = 4096, rk.beta = 1;
+    CHECK(blasx_tile_model_tasks(&rk, 1024) == 10 && blasx_tile_model_tasks(&mid, 1024) == 64,
+          "task counts: SYRK 4 x 4 tiles -> 10, GEMM 8 x 8 -> 64");
+
+    /* an empty model keeps the compiled tile */
+    blasx_tile_model_t none;
+    memset(&none, 0, sizeof none);
+    CHECK(blasx_tile_model_pick(&none, &big, 8, 2, streams, heap, 1024, NULL) == 1024, "no model: compiled tile");
+    return bx_summary("test_tile_model");
+}
