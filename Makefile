@@ -9,7 +9,8 @@
 #   make USER_CONFIG=path/to/my_config.h      or a user config header
 #
 # The "tiny" variant (build/tiny/) compiles the same sources with a tile of 3
-# and no offload threshold, so that every call goes through tiling, and with
+# and no offload threshold or parallel CPU GEMM, so that every call goes
+# through tiling, and with
 # the CUDA fault-injection hook (a test build: internal/device.h).
 
 CC       ?= gcc
@@ -18,7 +19,7 @@ OPT      ?= -O3
 CONFIG   ?=
 USER_CONFIG ?=
 BUILD    ?= build
-TINY_CONFIG = -DBLASX_CFG_TILE=3 -DBLASX_CFG_OFFLOAD_MIN_FLOPS=0 -DBLASX_FAULT_INJECTION
+TINY_CONFIG = -DBLASX_CFG_TILE=3 -DBLASX_CFG_OFFLOAD_MIN_FLOPS=0 -DBLASX_CFG_CPU_PAR_MIN_FLOPS=1000000000000000000LL -DBLASX_FAULT_INJECTION
 
 HAVE_NUMA := $(shell test -f /usr/include/numa.h && echo 1)
 NUMA_DEF  := $(if $(HAVE_NUMA),-DBLASX_HAVE_NUMA,)

@@ -9,6 +9,7 @@
 #include "internal/settings.h"
 #include "internal/stats.h"
 #include "kernels/cpu_kernels.h"
+#include "numa/hybrid_gemm.h"
 
 /* Set by the tiled path of the current call (for the call statistics). */
 static _Thread_local int api_tiled;

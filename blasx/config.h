@@ -208,6 +208,11 @@
 #define BLASX_CFG_TRACE_MAX_EVENTS 2097152 /* events kept for BLASX_TRACE (~100 bytes each); later ones are counted as dropped */
 #endif
 
+/* ---- CPU GEMM path of the API: small S/D GEMMs on all cores (numa/hybrid_gemm.h) */
+#ifndef BLASX_CFG_CPU_PAR_MIN_FLOPS
+#define BLASX_CFG_CPU_PAR_MIN_FLOPS 4194304LL /* flops (2*128^3); below the offload threshold, GEMMs from this size use every core */
+#endif
+
 /* ---- NUMA hybrid-grained GEMM (papers/001) --------------------------- */
 #ifndef BLASX_CFG_NUMA_STATIC_TASKS
 #define BLASX_CFG_NUMA_STATIC_TASKS 2 /* static tasks per chunk (s) */
@@ -250,6 +255,7 @@ typedef struct {
     int cpu_worker;              /* CPU joins GPU runs */
     int idle_spins;
     int plan_mem_pct;
+    long long cpu_par_min_flops; /* S/D GEMM run on the CPU: parallel from this many flops */
 } blasx_sched_cfg_t;
 
 typedef struct {
@@ -291,7 +297,8 @@ static const blasx_config_t blasx_cfg = {
     .tile = {BLASX_CFG_TILE_S, BLASX_CFG_TILE_D, BLASX_CFG_TILE_C, BLASX_CFG_TILE_Z},
     .tile_model = {BLASX_CFG_TILE_MODEL, BLASX_CFG_TILE_MODEL_MIN, BLASX_CFG_TILE_MODEL_MAX},
     .sched = {BLASX_CFG_OFFLOAD_MIN_FLOPS, BLASX_CFG_CPU_WORKERS, BLASX_CFG_CPU_WORKERS_MAX,
-              BLASX_CFG_CPU_WORKER, BLASX_CFG_IDLE_SPINS, BLASX_CFG_PLAN_MEM_PCT},
+              BLASX_CFG_CPU_WORKER, BLASX_CFG_IDLE_SPINS, BLASX_CFG_PLAN_MEM_PCT,
+              BLASX_CFG_CPU_PAR_MIN_FLOPS},
     .cpu = {BLASX_CFG_CPU_MC, BLASX_CFG_CPU_KC, BLASX_CFG_CPU_NC, BLASX_CFG_CPU_TRI_NB,
             BLASX_CFG_CPU_DMR, BLASX_CFG_CPU_DNR, BLASX_CFG_CPU_DMC, BLASX_CFG_CPU_DKC, BLASX_CFG_CPU_DNC,
             BLASX_CFG_CPU_SMR, BLASX_CFG_CPU_SNR, BLASX_CFG_CPU_SMC, BLASX_CFG_CPU_SKC, BLASX_CFG_CPU_SNC},
@@ -322,6 +329,7 @@ _Static_assert(BLASX_CFG_CPU_WORKERS >= 0 && BLASX_CFG_CPU_WORKERS <= BLASX_CFG_
 _Static_assert(BLASX_CFG_CPU_WORKERS_MAX >= 1 && BLASX_CFG_CPU_WORKERS_MAX <= 4096, "pool bound");
 _Static_assert(BLASX_CFG_CPU_WORKER == 0 || BLASX_CFG_CPU_WORKER == 1, "CPU worker is a switch");
 _Static_assert(BLASX_CFG_IDLE_SPINS >= 0, "idle spins >= 0");
+_Static_assert(BLASX_CFG_CPU_PAR_MIN_FLOPS >= 0, "parallel CPU GEMM threshold is a flop count >= 0");
 _Static_assert(BLASX_CFG_PLAN_MEM_PCT >= 1 && BLASX_CFG_PLAN_MEM_PCT <= 90, "plan memory in [1, 90] percent");
 _Static_assert(BLASX_CFG_CPU_MC >= 8 && BLASX_CFG_CPU_KC >= 8 && BLASX_CFG_CPU_NC >= 8,
                "CPU kernel blocks of at least 8");

@@ -49,8 +49,24 @@ static int tasks_of_call(void) {
     return (int)s.tasks;
 }
 
+/* Starts the runtime (2 simulated GPUs unless real ones are visible):
+ * the GPU workers read their settings then.  Returns the GPU count. */
+static int gpus_started(void) {
+    setenv("BLASX_SIM_GPUS", "2", 1);
+    return blasx_gpu_count();
+}
+
 int main(void) {
     char err[4096];
+    /* settings of the GPU workers, read when the runtime starts */
+    CHECK(in_child("BLASX_L2_CACHE", "yes", gpus_started, err, sizeof err) > 0 &&
+              strstr(err, "BLASX_L2_CACHE=yes ignored"),
+          "BLASX_L2_CACHE=yes reported, default kept (stderr: %s)", err);
+    CHECK(in_child("BLASX_STAGE_PAGEABLE", "7", gpus_started, err, sizeof err) > 0 &&
+              strstr(err, "BLASX_STAGE_PAGEABLE=7 ignored"),
+          "BLASX_STAGE_PAGEABLE=7 reported, default kept (stderr: %s)", err);
+    CHECK(in_child("BLASX_L2_CACHE", "0", gpus_started, err, sizeof err) > 0 && !strstr(err, "ignored"),
+          "BLASX_L2_CACHE=0 taken silently (stderr: %s)", err);
     CHECK(in_child("BLASX_TILE", "96", tile_value, err, sizeof err) == 96 && !*err, "BLASX_TILE=96 taken");
     CHECK(in_child("BLASX_TILE", "12x", tile_value, err, sizeof err) == 0 && strstr(err, "BLASX_TILE=12x ignored"),
           "BLASX_TILE=12x reported and ignored (stderr: %s)", err);
