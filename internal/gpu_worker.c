@@ -238,24 +238,6 @@ static int gpu_create(const blasx_device_backend_t *be, int dev, blasx_gpu_t **o
     return 0;
 }
 
-/* An integer setting in [lo, hi] read at each runtime start; anything else
- * is reported (once per variable and process) and the default kept. */
-static int env_int(const char *name, int dflt, long lo, long hi) {
-    static const char *reported[8];
-    const char *v = getenv(name);
-    if (!v || !*v) return dflt;
-    char *end;
-    long x = strtol(v, &end, 10);
-    if (!*end && x >= lo && x <= hi) return (int)x;
-    int seen = 0, i = 0;
-    for (; i < 8 && reported[i] && !seen; i++) seen = reported[i] == name;
-    if (!seen) {
-        if (i < 8) reported[i] = name;
-        fprintf(stderr, "blasx: %s=%s ignored (expected an integer in [%ld, %ld]); using %d\n", name, v, lo, hi, dflt);
-    }
-    return dflt;
-}
-
 /* BLASX_GPUS: unset or "all" = every device; "none"/"off"/"" = no GPU;
  * otherwise a comma-separated list of device numbers. */
 static int select_devices(int ndev, int *list) {
@@ -443,7 +425,7 @@ static void topology_init(void) {
     blasx_tile_dir_t *d = &G.dir;
     memset(d, 0, sizeof *d);
     d->n = G.n;
-    d->enabled = env_int("BLASX_L2_CACHE", blasx_cfg.gpu.l2_cache, 0, 1) != 0 && G.n > 1;
+    d->enabled = (int)blasx_env_ll("BLASX_L2_CACHE", 0, 1, blasx_cfg.gpu.l2_cache) != 0 && G.n > 1;
     for (int i = 0; i < G.n; i++) d->cache[i] = &G.gpu[i]->cache;
     for (int i = 0; i < G.n; i++)
         for (int j = 0; j < G.n; j++) {
@@ -472,10 +454,10 @@ int blasx_gpus_init(void) {
     if (blasx_cuda_backend.count(&ndev) == 0 && ndev > 0) be = &blasx_cuda_backend;
 #endif
     if (!be) {
-        int sim = env_int("BLASX_SIM_GPUS", blasx_cfg.gpu.sim_gpus, 0, BLASX_CFG_MAX_GPUS);
+        int sim = (int)blasx_env_ll("BLASX_SIM_GPUS", 0, BLASX_CFG_MAX_GPUS, blasx_cfg.gpu.sim_gpus);
         if (sim > BLASX_CFG_MAX_GPUS) sim = BLASX_CFG_MAX_GPUS;
         if (sim > 0) {
-            long long kb = env_int("BLASX_SIM_MEM_KB", (int)(blasx_cfg.gpu.sim_mem_mb * 1024), 1, INT32_MAX);
+            long long kb = blasx_env_ll("BLASX_SIM_MEM_KB", 1, INT32_MAX, blasx_cfg.gpu.sim_mem_mb * 1024);
             if (kb < 1) kb = 1;
             if (blasx_sim_configure(sim, (size_t)kb << 10) == 0) be = &blasx_sim_backend;
             if (be) be->count(&ndev);
@@ -488,7 +470,7 @@ int blasx_gpus_init(void) {
      * thread's gather into pinned slots 6.5 / 8.6 -- one host thread copies
      * slower than the driver, so by default pageable copies are the
      * driver's until the gather runs on several threads. */
-    G.stage = env_int("BLASX_STAGE_PAGEABLE", blasx_cfg.gpu.stage_pageable, 0, 1) != 0;
+    G.stage = (int)blasx_env_ll("BLASX_STAGE_PAGEABLE", 0, 1, blasx_cfg.gpu.stage_pageable) != 0;
     int list[BLASX_CFG_MAX_GPUS];
     int n = select_devices(ndev, list);
     for (int i = 0; i < n; i++) {
@@ -581,15 +563,20 @@ static void trace_event_put(blasx_gpu_t *g, blasx_event_t e, int ok) {
     else g->be->event_destroy(e); /* after a failure, or no room */
 }
 
+/* The operation of the last trace_begin was not issued (a failure):
+ * drop the events it took. */
+static void trace_disarm(blasx_gpu_t *g) {
+    if (!g->tarmed) return;
+    g->tarmed = 0;
+    trace_event_put(g, g->trec[g->ntrec].e0, 0);
+    trace_event_put(g, g->trec[g->ntrec].e1, 0);
+}
+
 /* Before an operation on st: returns the slot of its record, -1 when not
  * tracing (or the record could not be made). */
 static int trace_begin(blasx_gpu_t *g, gpu_stream_t *st) {
     if (!blasx_trace_on()) return -1;
-    if (g->tarmed) { /* the last begin's operation failed to issue: drop its events */
-        g->tarmed = 0;
-        trace_event_put(g, g->trec[g->ntrec].e0, 0);
-        trace_event_put(g, g->trec[g->ntrec].e1, 0);
-    }
+    trace_disarm(g);
     if (g->ntrec == g->captrec) {
         int cap = g->captrec ? 2 * g->captrec : 64;
         gpu_trec_t *p = realloc(g->trec, (size_t)cap * sizeof *p);
@@ -648,11 +635,7 @@ static void trace_drain(blasx_gpu_t *g, int wait) {
 }
 
 static void trace_free(blasx_gpu_t *g) {
-    if (g->tarmed) {
-        g->tarmed = 0;
-        trace_event_put(g, g->trec[g->ntrec].e0, 0);
-        trace_event_put(g, g->trec[g->ntrec].e1, 0);
-    }
+    trace_disarm(g);
     trace_drain(g, 1);
     for (int i = 0; i < g->ntfree; i++) g->be->event_destroy(g->tfree[i]);
     free(g->tfree);

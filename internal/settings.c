@@ -12,24 +12,32 @@
 static blasx_settings_t S;
 static pthread_once_t once = PTHREAD_ONCE_INIT;
 
-/* An integer setting in [lo, hi]; anything else is reported and ignored. */
-static long long env_ll(const char *name, long long lo, long long hi, long long dflt) {
+long long blasx_env_ll(const char *name, long long lo, long long hi, long long dflt) {
+    /* variables already reported (pointer identity: callers pass literals) */
+    enum { MAX_REPORTED = 16 };
+    static const char *reported[MAX_REPORTED];
+    static pthread_mutex_t lock = PTHREAD_MUTEX_INITIALIZER;
     const char *v = getenv(name);
     if (!v || !*v) return dflt;
     char *end;
     long long x = strtoll(v, &end, 10);
-    if (*end || x < lo || x > hi) {
+    if (!*end && x >= lo && x <= hi) return x;
+    pthread_mutex_lock(&lock);
+    int seen = 0, i = 0;
+    for (; i < MAX_REPORTED && reported[i] && !seen; i++) seen = reported[i] == name;
+    if (!seen) {
+        if (i < MAX_REPORTED) reported[i] = name;
         fprintf(stderr, "blasx: %s=%s ignored (expected an integer in [%lld, %lld]); using %lld\n", name, v, lo, hi,
                 dflt);
-        return dflt;
     }
-    return x;
+    pthread_mutex_unlock(&lock);
+    return dflt;
 }
 
 static void parse(void) {
-    S.tile = env_ll("BLASX_TILE", 1, SETTINGS_TILE_MAX, 0);
-    S.cpu_worker = (int)env_ll("BLASX_CPU_WORKER", 0, 1, blasx_cfg.sched.cpu_worker);
-    S.verbose = (int)env_ll("BLASX_VERBOSE", 0, 1, 0);
+    S.tile = blasx_env_ll("BLASX_TILE", 1, SETTINGS_TILE_MAX, 0);
+    S.cpu_worker = (int)blasx_env_ll("BLASX_CPU_WORKER", 0, 1, blasx_cfg.sched.cpu_worker);
+    S.verbose = (int)blasx_env_ll("BLASX_VERBOSE", 0, 1, 0);
 }
 
 const blasx_settings_t *blasx_settings(void) {

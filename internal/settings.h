@@ -4,9 +4,10 @@
  *   BLASX_CPU_WORKER=0|1  CPU cores take tile tasks beside the GPUs
  *   BLASX_VERBOSE=0|1   one line per runtime start: backend, GPUs, links
  * (BLASX_GPUS, BLASX_L2_CACHE, BLASX_STAGE_PAGEABLE and BLASX_SIM_* are
- * read by the GPU workers, BLASX_STATS by internal/stats.c.)
- * Invariants: each variable is read once per process; a value that cannot
- * be honoured is reported once on stderr and the default is kept.
+ * read by the GPU workers at each runtime start, through blasx_env_ll;
+ * BLASX_STATS by internal/stats.c, BLASX_TRACE by internal/trace.c.)
+ * Invariants: the three above are read once per process; a value that
+ * cannot be honoured is reported once on stderr and the default is kept.
  */
 #ifndef BLASX_INTERNAL_SETTINGS_H
 #define BLASX_INTERNAL_SETTINGS_H
@@ -18,6 +19,11 @@ typedef struct {
     int cpu_worker;  /* cfg.sched.cpu_worker unless overridden */
     int verbose;
 } blasx_settings_t;
+
+/* Integer environment variable `name` in [lo, hi], else dflt; a value out
+ * of range or not an integer is reported on stderr once per variable and
+ * process (name must be a string literal: compared by address). */
+BLASX_INTERNAL long long blasx_env_ll(const char *name, long long lo, long long hi, long long dflt);
 
 /* The settings of this process (parsed at the first call, thread-safely). */
 BLASX_INTERNAL const blasx_settings_t *blasx_settings(void);
