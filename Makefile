@@ -127,20 +127,11 @@ sim: $(BUILD)/tiny/test_api $(BUILD)/tiny/test_gpu $(BUILD)/tiny/test_errors $(B
 sanitize:
 	bash testing/run_sanitizers.sh $(BUILD)
 
-# Installation: headers, both libraries, pkg-config and CMake package files.
+# Installation: headers, both libraries, pkg-config and CMake package files
+# (third_party/install.sh, which `bazel run //:install -- PREFIX` runs too).
 PREFIX  ?= /usr/local
-VERSION := $(shell sed -n 's/^\#define BLASX_VERSION_MAJOR \([0-9]*\)/\1/p' blasx/blasx.h).$(shell sed -n 's/^\#define BLASX_VERSION_MINOR \([0-9]*\)/\1/p' blasx/blasx.h).0
-SUBST = sed -e 's|@PREFIX@|$(PREFIX)|g' -e 's|@VERSION@|$(VERSION)|g' -e 's|@LIBS@|$(LDLIBS)|g' \
-	-e 's|@CMAKE_LIBS@|$(subst $(space),;,$(strip $(LDLIBS)))|g'
-space := $(empty) $(empty)
 install: lib
-	install -d $(DESTDIR)$(PREFIX)/include/blasx $(DESTDIR)$(PREFIX)/lib/pkgconfig $(DESTDIR)$(PREFIX)/lib/cmake/blasx
-	install -m 644 blasx/blasx.h blasx/blasx_cblas.h blasx/blasx_f77.h blasx/config.h $(DESTDIR)$(PREFIX)/include/blasx/
-	install -m 644 $(BUILD)/libblasx.a $(DESTDIR)$(PREFIX)/lib/
-	install -m 755 $(BUILD)/libblasx.so $(DESTDIR)$(PREFIX)/lib/
-	$(SUBST) blasx/blasx.pc.in > $(DESTDIR)$(PREFIX)/lib/pkgconfig/blasx.pc
-	$(SUBST) blasx/blasxConfig.cmake.in > $(DESTDIR)$(PREFIX)/lib/cmake/blasx/blasxConfig.cmake
-	$(SUBST) blasx/blasxConfigVersion.cmake.in > $(DESTDIR)$(PREFIX)/lib/cmake/blasx/blasxConfigVersion.cmake
+	DESTDIR=$(DESTDIR) bash third_party/install.sh $(BUILD)/libblasx.a $(BUILD)/libblasx.so $(PREFIX) "$(LDLIBS)"
 
 # Drop-in and packaging checks: numpy under LD_PRELOAD, static C and Fortran
 # programs, install + pkg-config + a CMake consumer.

@@ -1,38 +1,12 @@
 #!/usr/bin/env bash
 # testing/run_install.sh BUILD -- `make install PREFIX=<tmp>` of BUILD's
-# libraries, then two consumers of the installed copy only: a C program
-# compiled with `pkg-config --cflags --static --libs blasx`, and a CMake
-# project using find_package(blasx) and blasx::blasx
-# (testing/dropin/cmake_consumer).  Both must run and pass.
+# libraries, then the installed tree's checks (testing/check_installed.sh:
+# files, a pkg-config consumer, a CMake find_package consumer).
 set -u
 B=$1
 root=$(cd "$(dirname "$0")/.." && pwd)
 tmp=$(mktemp -d); trap 'rm -rf "$tmp"' EXIT
-pass=0 fail=0
-ok() { if [ "$1" = 1 ]; then pass=$((pass + 1)); else fail=$((fail + 1)); echo "install: FAILED: $2"; fi; }
 make -s -C "$root" install BUILD="$B" PREFIX="$tmp/prefix" >"$tmp/install.log" 2>&1
-ok "$([ $? -eq 0 ] && echo 1)" "make install ($(tail -3 "$tmp/install.log"))"
-for f in include/blasx/blasx.h include/blasx/blasx_cblas.h include/blasx/blasx_f77.h include/blasx/config.h \
-         lib/libblasx.a lib/libblasx.so lib/pkgconfig/blasx.pc lib/cmake/blasx/blasxConfig.cmake; do
-  ok "$([ -f "$tmp/prefix/$f" ] && echo 1)" "$f not installed"
-done
-if command -v pkg-config >/dev/null; then
-  flags=$(PKG_CONFIG_PATH="$tmp/prefix/lib/pkgconfig" pkg-config --cflags --static --libs blasx)
-  # the archive, not the .so: -l:libblasx.a
-  ${CC:-cc} -std=c11 "$root/testing/dropin/static_c.c" $(echo "$flags" | sed 's/-lblasx/-l:libblasx.a/') -o "$tmp/pc_consumer" \
-    && "$tmp/pc_consumer"
-  ok "$([ $? -eq 0 ] && echo 1)" "pkg-config consumer"
-else
-  echo "install: no pkg-config: that consumer skipped"
-fi
-if command -v cmake >/dev/null; then
-  cmake -S "$root/testing/dropin/cmake_consumer" -B "$tmp/cmake" -DCMAKE_PREFIX_PATH="$tmp/prefix" >"$tmp/cmake.log" 2>&1 \
-    && cmake --build "$tmp/cmake" >>"$tmp/cmake.log" 2>&1 && "$tmp/cmake/consumer"
-  rc=$?
-  [ $rc -eq 0 ] || tail -15 "$tmp/cmake.log"
-  ok "$([ $rc -eq 0 ] && echo 1)" "CMake find_package(blasx) consumer"
-else
-  echo "install: no cmake: that consumer skipped"
-fi
-echo "install: $pass passed, $fail failed"
-[ $fail -eq 0 ]
+st=$?
+[ $st -eq 0 ] || { echo "install: FAILED: make install ($(tail -3 "$tmp/install.log"))"; }
+cd "$root" && INSTALL_PASS=$((st == 0)) INSTALL_FAIL=$((st != 0)) bash testing/check_installed.sh "$tmp/prefix"
