@@ -101,6 +101,19 @@ BLASX_API int blasx_gpu_stats(int gpu, blasx_gpu_stats_t *out);
  * before one, and after a call small enough to run as one CPU kernel);
  * returns 0, or -1 if there is no such GPU. */
 BLASX_API int blasx_last_call_stats(int gpu, blasx_gpu_stats_t *out);
+/* The CPU worker beside the GPUs (BLASX_CPU_WORKER=1) in the calling
+ * thread's most recent tiled call; all zero when it did not run. */
+typedef struct {
+    int64_t tasks;   /* tile tasks it ran */
+    double flops;    /* their floating-point operations */
+    double seconds;  /* time it spent running them */
+} blasx_cpu_stats_t;
+BLASX_API void blasx_last_call_cpu_stats(blasx_cpu_stats_t *out);
+/* Turns the CPU worker beside the GPUs on (1) or off (0) for calls that
+ * start from now on (the default is BLASX_CPU_WORKER, else the compiled
+ * BLASX_CFG_CPU_WORKER); returns the previous setting, or -1 for another
+ * value. */
+BLASX_API int blasx_set_cpu_worker(int on);
 /* The link from GPU peer to GPU gpu; returns 0, or -1 if either is absent
  * or they are the same GPU. */
 BLASX_API int blasx_gpu_link(int gpu, int peer, blasx_gpu_link_t *out);

@@ -70,7 +70,17 @@
 #define BLASX_CFG_CPU_WORKERS_MAX 256 /* threads; upper bound for the pool */
 #endif
 #ifndef BLASX_CFG_CPU_WORKER
-#define BLASX_CFG_CPU_WORKER 0 /* 1 = CPU cores take tile tasks beside GPUs (without GPUs they always do) */
+#define BLASX_CFG_CPU_WORKER 0 /* 1 = the CPU worker (internal/cpu_team.h) takes tile tasks beside GPUs (without GPUs the pool always does) */
+#endif
+/* The CPU worker beside GPUs (internal/cpu_team.h) */
+#ifndef BLASX_CFG_CPU_TEAM_THREADS
+#define BLASX_CFG_CPU_TEAM_THREADS 0 /* threads of its parallel kernel; 0 = the cores not bound to GPU threads */
+#endif
+#ifndef BLASX_CFG_CPU_TEAM_MARGIN_PCT
+#define BLASX_CFG_CPU_TEAM_MARGIN_PCT 50 /* percent: a task starts on it only if its predicted time is at most this share of the call's predicted remaining time */
+#endif
+#ifndef BLASX_CFG_CPU_TEAM_PROBE
+#define BLASX_CFG_CPU_TEAM_PROBE 1024 /* elements: order of the GEMM that measures its rate, once per process and precision */
 #endif
 #ifndef BLASX_CFG_IDLE_SPINS
 #define BLASX_CFG_IDLE_SPINS 2000 /* empty polls of a queue before a worker sleeps */
@@ -256,6 +266,9 @@ typedef struct {
     int idle_spins;
     int plan_mem_pct;
     long long cpu_par_min_flops; /* S/D GEMM run on the CPU: parallel from this many flops */
+    int team_threads;            /* CPU worker beside GPUs: kernel threads; 0 = cores not bound to GPU threads */
+    int team_margin_pct;         /* its claim margin, percent of the predicted remaining time */
+    long long team_probe;        /* elements; order of its rate probe */
 } blasx_sched_cfg_t;
 
 typedef struct {
@@ -298,7 +311,8 @@ static const blasx_config_t blasx_cfg = {
     .tile_model = {BLASX_CFG_TILE_MODEL, BLASX_CFG_TILE_MODEL_MIN, BLASX_CFG_TILE_MODEL_MAX},
     .sched = {BLASX_CFG_OFFLOAD_MIN_FLOPS, BLASX_CFG_CPU_WORKERS, BLASX_CFG_CPU_WORKERS_MAX,
               BLASX_CFG_CPU_WORKER, BLASX_CFG_IDLE_SPINS, BLASX_CFG_PLAN_MEM_PCT,
-              BLASX_CFG_CPU_PAR_MIN_FLOPS},
+              BLASX_CFG_CPU_PAR_MIN_FLOPS, BLASX_CFG_CPU_TEAM_THREADS, BLASX_CFG_CPU_TEAM_MARGIN_PCT,
+              BLASX_CFG_CPU_TEAM_PROBE},
     .cpu = {BLASX_CFG_CPU_MC, BLASX_CFG_CPU_KC, BLASX_CFG_CPU_NC, BLASX_CFG_CPU_TRI_NB,
             BLASX_CFG_CPU_DMR, BLASX_CFG_CPU_DNR, BLASX_CFG_CPU_DMC, BLASX_CFG_CPU_DKC, BLASX_CFG_CPU_DNC,
             BLASX_CFG_CPU_SMR, BLASX_CFG_CPU_SNR, BLASX_CFG_CPU_SMC, BLASX_CFG_CPU_SKC, BLASX_CFG_CPU_SNC},
@@ -329,6 +343,11 @@ _Static_assert(BLASX_CFG_CPU_WORKERS >= 0 && BLASX_CFG_CPU_WORKERS <= BLASX_CFG_
 _Static_assert(BLASX_CFG_CPU_WORKERS_MAX >= 1 && BLASX_CFG_CPU_WORKERS_MAX <= 4096, "pool bound");
 _Static_assert(BLASX_CFG_CPU_WORKER == 0 || BLASX_CFG_CPU_WORKER == 1, "CPU worker is a switch");
 _Static_assert(BLASX_CFG_IDLE_SPINS >= 0, "idle spins >= 0");
+_Static_assert(BLASX_CFG_CPU_TEAM_THREADS >= 0 && BLASX_CFG_CPU_TEAM_THREADS <= BLASX_CFG_CPU_WORKERS_MAX,
+               "CPU worker threads in [0, pool bound]");
+_Static_assert(BLASX_CFG_CPU_TEAM_MARGIN_PCT >= 1 && BLASX_CFG_CPU_TEAM_MARGIN_PCT <= 100,
+               "CPU worker claim margin in [1, 100] percent");
+_Static_assert(BLASX_CFG_CPU_TEAM_PROBE >= 64 && BLASX_CFG_CPU_TEAM_PROBE <= 4096, "CPU worker probe order in [64, 4096]");
 _Static_assert(BLASX_CFG_CPU_PAR_MIN_FLOPS >= 0, "parallel CPU GEMM threshold is a flop count >= 0");
 _Static_assert(BLASX_CFG_PLAN_MEM_PCT >= 1 && BLASX_CFG_PLAN_MEM_PCT <= 90, "plan memory in [1, 90] percent");
 _Static_assert(BLASX_CFG_CPU_MC >= 8 && BLASX_CFG_CPU_KC >= 8 && BLASX_CFG_CPU_NC >= 8,

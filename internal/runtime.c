@@ -1,5 +1,6 @@
 /* internal/runtime.c -- worker pool and job execution (see runtime.h). */
 #include "internal/runtime.h"
+#include "internal/cpu_team.h"
 #include "internal/gpu_worker.h"
 #include "internal/settings.h"
 #include "internal/stats.h"
@@ -50,6 +51,7 @@ void blasx_job_complete(blasx_job_t *job, int32_t t, int st) {
         atomic_compare_exchange_strong(&job->status, &zero, st);
     }
     const blasx_task_t *tk = &job->g.tasks[t];
+    atomic_fetch_add(&job->flops_done, (int64_t)tk->flops);
     int released = 0;
     for (int32_t i = 0; i < tk->nsucc; i++) {
         int32_t s = job->g.succ[tk->succ0 + i];
@@ -58,7 +60,14 @@ void blasx_job_complete(blasx_job_t *job, int32_t t, int st) {
             released = 1;
         }
     }
-    if (atomic_fetch_sub(&job->remaining, 1) == 1 || released) notify();
+    if (atomic_fetch_sub(&job->remaining, 1) == 1 || released || atomic_load(&job->team_waiting)) notify();
+}
+
+void blasx_job_hand_back(blasx_job_t *job, int32_t t) {
+    int64_t i = atomic_load_explicit(&job->hand_tail, memory_order_relaxed); /* one producer */
+    job->hand[i] = t;
+    atomic_store_explicit(&job->hand_tail, i + 1, memory_order_release);
+    notify();
 }
 
 /* The task's record on the worker's track (BLASX_TRACE): pool threads and
@@ -133,7 +142,7 @@ static void *pool_loop(blasx_worker_t *w, blasx_gpu_t *gpu) {
         atomic_thread_fence(memory_order_seq_cst);
         blasx_job_t *job = NULL;
         for (blasx_job_t *j = rt.jobs; j; j = j->next)
-            if (atomic_load(&j->remaining) > 0 && !blasx_queue_empty(&j->q) && (gpu || atomic_load(&j->cpu_ok))) {
+            if (atomic_load(&j->remaining) > 0 && blasx_job_has_ready(j) && (gpu || atomic_load(&j->cpu_ok))) {
                 job = j;
                 break;
             }
@@ -262,6 +271,7 @@ int blasx_runtime_threads(void) {
 
 static void job_free(blasx_job_t *job) {
     blasx_queue_destroy(&job->q);
+    free(job->hand);
     free((void *)job->npred);
     blasx_graph_free(&job->g);
 }
@@ -276,6 +286,11 @@ static int job_build(blasx_job_t *job) {
     atomic_init(&job->remaining, n);
     atomic_init(&job->status, 0);
     atomic_init(&job->refs, 0);
+    atomic_init(&job->flops_done, 0);
+    atomic_init(&job->flops_team, 0);
+    atomic_init(&job->team_waiting, 0);
+    atomic_init(&job->hand_head, 0);
+    atomic_init(&job->hand_tail, 0);
     job->epoch = atomic_fetch_add(&rt.epoch, 1) + 1;
     for (int64_t t = 0; t < n; t++)
         if (job->g.tasks[t].npred == 0) blasx_queue_enqueue(&job->q, (int32_t)t);
@@ -310,9 +325,18 @@ static void trace_call(const blasx_job_t *job, const char *what, double t0) {
     blasx_trace_add(&r);
 }
 
-/* The calling thread's last tiled call: its counters per GPU. */
+/* The calling thread's last tiled call: its counters per GPU and the CPU
+ * worker's beside them. */
 static _Thread_local blasx_gpu_stats_t last_call[BLASX_CFG_MAX_GPUS];
 static _Thread_local int last_call_gpus;
+static _Thread_local blasx_cpu_stats_t last_call_cpu;
+
+/* Kernel threads of the CPU worker beside `gpus` GPU threads. */
+static int team_threads(int gpus) {
+    int n = blasx_cfg.sched.team_threads;
+    if (n == 0) n = blasx_topo_cpu_count() - gpus;
+    return n < 1 ? 1 : n;
+}
 
 int blasx_runtime_execute(int prec, size_t esz, int64_t tile, const blasx_problem_t *p,
                           const blasx_operand_t op[BLASX_OPND_COUNT]) {
@@ -337,7 +361,16 @@ int blasx_runtime_execute(int prec, size_t esz, int64_t tile, const blasx_proble
     st = pool_start_locked();
     /* GPU threads that could not start leave their GPU unused. */
     job.gpus = rt.ngpu_threads ? blasx_gpus_healthy() : 0;
-    atomic_init(&job.cpu_ok, job.gpus == 0 || blasx_settings()->cpu_worker);
+    int ngpu_threads = rt.ngpu_threads;
+    pthread_mutex_unlock(&rt.lock);
+    /* With GPUs the caller is the CPU worker beside them (when on), else it
+     * only waits.  Preparing may measure the tile model: outside the lock. */
+    if (job.gpus > 0 && blasx_settings()->cpu_worker) blasx_team_prepare(&job); /* failure: runs without */
+    int nteam = team_threads(ngpu_threads);
+    job.t_start = blasx_now();
+    pthread_mutex_lock(&rt.lock);
+    job.gpus = rt.ngpu_threads ? blasx_gpus_healthy() : 0; /* again: a GPU may have failed meanwhile */
+    atomic_init(&job.cpu_ok, job.gpus == 0);
     job.next = rt.jobs;
     rt.jobs = &job;
     rt.gen++;
@@ -347,18 +380,23 @@ int blasx_runtime_execute(int prec, size_t esz, int64_t tile, const blasx_proble
 
     blasx_worker_t self = {&blasx_cpu_worker_ops, 0, 0};
     for (;;) {
-        /* With GPUs the caller only waits (unless the CPU worker is on, or
-         * the GPUs failed). */
+        /* With GPUs the caller only waits, or is the CPU worker beside them;
+         * if the GPUs failed it works as one of the CPU pool. */
         int cpu = atomic_load(&job.cpu_ok);
         if (cpu && work_on(&self, &job)) break;
         if (!cpu && atomic_load(&job.remaining) == 0) break;
-        /* Nothing ready: sleep until a task is released or the job ends. */
+        if (!cpu && job.team) {
+            atomic_store(&job.team_waiting, 0);
+            if (blasx_team_turn(&job, nteam)) continue;
+            atomic_store(&job.team_waiting, 1); /* reconsider at the next completion */
+        }
+        /* Nothing ready: sleep until a task is released or completes, or the job ends. */
         pthread_mutex_lock(&rt.lock);
         uint64_t g = rt.gen;
         atomic_fetch_add(&rt.sleepers, 1);
         atomic_thread_fence(memory_order_seq_cst); /* pairs with notify() */
         while (g == rt.gen && atomic_load(&job.remaining) > 0 &&
-               (!atomic_load(&job.cpu_ok) || blasx_queue_empty(&job.q)))
+               (!atomic_load(&job.cpu_ok) || !blasx_job_has_ready(&job)))
             pthread_cond_wait(&rt.wake, &rt.lock);
         atomic_fetch_sub(&rt.sleepers, 1);
         pthread_mutex_unlock(&rt.lock);
@@ -383,6 +421,9 @@ int blasx_runtime_execute(int prec, size_t esz, int64_t tile, const blasx_proble
     /* every GPU thread has left the job: its counters are final */
     last_call_gpus = ngpu;
     memcpy(last_call, job.gctr, sizeof job.gctr);
+    last_call_cpu.tasks = job.team_tasks;
+    last_call_cpu.flops = (double)atomic_load(&job.flops_team);
+    last_call_cpu.seconds = job.team_seconds;
     st = atomic_load(&job.status);
     if (t_call > 0) trace_call(&job, NULL, t_call);
     job_free(&job);
@@ -406,7 +447,16 @@ int blasx_gpu_stats(int gpu, blasx_gpu_stats_t *out) {
     return ok ? 0 : -1;
 }
 
-void blasx_runtime_untiled_call(void) { memset(last_call, 0, sizeof last_call); }
+void blasx_runtime_untiled_call(void) {
+    memset(last_call, 0, sizeof last_call);
+    memset(&last_call_cpu, 0, sizeof last_call_cpu);
+}
+
+void blasx_last_call_cpu_stats(blasx_cpu_stats_t *out) {
+    if (out) *out = last_call_cpu;
+}
+
+int blasx_set_cpu_worker(int on) { return blasx_settings_set_cpu_worker(on); }
 
 int blasx_last_call_stats(int gpu, blasx_gpu_stats_t *out) {
     if (gpu < 0 || gpu >= BLASX_CFG_MAX_GPUS || gpu >= last_call_gpus) return -1;

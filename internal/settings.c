@@ -40,6 +40,12 @@ static void parse(void) {
     S.verbose = (int)blasx_env_ll("BLASX_VERBOSE", 0, 1, 0);
 }
 
+int blasx_settings_set_cpu_worker(int on) {
+    if (on != 0 && on != 1) return -1;
+    pthread_once(&once, parse);
+    return atomic_exchange(&S.cpu_worker, on);
+}
+
 const blasx_settings_t *blasx_settings(void) {
     pthread_once(&once, parse);
     return &S;

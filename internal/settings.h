@@ -1,7 +1,8 @@
 /* internal/settings.h -- the run-time settings (environment variables) that
  * override compile-time defaults of blasx/config.h:
  *   BLASX_TILE=n        tile side for every precision (elements, >= 1)
- *   BLASX_CPU_WORKER=0|1  CPU cores take tile tasks beside the GPUs
+ *   BLASX_CPU_WORKER=0|1  the CPU worker takes tile tasks beside the GPUs
+ *                       (internal/cpu_team.h; also blasx_set_cpu_worker)
  *   BLASX_VERBOSE=0|1   one line per runtime start: backend, GPUs, links
  * (BLASX_GPUS, BLASX_L2_CACHE, BLASX_STAGE_PAGEABLE and BLASX_SIM_* are
  * read by the GPU workers at each runtime start, through blasx_env_ll;
@@ -16,7 +17,7 @@
 
 typedef struct {
     long long tile;  /* 0: the compile-time tile of each precision */
-    int cpu_worker;  /* cfg.sched.cpu_worker unless overridden */
+    _Atomic int cpu_worker; /* cfg.sched.cpu_worker unless overridden; read at each call */
     int verbose;
 } blasx_settings_t;
 
@@ -24,6 +25,10 @@ typedef struct {
  * of range or not an integer is reported on stderr once per variable and
  * process (name must be a string literal: compared by address). */
 BLASX_INTERNAL long long blasx_env_ll(const char *name, long long lo, long long hi, long long dflt);
+
+/* Sets cpu_worker (0 or 1); returns the previous value, or -1 (and
+ * changes nothing) for any other value. */
+BLASX_INTERNAL int blasx_settings_set_cpu_worker(int on);
 
 /* The settings of this process (parsed at the first call, thread-safely). */
 BLASX_INTERNAL const blasx_settings_t *blasx_settings(void);

@@ -49,6 +49,21 @@ typedef struct blasx_job {
     uint64_t epoch;         /* unique per job: tags the GPU cache entries it loads */
     _Atomic int cpu_ok;     /* CPU pool threads and the caller may take tasks */
     int gpus;               /* healthy GPUs when the job started (0: CPU only) */
+    /* The CPU worker beside GPUs (internal/cpu_team.h): tasks it dequeued
+     * but does not run are handed to the GPUs through hand[] (it alone
+     * pushes, at hand_tail; any worker pops at hand_head; each task once). */
+    int team;                    /* the caller runs as the CPU worker */
+    int32_t *hand;
+    _Atomic int64_t hand_head, hand_tail;
+    double t_start;              /* blasx_now() when the job was published */
+    double flops_total;          /* sum of the tasks' flops */
+    double team_max_flops;       /* largest task the CPU worker may run (0: none) */
+    double gpu_rate_prior;       /* flop/s the tile model predicts for the GPUs (0: none) */
+    _Atomic int team_waiting;    /* the CPU worker waits for a completion to reconsider */
+    _Atomic int64_t flops_done;  /* of completed tasks, rounded */
+    _Atomic int64_t flops_team;  /* of those, run by the CPU worker */
+    int64_t team_tasks;          /* tasks the CPU worker ran (its thread only) */
+    double team_seconds;
     /* this call's counters per GPU, each written only by its GPU's thread */
     blasx_gpu_stats_t gctr[BLASX_CFG_MAX_GPUS];
     struct blasx_job *next; /* in the runtime's list of active jobs */
@@ -83,8 +98,31 @@ static inline blasx_view_t blasx_job_host_view(const blasx_job_t *job, blasx_til
     return v;
 }
 
-/* Next ready task of the job, or -1 if none is ready now. */
-static inline int32_t blasx_job_take(blasx_job_t *job) { return blasx_queue_dequeue(&job->q); }
+/* Next task the CPU worker handed back, or -1. */
+static inline int32_t blasx_job_take_handed(blasx_job_t *job) {
+    if (!job->hand) return -1;
+    for (;;) {
+        int64_t h = atomic_load_explicit(&job->hand_head, memory_order_acquire);
+        if (h >= atomic_load_explicit(&job->hand_tail, memory_order_acquire)) return -1;
+        int32_t t = job->hand[h]; /* slots are written once, before hand_tail passes them */
+        if (atomic_compare_exchange_weak_explicit(&job->hand_head, &h, h + 1, memory_order_acq_rel,
+                                                  memory_order_acquire))
+            return t;
+    }
+}
+
+/* Next ready task of the job (handed-back tasks first), or -1 if none is
+ * ready now. */
+static inline int32_t blasx_job_take(blasx_job_t *job) {
+    int32_t t = blasx_job_take_handed(job);
+    return t >= 0 ? t : blasx_queue_dequeue(&job->q);
+}
+
+/* 1 if the job has a task ready for blasx_job_take. */
+static inline int blasx_job_has_ready(blasx_job_t *job) {
+    return !blasx_queue_empty(&job->q) ||
+           (job->hand && atomic_load(&job->hand_head) < atomic_load(&job->hand_tail));
+}
 
 /* Marks task t complete with status st; releases its successors. */
 BLASX_INTERNAL void blasx_job_complete(blasx_job_t *job, int32_t t, int st);

@@ -90,7 +90,31 @@ static struct {
               .wake = PTHREAD_COND_INITIALIZER,
               .done = PTHREAD_COND_INITIALIZER};
 
-static _Thread_local int bxh_in_pool; /* this thread is a pool thread */
+static _Thread_local int bxh_in_pool;  /* this thread is a pool thread */
+static _Thread_local int bxh_reserved; /* this thread holds `call` across calls (blasx_numa_reserve) */
+
+/* Admission of one call: 1 if the pool is this thread's for the call
+ * (reserved by it, or `call` taken now), 0 if busy (run single-threaded). */
+static int bxh_enter(void) {
+    if (bxh_in_pool) return 0;
+    return bxh_reserved || pthread_mutex_trylock(&bxh_pool.call) == 0;
+}
+static void bxh_leave(void) {
+    if (!bxh_reserved) pthread_mutex_unlock(&bxh_pool.call);
+}
+
+int blasx_numa_reserve(void) {
+    if (bxh_reserved) return 1;
+    if (!bxh_enter()) return 0;
+    bxh_reserved = 1;
+    return 1;
+}
+
+void blasx_numa_unreserve(void) {
+    if (!bxh_reserved) return;
+    bxh_reserved = 0;
+    pthread_mutex_unlock(&bxh_pool.call);
+}
 
 static inline double bxh_now(void) {
     struct timespec ts;
@@ -247,7 +271,7 @@ static void bxh_dispatch(int T, bxh_fn_t fn, void *arg) {
 }
 
 void blasx_numa_finalize(void) {
-    if (bxh_in_pool) return; /* a pool thread cannot join itself */
+    if (bxh_in_pool || bxh_reserved) return; /* a pool thread cannot join itself; a holder would wait on itself */
     pthread_mutex_lock(&bxh_pool.call);
     pthread_mutex_lock(&bxh_pool.m);
     bxh_pool.quit = 1;
@@ -357,19 +381,19 @@ static void bxh_touch_run(void *arg, int tid) {
 void blasx_numa_first_touch(void *p, size_t bytes, int threads) {
     blasx_numa_gemm_opts_t o = {.threads = threads};
     int T = bxh_threads_wanted(&o);
-    if (bxh_in_pool || pthread_mutex_trylock(&bxh_pool.call) != 0) {
+    if (!bxh_enter()) {
         memset(p, 0, bytes);
         return;
     }
     T = bxh_grow(T);
     if (T < 1) {
-        pthread_mutex_unlock(&bxh_pool.call);
+        bxh_leave();
         memset(p, 0, bytes);
         return;
     }
     bxh_touch_t t = {p, bytes, T};
     bxh_dispatch(T, bxh_touch_run, &t);
-    pthread_mutex_unlock(&bxh_pool.call);
+    bxh_leave();
 }
 
 /* ---- the GEMM, per precision ------------------------------------------ */

@@ -67,6 +67,14 @@ BLASX_INTERNAL int blasx_numa_sgemm(char transa, char transb, int64_t m, int64_t
                      int64_t ldc, const blasx_numa_gemm_opts_t *opts,
                      blasx_numa_thread_stats_t *stats);
 
+/* Reserves the pool for the calling thread across several calls (the
+ * tiled runtime's CPU worker runs a task's steps back to back): returns 1
+ * if this thread now holds it, 0 if another call holds it (do not count on
+ * parallel calls then).  Calls by the holder are admitted; others run
+ * single-threaded until blasx_numa_unreserve().  Never waits. */
+BLASX_INTERNAL int blasx_numa_reserve(void);
+BLASX_INTERNAL void blasx_numa_unreserve(void);
+
 /* Zero-fills [p, p + bytes) by the pool's first `threads` threads (0 = all
  * cores), each its contiguous share, so that pages land on the NUMA nodes
  * of the threads that will use them (first-touch placement).  Benchmarks

@@ -1,0 +1,136 @@
+/* internal/cpu_team.c -- the CPU worker beside the GPUs (see cpu_team.h). */
+#include "internal/cpu_team.h"
+
+#include <stdlib.h>
+
+#include "internal/stats.h"
+#include "internal/tile_model.h"
+#include "numa/hybrid_gemm.h"
+
+/* Measured rate of the CPU worker per precision (flop/s, 0 = not yet);
+ * read and written only by the holder of the parallel GEMM's pool. */
+static double team_rate[BLASX_PREC_Z + 1];
+static _Thread_local int team_threads; /* kernel threads of the running turn */
+
+/* GEMM steps in S/D through the parallel kernel; anything else (never
+ * claimed, see blasx_team_task_eligible) through the one-thread kernels. */
+static int team_run_step(blasx_worker_t *w, blasx_job_t *job, const blasx_step_t *s, const blasx_view_t *a,
+                         const blasx_view_t *b, const blasx_view_t *c) {
+    (void)w;
+    if (s->kernel != BLASX_K_GEMM || (job->prec != BLASX_PREC_S && job->prec != BLASX_PREC_D))
+        return blasx_cpu_run_step(job->prec, s, a, b, c);
+    const char ta = s->o[0], tb = s->o[1];
+    const int64_t k = blasx_upper(ta) == 'N' ? a->cols : a->rows;
+    blasx_numa_gemm_opts_t o = {.threads = team_threads, .sched = BLASX_NUMA_HYBRID};
+    if (job->prec == BLASX_PREC_D)
+        blasx_numa_dgemm(ta, tb, c->rows, c->cols, k, creal(s->alpha), (const double *)a->ptr, a->ld,
+                         (const double *)b->ptr, b->ld, creal(s->beta), (double *)c->ptr, c->ld, &o, NULL);
+    else
+        blasx_numa_sgemm(ta, tb, c->rows, c->cols, k, (float)creal(s->alpha), (const float *)a->ptr, a->ld,
+                         (const float *)b->ptr, b->ld, (float)creal(s->beta), (float *)c->ptr, c->ld, &o, NULL);
+    return 0;
+}
+
+/* The rate of the parallel GEMM on `threads` threads: one untimed call
+ * (creates the pool threads and buffers), one timed; 0 if it cannot run. */
+static double team_probe(int prec, int threads) {
+    const int64_t n = blasx_cfg.sched.team_probe;
+    const size_t esz = prec == BLASX_PREC_D ? sizeof(double) : sizeof(float);
+    char *m = calloc(3 * (size_t)(n * n), esz);
+    if (!m) return 0;
+    blasx_numa_gemm_opts_t o = {.threads = threads, .sched = BLASX_NUMA_HYBRID};
+    double dt = 0;
+    for (int rep = 0; rep < 2; rep++) {
+        double t0 = blasx_now();
+        if (prec == BLASX_PREC_D) {
+            double *A = (double *)m, *B = A + n * n, *C = B + n * n;
+            for (int64_t i = 0; i < n * n; i++) A[i] = B[i] = 1.0 / (double)(1 + i % 7);
+            t0 = blasx_now();
+            blasx_numa_dgemm('N', 'N', n, n, n, 1.0, A, n, B, n, 0.0, C, n, &o, NULL);
+        } else {
+            float *A = (float *)m, *B = A + n * n, *C = B + n * n;
+            for (int64_t i = 0; i < n * n; i++) A[i] = B[i] = 1.0f / (float)(1 + i % 7);
+            t0 = blasx_now();
+            blasx_numa_sgemm('N', 'N', n, n, n, 1.0f, A, n, B, n, 0.0f, C, n, &o, NULL);
+        }
+        dt = blasx_now() - t0;
+    }
+    free(m);
+    return dt > 0 ? 2.0 * (double)n * (double)n * (double)n / dt : 0;
+}
+
+int blasx_team_prepare(blasx_job_t *job) {
+    job->team = 0;
+    double total = 0, big = 0;
+    for (int64_t t = 0; t < job->g.ntasks; t++) {
+        total += job->g.tasks[t].flops;
+        if (blasx_team_task_eligible(job, (int32_t)t) && job->g.tasks[t].flops > big) big = job->g.tasks[t].flops;
+    }
+    job->flops_total = total;
+    job->team_max_flops = big;
+    if (big <= 0) return 0; /* nothing it could run: stay out */
+    job->hand = (int32_t *)malloc((size_t)job->g.ntasks * sizeof(int32_t));
+    if (!job->hand) return BLASX_ERR_NOMEM;
+    atomic_init(&job->hand_head, 0);
+    atomic_init(&job->hand_tail, 0);
+    /* The GPUs' rate the tile model predicts for the call (0 without one). */
+    job->gpu_rate_prior = 0;
+    const blasx_tile_model_t *md = job->gpus > 0 ? blasx_gpus_tile_model(job->prec, job->esz) : NULL;
+    if (md && md->n > 0) {
+        int best = 0; /* the candidate nearest the call's tile */
+        for (int i = 1; i < md->n; i++)
+            if (llabs(md->tile[i] - job->tile) < llabs(md->tile[best] - job->tile)) best = i;
+        if (md->rate[best] > 0 && md->h2d > 0 && md->d2h > 0) {
+            double est = blasx_tile_model_estimate(md, md->rate[best], job->tile, &job->prob, job->esz, job->gpus);
+            if (est > 0) job->gpu_rate_prior = total / est;
+        }
+    }
+    job->team = 1;
+    return 0;
+}
+
+/* The GPUs' rate for the claim rule: measured so far in the call, or the
+ * model's prediction, whichever is larger (0 = unknown yet). */
+static double team_gpu_rate(const blasx_job_t *job) {
+    double gpu_done = (double)(atomic_load(&job->flops_done) - atomic_load(&job->flops_team));
+    double dt = blasx_now() - job->t_start, r = dt > 0 ? gpu_done / dt : 0;
+    return r > job->gpu_rate_prior ? r : job->gpu_rate_prior;
+}
+
+static double team_remaining(const blasx_job_t *job) {
+    return job->flops_total - (double)atomic_load(&job->flops_done);
+}
+
+int blasx_team_turn(blasx_job_t *job, int threads) {
+    if (!job->team || !blasx_numa_reserve()) return 0;
+    double *rate = &team_rate[job->prec];
+    if (*rate <= 0) *rate = team_probe(job->prec, threads);
+    int ran = 0;
+    /* Dequeue only if the largest task it could be given may start. */
+    while (blasx_team_claim_ok(job->team_max_flops, *rate, team_gpu_rate(job), team_remaining(job))) {
+        int32_t t = blasx_queue_dequeue(&job->q);
+        if (t < 0) break;
+        const blasx_task_t *tk = &job->g.tasks[t];
+        if (!blasx_team_task_eligible(job, t) ||
+            !blasx_team_claim_ok(tk->flops, *rate, team_gpu_rate(job), team_remaining(job))) {
+            blasx_job_hand_back(job, t);
+            continue;
+        }
+        blasx_worker_ops_t ops = blasx_cpu_worker_ops; /* tiles used in place in host memory */
+        ops.name = "cpu-team";
+        ops.run_step = team_run_step;
+        blasx_worker_t w = {&ops, 0, 0};
+        team_threads = threads;
+        double t0 = blasx_now();
+        atomic_fetch_add(&job->flops_team, (int64_t)tk->flops); /* before completion counts it as done */
+        blasx_worker_run_task(&w, job, t);
+        double dt = blasx_now() - t0;
+        if (dt > 0) *rate = tk->flops / dt;
+        job->team_tasks++;
+        job->team_seconds += dt;
+        ran = 1;
+        break;
+    }
+    blasx_numa_unreserve();
+    return ran;
+}

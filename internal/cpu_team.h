@@ -1,0 +1,67 @@
+/* internal/cpu_team.h -- the CPU worker beside the GPUs (BLASX IV-C, item 2).
+ *
+ * Role: with BLASX_CPU_WORKER=1 (or blasx_set_cpu_worker(1)) and GPUs
+ * running a call, the calling thread -- which otherwise only waits -- is
+ * one more worker: it takes whole tile tasks from the call's global queue,
+ * as a GPU does, and runs each with the parallel GEMM of
+ * numa/hybrid_gemm.h on the cores not bound to GPU threads.  It takes a
+ * task only when it is idle (demand-driven: a slow CPU takes fewer), and
+ * only a task
+ *  - whose steps are all S/D GEMM (the kernels it has in parallel form),
+ *  - that no other task waits for (no successors: the critical path of
+ *    TRSM/TRMM stays on the GPUs), and
+ *  - whose predicted time on the CPU, flops / r_cpu, is at most
+ *    cfg.sched.team_margin_pct percent of the call's predicted remaining
+ *    time, remaining flops / (r_cpu + r_gpu),
+ * so it never starts a large task near the end of a call.  r_cpu is its
+ * own measured rate (a probe GEMM once per process and precision, then
+ * each task it runs); r_gpu is the larger of the GPUs' rate so far in the
+ * call and the tile model's estimate for the call (internal/tile_model.h):
+ * both err toward claiming less.  A task it dequeued and does not run is
+ * handed back to the GPUs (blasx_job_take serves those first).
+ *
+ * Invariants: one CPU worker per call (the caller), running a task only
+ * while it holds the parallel GEMM's pool (blasx_numa_reserve), so its
+ * steps never fall back to one thread; the claim rule is the pure function
+ * blasx_team_claim_ok; a handed-back task is run by a GPU (or by the CPU
+ * pool if every GPU fails), never dropped.
+ */
+#ifndef BLASX_INTERNAL_CPU_TEAM_H
+#define BLASX_INTERNAL_CPU_TEAM_H
+
+#include "internal/worker.h"
+
+/* 1 if a task of `flops` may start on the CPU worker now: r_cpu and r_gpu
+ * in flop/s (0 = unknown: no), remaining = flops of the call not yet
+ * complete (the task's included). */
+static inline int blasx_team_claim_ok(double flops, double r_cpu, double r_gpu, double remaining) {
+    if (!(flops > 0) || !(r_cpu > 0) || !(r_gpu > 0) || !(remaining > 0)) return 0;
+    const double t_cpu = flops / r_cpu, t_rem = remaining / (r_cpu + r_gpu);
+    return t_cpu * 100.0 <= (double)blasx_cfg.sched.team_margin_pct * t_rem;
+}
+
+/* 1 if the CPU worker may run task t of job at all (kernels and successors). */
+static inline int blasx_team_task_eligible(const blasx_job_t *job, int32_t t) {
+    if (job->prec != BLASX_PREC_S && job->prec != BLASX_PREC_D) return 0;
+    const blasx_task_t *tk = &job->g.tasks[t];
+    if (tk->nsucc != 0 || tk->nsteps < 1) return 0;
+    for (int32_t i = 0; i < tk->nsteps; i++)
+        if (job->g.steps[tk->step0 + i].kernel != BLASX_K_GEMM) return 0;
+    return 1;
+}
+
+/* Prepares `job` for the CPU worker (job->team = 1): the hand-back list,
+ * the largest eligible task and the GPUs' predicted rate.  Returns a
+ * status; on failure the job simply runs without it (job->team = 0). */
+BLASX_INTERNAL int blasx_team_prepare(blasx_job_t *job);
+
+/* One turn of the CPU worker on `job` with `threads` kernel threads: takes
+ * and runs at most one task.  Returns 1 if it ran one, 0 if none may start
+ * now (the caller then waits for a task to complete and asks again). */
+BLASX_INTERNAL int blasx_team_turn(blasx_job_t *job, int threads);
+
+/* Hands task t back to the GPUs (the CPU worker dequeued it; it alone
+ * calls this) and wakes sleeping workers.  In internal/runtime.c. */
+BLASX_INTERNAL void blasx_job_hand_back(blasx_job_t *job, int32_t t);
+
+#endif
