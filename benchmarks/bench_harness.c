@@ -20,7 +20,7 @@
  *   bench_harness [--cases LIST] [--gpus LIST] [--sizes LIST] [--xt-dims LIST]
  *                 [--reps R] [--big-reps R] [--no-xt] [--no-blasx] [--csv PATH]
  *                 [--bw-mib MiB] [--tri-bytes] [--xt-prune F] [--xt-max-blocks B]
- *                 [--list] [--help]
+ *                 [--cpu-worker] [--list] [--help]
  *   LIST items are comma-separated.  Case names: dgemm (square, sizes
  *   4096..32768), dgemm_shapes (M=N=32768 K=4096 and M=4096 N=K=32768),
  *   sgemm (32768), small (DGEMM 256/512/1024 with the CPU / in-core+transfer
@@ -28,6 +28,10 @@
  *   (16384 unless --sizes), or NAME@DIMS with DIMS = N, MxN or MxNxK
  *   (gemm: m,n,k; symm/hemm/trmm/trsm: m,n; syrk/herk/syr2k/her2k: n,k).
  *   --sizes replaces the sizes of every case except dgemm_shapes and @ cases.
+ *   --cpu-worker adds, after each blasx run on GPUs, the same run with the
+ *   CPU worker beside the GPUs on (row blasx_cpuw, blasx_set_cpu_worker):
+ *   its tasks, flops and time, its result against the worker-off run, and
+ *   the time ratio off/on.
  *   --gpus lists GPU counts (devices 0..g-1); counts above the node's are
  *   skipped.  --list prints the plan and exits (no GPU needed).
  *   Without a CUDA GPU (or built without CUDA) it prints one SKIP line and
@@ -142,7 +146,7 @@ static struct {
     int nsizes;
     int xt_dims[MAXL], nxt_dims;
     int reps, big_reps;
-    int no_xt, no_blasx, tri_bytes, list;
+    int no_xt, no_blasx, tri_bytes, list, cpu_worker;
     const char *csv;
     size_t bw_mib;
     double xt_prune;
@@ -340,6 +344,7 @@ static void usage(void) {
          "  --xt-max-blocks  skip block dimensions giving more than B blocks per side (default 16; 0 = none)\n"
          "  --bw-mib     size of each bandwidth copy (default 1024)\n"
          "  --tri-bytes  count only the referenced triangle of symmetric/triangular operands in the bound\n"
+         "  --cpu-worker also run blasx with the CPU worker beside the GPUs on (row blasx_cpuw)\n"
          "  --csv        output CSV (default bench_harness.csv); --list: print the plan and exit");
 }
 
@@ -387,6 +392,7 @@ static int parse_args(int argc, char **argv) {
         else if (!strcmp(a, "--no-blasx")) O.no_blasx = 1;
         else if (!strcmp(a, "--tri-bytes")) O.tri_bytes = 1;
         else if (!strcmp(a, "--list")) O.list = 1;
+        else if (!strcmp(a, "--cpu-worker")) O.cpu_worker = 1;
         else {
             fprintf(stderr, "bench_harness: unknown option '%s' (--help)\n", a);
             return -1;
@@ -1099,10 +1105,13 @@ static void blasx_select(int g) {
 
 static int LINKS_SHOWN;
 
-/* blasx on g GPUs (0: its CPU path).  Leaves its result in H.Cs. */
-static int run_blasx(const case_t *c, int g, row_t *row) {
+/* blasx on g GPUs (0: its CPU path), with the CPU worker beside the GPUs
+ * when cpuw.  Leaves its result in H.Cs; with cpuw it compares its result
+ * with the one already there (row->diff) instead. */
+static int run_blasx(const case_t *c, int g, row_t *row, int cpuw) {
     eng_t e = {LIB_BLASX, NULL, NULL};
     blasx_select(g);
+    blasx_set_cpu_worker(cpuw);
     reset_out(c);
     double best = INFINITY;
     blasx_routine_stats_t s0, s1;
@@ -1158,7 +1167,25 @@ static int run_blasx(const case_t *c, int g, row_t *row) {
                            j, i, l.access, l.rank, l.nvlink ? "NVLink-class" : "PCIe-class", l.preference, l.gbps);
             }
     }
-    pcopy(H.Cs, H.C, (size_t)op_bytes(c, 2));
+    blasx_cpu_stats_t cs;
+    blasx_last_call_cpu_stats(&cs);
+    if (cpuw) {
+        printf("    blasx CPU worker: %lld tasks, %.3f TFLOP (%.1f%% of the call), %.3f s, %.2f TFLOP/s while running\n",
+               (long long)cs.tasks, cs.flops * 1e-12, 100.0 * cs.flops / flops_of(c), cs.seconds,
+               cs.seconds > 0 ? cs.flops / cs.seconds * 1e-12 : 0.0);
+        size_t l = strlen(row->note);
+        snprintf(row->note + l, sizeof row->note - l, "%sCPU worker %lld tasks, %.1f%% of flops", l ? "; " : "",
+                 (long long)cs.tasks, 100.0 * cs.flops / flops_of(c));
+        row->diff = rel_diff(H.C, H.Cs, c->prec, out_elems(c));
+        if (!(row->diff <= tol_of(c->prec))) {
+            l = strlen(row->note);
+            snprintf(row->note + l, sizeof row->note - l, "%sMISMATCH vs worker off", l ? "; " : "");
+            FAILS++;
+        }
+    } else {
+        pcopy(H.Cs, H.C, (size_t)op_bytes(c, 2));
+    }
+    blasx_set_cpu_worker(0);
     blasx_finalize(); /* frees its GPU heap (90% of free memory) for cuBLAS-XT */
     return 0;
 }
@@ -1280,7 +1307,7 @@ static void run_case(const case_t *c, const int *gl, int ng) {
         }
         if (!O.no_blasx) {
             row_t cr = row_new(c, 0, "blasx_cpu");
-            if (run_blasx(c, 0, &cr) == 0) t_alt = fmin(t_alt, cr.t);
+            if (run_blasx(c, 0, &cr, 0) == 0) t_alt = fmin(t_alt, cr.t);
             emit(&cr);
         }
     }
@@ -1290,7 +1317,9 @@ static void run_case(const case_t *c, const int *gl, int ng) {
         row_t br = row_new(c, g, "blasx"), xrows[MAXL + 1];
         int nx = 0, bi = -1, bok = 0;
         double tb = bound_of(c, g, rate);
-        if (!O.no_blasx) bok = run_blasx(c, g, &br) == 0;
+        if (!O.no_blasx) bok = run_blasx(c, g, &br, 0) == 0;
+        row_t wr = row_new(c, g, "blasx_cpuw");
+        int wok = O.cpu_worker && bok && run_blasx(c, g, &wr, 1) == 0;
         if (!O.no_xt) run_xt(c, g, xrows, &nx, &bi, bok);
         double txt = bi >= 0 ? xrows[bi].t : 0;
         if (!O.no_blasx) {
@@ -1308,6 +1337,13 @@ static void run_case(const case_t *c, const int *gl, int ng) {
                 }
             }
             emit(&br);
+            if (wok) {
+                wr.bound = tb;
+                if (txt > 0 && wr.t > 0) wr.vs_xt = txt / wr.t;
+                size_t l = strlen(wr.note);
+                if (wr.t > 0) snprintf(wr.note + l, sizeof wr.note - l, "; off/on time %.3f", br.t / wr.t);
+                emit(&wr);
+            }
         }
         if (bi >= 0) {
             row_t best = xrows[bi];

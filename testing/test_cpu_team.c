@@ -8,8 +8,9 @@
  * ones, else 2 simulated ones): with the worker on, DGEMM, SGEMM, DSYRK
  * (its diagonal tasks are handed back to the GPUs), DTRSM and ZGEMM give
  * the reference result, GPU tasks plus CPU-worker tasks account for every
- * task of the call, the worker ran DGEMM tasks and reports their flops and
- * time, and it runs nothing when off or for ZGEMM; with injected device
+ * task of the call, the worker reports its tasks' flops and time (and on
+ * simulated GPUs, slower than it, did run DGEMM tasks), and it runs nothing
+ * when off or for ZGEMM; with injected device
  * faults (builds with the hook) calls still end with the right result or
  * BLASX_ERR_DEVICE.  Without any GPU it prints a SKIP line for the end-to-
  * end part.
@@ -161,7 +162,11 @@ static void end_to_end(void) {
                (long long)cs.tasks, (long long)tasks, cs.seconds);
         ran += cs.tasks;
     }
-    CHECK(ran > 0, "the CPU worker ran DGEMM tasks beside the GPUs (%lld in 3 calls)", (long long)ran);
+    /* Simulated GPUs run their kernels on host threads, slower than the
+     * worker's parallel kernel: it must have claimed tasks.  Real GPUs are
+     * far faster than the CPU: whether it claims depends on the machine. */
+    if (!strcmp(blasx_gpus_backend_name(), "sim"))
+        CHECK(ran > 0, "the CPU worker ran DGEMM tasks beside the simulated GPUs (%lld in 3 calls)", (long long)ran);
 
     CHECK(blasx_sgemm('N', 'N', n, n, n, 1.0f, As, n, Bs, n, -1.0f, Cs, n) == 0, "sgemm, worker on");
     blasx_last_call_cpu_stats(&cs);

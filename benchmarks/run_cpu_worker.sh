@@ -1,0 +1,18 @@
+#!/usr/bin/env bash
+# benchmarks/run_cpu_worker.sh BUILD OUT -- the CPU worker beside the GPUs
+# on a GPU machine (issue: CPU side, item 4): DGEMM N = 8192, 16384, 32768
+# with the worker off and on in one harness process, per tile choice (the
+# model's, then 2048 and 1024 pinned, where tasks are small enough for the
+# CPU to take some).  Logs and CSVs go to OUT.
+set -u
+B=${1:?usage: run_cpu_worker.sh BUILD OUT} OUT=${2:?usage: run_cpu_worker.sh BUILD OUT}
+mkdir -p "$OUT"
+{ nproc; lscpu | grep -Ei 'model name|numa|socket'; numactl -H 2>/dev/null || true; nvidia-smi -L; } >"$OUT/host.log" 2>&1
+for t in model 2048 1024; do
+  if [ $t = model ]; then unset BLASX_TILE; else export BLASX_TILE=$t; fi
+  "$B/bench_harness" --gpus 1 --cases dgemm --sizes 8192,16384,32768 --cpu-worker --no-xt \
+    --csv "$OUT/cpuw-tile-$t.csv" >"$OUT/cpuw-tile-$t.log" 2>&1
+  echo "=== tile $t (rc $?)"
+  grep -E '^dgemm|CPU worker:' "$OUT/cpuw-tile-$t.log"
+done
+unset BLASX_TILE
