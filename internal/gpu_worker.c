@@ -15,6 +15,9 @@
 #define GPU_MAX_STREAMS BLASX_CFG_STREAMS_PER_GPU
 #define GPU_MAX_DEPTH BLASX_CFG_STEPS_IN_FLIGHT
 #define GPU_RS_MAX BLASX_CFG_RS_SLOTS
+/* Tasks whose write-back is in flight, parked off their streams so that a
+ * stream starts its next task at once: two per stream. */
+#define GPU_WB_MAX (2 * GPU_MAX_STREAMS)
 /* Pinned staging buffers per stream for copies from pageable host memory:
  * enough that a buffer is reused only after the copies of the steps in
  * flight (two inputs each) and one more have been issued. */
@@ -26,6 +29,8 @@
 /* "Not yet": a peer is filling a tile the step needs (tile_dir.h); the
  * step is retried, the peer's copy then serves it over the peer link. */
 #define GPU_WAIT_PEER (-2)
+/* "Not now": every write-back record is in use; retried after one completes. */
+#define GPU_WB_FULL (-3)
 
 /* A reader a step holds: an entry of this GPU's cache, or a peer's copy
  * pinned while the step's peer copy out of it is in flight. */
@@ -56,6 +61,7 @@ typedef struct {
     int staged;       /* output goes back through stage (a triangle, or pageable host memory) */
     int loaded;       /* the output tile was read from the host (the task reads C) */
     int wb;           /* write-back submitted */
+    int tid;          /* trace track: index of the stream its operations go on */
     blasx_centry_t *out;
     blasx_tile_key_t out_key;
     gpu_pending_t ring[GPU_MAX_DEPTH];
@@ -81,8 +87,12 @@ struct blasx_gpu {
     size_t bytes;
     blasx_heap_t heap;
     blasx_tile_cache_t cache;
-    gpu_stream_t st[GPU_MAX_STREAMS];
-    int nstreams;
+    gpu_stream_t st[GPU_MAX_STREAMS + 2]; /* compute streams, then the copy and write-back streams */
+    int nstreams;     /* compute streams */
+    int nextra;       /* streams after them: copy and write-back streams created */
+    gpu_stream_t *cp; /* the copy stream of input tiles (BLASX_COPY_STREAM), NULL: each stream copies its own */
+    gpu_stream_t *wbs; /* the write-back stream (BLASX_WB_STREAM), NULL: a task's own stream */
+    gpu_stream_t wbq[GPU_WB_MAX]; /* parked tasks (job != NULL): write-back in flight on ->s */
     pthread_mutex_t rs_lock; /* the RS is filled by its GPU and robbed by others */
     gpu_rs_entry_t rs[GPU_RS_MAX];
     _Atomic int rs_n;
@@ -114,6 +124,8 @@ static struct {
     blasx_gpu_t *gpu[BLASX_CFG_MAX_GPUS];
     int n;
     int stage; /* copy pageable host tiles through own pinned buffers */
+    int copy_stream; /* a copy stream per GPU for input tiles */
+    int wb_stream;   /* a write-back stream per GPU */
     blasx_tile_dir_t dir; /* the L2 level: topology and directory over the GPUs' caches */
 } G;
 
@@ -186,9 +198,14 @@ static void trace_free(blasx_gpu_t *g);
 static void gpu_destroy(blasx_gpu_t *g) {
     const blasx_device_backend_t *be = g->be;
     trace_free(g); /* before the streams go: drains their timed operations */
-    for (int i = 0; i < g->nstreams; i++) {
+    for (int i = 0; i < g->nstreams + g->nextra; i++)
+        if (g->st[i].s) be->stream_sync(g->st[i].s);
+    for (int i = 0; i < GPU_WB_MAX; i++) {
+        if (g->wbq[i].done) be->event_destroy(g->wbq[i].done);
+        free_pinned(be, g->wbq[i].stage);
+    }
+    for (int i = 0; i < g->nstreams + g->nextra; i++) {
         gpu_stream_t *st = &g->st[i];
-        if (st->s) be->stream_sync(st->s);
         for (int d = 0; d < GPU_MAX_DEPTH; d++)
             if (st->ring[d].ev) be->event_destroy(st->ring[d].ev);
         if (st->done) be->event_destroy(st->done);
@@ -225,11 +242,25 @@ static int gpu_create(const blasx_device_backend_t *be, int dev, blasx_gpu_t **o
     for (int i = 0; st == 0 && i < blasx_cfg.gpu.streams_per_gpu; i++) {
         gpu_stream_t *s = &g->st[i];
         g->nstreams = i + 1;
+        s->tid = i;
         st = be->stream_create(dev, &s->s);
         for (int d = 0; st == 0 && d < blasx_cfg.gpu.steps_in_flight; d++) st = be->event_create(dev, &s->ring[d].ev);
-        if (st == 0) st = be->event_create(dev, &s->done);
         for (int q = 0; st == 0 && q < GPU_SLOTS; q++) st = be->event_create(dev, &s->slot[q].ev);
     }
+    if (st == 0 && G.copy_stream) { /* its own slots for staged copies; no steps, no task */
+        gpu_stream_t *s = &g->st[g->nstreams + g->nextra];
+        s->tid = g->nstreams + g->nextra++;
+        g->cp = s;
+        st = be->stream_create(dev, &s->s);
+        for (int q = 0; st == 0 && q < GPU_SLOTS; q++) st = be->event_create(dev, &s->slot[q].ev);
+    }
+    if (st == 0 && G.wb_stream) {
+        gpu_stream_t *s = &g->st[g->nstreams + g->nextra];
+        s->tid = g->nstreams + g->nextra++;
+        g->wbs = s;
+        st = be->stream_create(dev, &s->s);
+    }
+    for (int i = 0; st == 0 && i < GPU_WB_MAX; i++) st = be->event_create(dev, &g->wbq[i].done);
     if (st) {
         gpu_destroy(g);
         return st;
@@ -471,6 +502,8 @@ int blasx_gpus_init(void) {
      * slower than the driver, so by default pageable copies are the
      * driver's until the gather runs on several threads. */
     G.stage = (int)blasx_env_ll("BLASX_STAGE_PAGEABLE", 0, 1, blasx_cfg.gpu.stage_pageable) != 0;
+    G.copy_stream = (int)blasx_env_ll("BLASX_COPY_STREAM", 0, 1, blasx_cfg.gpu.copy_stream) != 0;
+    G.wb_stream = (int)blasx_env_ll("BLASX_WB_STREAM", 0, 1, blasx_cfg.gpu.wb_stream) != 0;
     int list[BLASX_CFG_MAX_GPUS];
     int n = select_devices(ndev, list);
     for (int i = 0; i < n; i++) {
@@ -601,7 +634,7 @@ static void trace_end(blasx_gpu_t *g, gpu_stream_t *st, int slot, const char *na
     if (slot < 0 || !g->tarmed || slot != g->ntrec) return;
     g->tarmed = 0;
     gpu_trec_t *tr = &g->trec[slot];
-    tr->r = blasx_trace_rec(name, cat, 1 + g->idx, (int)(st - g->st));
+    tr->r = blasx_trace_rec(name, cat, 1 + g->idx, st->tid);
     tr->r.call = job->epoch;
     tr->r.task = st->job == job ? st->task : -1;
     tr->r.opnd = t.opnd, tr->r.ti = t.ti, tr->r.tj = t.tj;
@@ -642,6 +675,16 @@ static void trace_free(blasx_gpu_t *g) {
     free(g->trec);
     g->tfree = NULL, g->trec = NULL;
     g->ntfree = g->captfree = g->ntrec = g->captrec = 0;
+}
+
+/* Where stream st's input copies go: the GPU's copy stream, or st itself. */
+static gpu_stream_t *copier(blasx_gpu_t *g, gpu_stream_t *st) { return g->cp ? g->cp : st; }
+
+/* Waits for everything issued for st: its own operations and the copies
+ * issued for it on the copy stream. */
+static void stream_drain(blasx_gpu_t *g, gpu_stream_t *st) {
+    g->be->stream_sync(st->s);
+    if (g->cp && g->cp != st) g->be->stream_sync(g->cp->s);
 }
 
 /* Copies host tile k (operand o) to dst on stream st: directly from pinned
@@ -704,33 +747,37 @@ static int acquire_input(blasx_gpu_t *g, gpu_stream_t *st, blasx_job_t *job, bla
         if ((rc = be->event_create(g->dev, &ev))) goto fail;
         e->ready = ev;
     }
+    /* The copy goes on the copy stream (when there is one), so copies run
+     * back to back ahead of the kernels that wait for them. */
+    gpu_stream_t *cs = copier(g, st);
     pe = blasx_dir_pin_peer(&G.dir, g->idx, &k, job->epoch, &from);
     if (pe) {
         blasx_gpu_t *p = G.gpu[from];
         pd->held[pd->nheld].c = &p->cache, pd->held[pd->nheld].e = pe, pd->nheld++;
         /* the peer's transfer into pe completes before this copy starts */
-        if ((rc = be->stream_wait_event(st->s, (blasx_event_t)pe->ready))) goto fail;
+        if ((rc = be->stream_wait_event(cs->s, (blasx_event_t)pe->ready))) goto fail;
         blasx_shape_t sh = key_shape(&k);
-        int tr = trace_begin(g, st);
-        if ((rc = be->copy_p2p(st->s, e->dev, k.rows, p->dev, pe->dev, k.rows, sh))) goto fail;
+        int tr = trace_begin(g, cs);
+        if ((rc = be->copy_p2p(cs->s, e->dev, k.rows, p->dev, pe->dev, k.rows, sh))) goto fail;
         char nm[24];
         snprintf(nm, sizeof nm, "P2P from GPU %d", from);
-        trace_end(g, st, tr, nm, "p2p", job, t, (int64_t)e->bytes);
+        trace_end(g, cs, tr, nm, "p2p", job, t, (int64_t)e->bytes);
         GPU_COUNT(g, job, l2_hits, 1);
         GPU_COUNT(g, job, p2p_bytes, (int64_t)e->bytes);
         g->p2p_from[from] += (int64_t)e->bytes;
     } else {
-        if ((rc = copy_in(g, st, job, t, e->dev, &k))) goto fail;
+        if ((rc = copy_in(g, cs, job, t, e->dev, &k))) goto fail;
         GPU_COUNT(g, job, l2_misses, 1);
         GPU_COUNT(g, job, h2d_bytes, (int64_t)e->bytes);
     }
-    if ((rc = be->event_record((blasx_event_t)e->ready, st->s))) goto fail;
+    if ((rc = be->event_record((blasx_event_t)e->ready, cs->s))) goto fail;
+    if (cs != st && (rc = be->stream_wait_event(st->s, (blasx_event_t)e->ready))) goto fail;
     blasx_cache_set_state(&g->cache, e, BLASX_TILE_VALID);
     return 0;
 fail:
     /* the entry holds no valid data: drop it (the caller releases the rest of pd) */
     if (pe) { /* issued copies may still read the peer's entry: drain before unpinning */
-        be->stream_sync(st->s);
+        stream_drain(g, st);
         hold_release(&pd->held[--pd->nheld]);
     }
     pd->nheld--;
@@ -830,8 +877,18 @@ static int task_start(blasx_gpu_t *g, gpu_stream_t *st, blasx_job_t *job, int32_
     st->loaded = !overwrites;
     st->staged = st->tri || !operand_pinned(g, job, tk->out.opnd);
     if (st->loaded) {
-        BLASX_TRY(copy_in(g, st, job, tk->out, st->out->dev, &st->out_key));
+        gpu_stream_t *cs = copier(g, st);
+        BLASX_TRY(copy_in(g, cs, job, tk->out, st->out->dev, &st->out_key));
         GPU_COUNT(g, job, h2d_bytes, (int64_t)st->out->bytes);
+        if (cs != st) { /* the task's kernels wait for the load (its entry's ready event) */
+            if (!st->out->ready) {
+                blasx_event_t ev;
+                BLASX_TRY(g->be->event_create(g->dev, &ev));
+                st->out->ready = ev;
+            }
+            BLASX_TRY(g->be->event_record((blasx_event_t)st->out->ready, cs->s));
+            BLASX_TRY(g->be->stream_wait_event(st->s, (blasx_event_t)st->out->ready));
+        }
     }
     return 0;
 }
@@ -865,7 +922,7 @@ static int step_submit(blasx_gpu_t *g, gpu_stream_t *st) {
             /* a copy into an entry acquired before may still be in flight:
              * let it land before the entry becomes evictable (rare: memory
              * is short) */
-            if (pd->nheld) g->be->stream_sync(st->s);
+            if (pd->nheld) stream_drain(g, st);
             pending_release(pd);
             return rc;
         }
@@ -889,17 +946,34 @@ static int step_submit(blasx_gpu_t *g, gpu_stream_t *st) {
     return 0;
 }
 
-static int writeback_submit(blasx_gpu_t *g, gpu_stream_t *st) {
+/* Parks the task of stream st (every step completed) in a free write-back
+ * record and issues its copy back there: on the write-back stream after
+ * the task's last kernel, or on st itself; st is free for its next task at
+ * once.  Returns GPU_WB_FULL (nothing done) when no record is free, or a
+ * status; on a failure the parked task has wb == 0 (nothing written). */
+static int writeback_submit(blasx_gpu_t *g, gpu_stream_t *cs) {
     const blasx_device_backend_t *be = g->be;
-    blasx_tile_key_t *k = &st->out_key;
-    blasx_shape_t sh = key_shape(k);
+    gpu_stream_t *st = NULL;
+    for (int i = 0; i < GPU_WB_MAX && !st; i++)
+        if (!g->wbq[i].job) st = &g->wbq[i];
+    if (!st) return GPU_WB_FULL;
     /* later readers of this tile on this GPU wait for the last kernel */
-    if (!st->out->ready) {
+    if (!cs->out->ready) {
         blasx_event_t ev;
         BLASX_TRY(be->event_create(g->dev, &ev));
-        st->out->ready = ev;
+        cs->out->ready = ev;
     }
-    BLASX_TRY(be->event_record((blasx_event_t)st->out->ready, st->s));
+    BLASX_TRY(be->event_record((blasx_event_t)cs->out->ready, cs->s));
+    st->job = cs->job, st->task = cs->task, st->next = cs->next;
+    st->tri = cs->tri, st->staged = cs->staged, st->loaded = cs->loaded, st->wb = 0;
+    st->out = cs->out, st->out_key = cs->out_key;
+    st->count = 0, st->head = 0;
+    gpu_stream_t *ws = g->wbs ? g->wbs : cs;
+    st->s = ws->s, st->tid = ws->tid;
+    cs->job = NULL, cs->out = NULL, cs->wb = 0;
+    blasx_tile_key_t *k = &st->out_key;
+    blasx_shape_t sh = key_shape(k);
+    if (ws != cs) BLASX_TRY(be->stream_wait_event(ws->s, (blasx_event_t)st->out->ready));
     const blasx_task_t *tk = &st->job->g.tasks[st->task];
     if (st->staged) {
         BLASX_TRY(grow_pinned(be, &st->stage, &st->stage_bytes, st->out->bytes));
@@ -965,16 +1039,18 @@ static int retire(blasx_gpu_t *g, int *fail) {
             st->count--;
             prog = 1;
         }
-        if (st->job && st->wb && st->count == 0) {
-            int q = be->event_query(st->done);
-            if (q == BLASX_EVENT_PENDING) continue;
-            if (q != BLASX_EVENT_DONE) {
-                *fail = q;
-                return prog;
-            }
-            task_finish(g, st);
-            prog = 1;
+    }
+    for (int i = 0; i < GPU_WB_MAX; i++) {
+        gpu_stream_t *st = &g->wbq[i];
+        if (!st->job || !st->wb) continue;
+        int q = be->event_query(st->done);
+        if (q == BLASX_EVENT_PENDING) continue;
+        if (q != BLASX_EVENT_DONE) {
+            *fail = q;
+            return prog;
         }
+        task_finish(g, st);
+        prog = 1;
     }
     if (g->ntrec) trace_drain(g, 0);
     return prog;
@@ -1014,9 +1090,10 @@ static void gpu_fail(blasx_gpu_t *g, int status) {
                 g->dev, status == BLASX_ERR_NOMEM ? "page-locked host memory could not be obtained"
                                                   : "a device operation failed",
                 status, blasx_err_site.expr ? ", at " : "", blasx_err_site.expr ? blasx_err_site.expr : "");
-    for (int i = 0; i < g->nstreams; i++) be->stream_sync(g->st[i].s);
-    for (int i = 0; i < g->nstreams; i++) {
-        gpu_stream_t *st = &g->st[i];
+    for (int i = 0; i < g->nstreams + g->nextra; i++) be->stream_sync(g->st[i].s);
+    /* tasks on the compute streams, then the parked ones (write-back issued) */
+    for (int i = 0; i < g->nstreams + GPU_WB_MAX; i++) {
+        gpu_stream_t *st = i < g->nstreams ? &g->st[i] : &g->wbq[i - g->nstreams];
         if (!st->job) continue;
         if (st->wb) {
             if (be->event_query(st->done) == BLASX_EVENT_DONE) {
@@ -1101,9 +1178,12 @@ int blasx_gpu_work_on(blasx_gpu_t *g, blasx_job_t *job) {
              * failure seen later is the copy's own, and one seen before it
              * has left the host tile untouched (the task can be redone). */
             if (!fail && !st->wb && st->count == 0 && st->next == st->job->g.tasks[st->task].nsteps) {
-                if ((fail = writeback_submit(g, st)) == 0) prog = 1;
+                int rc = writeback_submit(g, st);
+                if (rc == 0) prog = 1;
+                else if (rc != GPU_WB_FULL) fail = rc;
             }
         }
+        for (int i = 0; i < GPU_WB_MAX; i++) active |= g->wbq[i].job != NULL; /* write-backs in flight */
         if (fail) {
             gpu_fail(g, fail);
             return atomic_load(&job->remaining) == 0;
@@ -1113,12 +1193,12 @@ int blasx_gpu_work_on(blasx_gpu_t *g, blasx_job_t *job) {
              * step is in flight nothing will free it, so the youngest
              * stalled task goes to the CPU. */
             int inflight = 0;
-            for (int i = 0; i < g->nstreams; i++) /* wb is stale on an idle stream */
-                inflight |= g->st[i].count > 0 || (g->st[i].job && g->st[i].wb);
+            for (int i = 0; i < g->nstreams; i++) inflight |= g->st[i].count > 0;
+            for (int i = 0; i < GPU_WB_MAX; i++) inflight |= g->wbq[i].job != NULL;
             if (!inflight) {
                 for (int i = g->nstreams - 1; i >= 0; i--)
                     if (g->st[i].job) {
-                        g->be->stream_sync(g->st[i].s);
+                        stream_drain(g, &g->st[i]);
                         stream_task_to_cpu(g, &g->st[i]);
                         prog = 1;
                         break;
