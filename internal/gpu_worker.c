@@ -373,6 +373,38 @@ static int tm_links(blasx_gpu_t *g, blasx_stream_t s, blasx_event_t e0, blasx_ev
     return rc ? rc : (TM.h2d > 0 && TM.d2h > 0 ? 0 : BLASX_ERR_INTERNAL);
 }
 
+/* Tile-shaped pinned host<->GPU bandwidth of g for side T (bytes/s, 0 on
+ * failure): T rows of as many columns as fit cfg.gpu.l2_probe_mb MiB, out
+ * of a host matrix twice as tall (a 2-D copy of T * esz-byte pieces, as a
+ * tile of a larger matrix travels); one warm-up and one timed copy each way. */
+static void tm_tile_links(blasx_gpu_t *g, blasx_stream_t s, blasx_event_t e0, blasx_event_t e1, int64_t T,
+                          size_t esz, double *h2d, double *d2h) {
+    const blasx_device_backend_t *be = g->be;
+    size_t bytes = (size_t)blasx_cfg.gpu.l2_probe_mb << 20;
+    const int64_t ld = 2 * T;
+    int64_t cols = (int64_t)(bytes / ((size_t)ld * esz));
+    *h2d = *d2h = 0;
+    if (cols > T) cols = T;
+    if (cols < 1) return;
+    void *h = NULL;
+    uintptr_t d = 0;
+    if (be->host_alloc((size_t)(ld * cols) * esz, &h) != 0) return;
+    atomic_fetch_add(&pinned_live, 1);
+    int rc = tm_alloc(g, (size_t)(T * cols) * esz, &d);
+    blasx_shape_t sh = {T, cols, T, esz};
+    for (int dir = 0; rc == 0 && dir < 2; dir++)
+        for (int rep = 0; rc == 0 && rep < 2; rep++) { /* rep 0 warms the path */
+            if (rep) rc = be->event_record(e0, s);
+            if (rc == 0) rc = dir == 0 ? be->copy_h2d(s, d, T, h, ld, sh) : be->copy_d2h(s, h, ld, d, T, sh);
+            if (rc == 0 && rep) rc = be->event_record(e1, s);
+            if (rc == 0) rc = be->stream_sync(s);
+            double t = rc == 0 && rep ? tm_seconds(be, e0, e1) : 0;
+            if (rep && t > 0) *(dir == 0 ? h2d : d2h) = (double)(T * cols) * (double)esz / t;
+        }
+    if (d) tm_free(g, d);
+    free_pinned(be, h);
+}
+
 /* Rate of one T x T x T GEMM step of precision prec on g for each
  * candidate T (device-timed; enough repetitions that small tiles run for
  * about as long as one large one). */
@@ -408,6 +440,7 @@ static void tm_rates(blasx_gpu_t *g, blasx_stream_t s, blasx_event_t e0, blasx_e
         if (t <= 0) break; /* no room (or a failure): larger tiles will not do better */
         md->tile[md->n] = T;
         md->rate[md->n] = cplx * 2.0 * (double)T * (double)T * (double)T * (double)reps / t;
+        tm_tile_links(g, s, e0, e1, T, esz, &md->h2d_t[md->n], &md->d2h_t[md->n]);
         md->n++;
     }
 }
@@ -439,7 +472,9 @@ const blasx_tile_model_t *blasx_gpus_tile_model(int prec, size_t esz) {
         if (blasx_settings()->verbose) {
             fprintf(stderr, "blasx: tile model (%c, GPU 0): host links %.1f / %.1f GB/s;", "?sdcz"[prec],
                     md->h2d * 1e-9, md->d2h * 1e-9);
-            for (int i = 0; i < md->n; i++) fprintf(stderr, " %lld: %.1f TFLOP/s", (long long)md->tile[i], md->rate[i] * 1e-12);
+            for (int i = 0; i < md->n; i++)
+                fprintf(stderr, " %lld: %.1f TFLOP/s, tiles %.1f / %.1f GB/s;", (long long)md->tile[i],
+                        md->rate[i] * 1e-12, md->h2d_t[i] * 1e-9, md->d2h_t[i] * 1e-9);
             fprintf(stderr, "\n");
         }
     }

@@ -3,8 +3,11 @@
  *
  * Role: the GPU workers measure once per process and precision, on GPU 0,
  * the in-core rate of one T x T x T GEMM tile step for each candidate T
- * (powers of two in [cfg.tile_model.min, cfg.tile_model.max]) and the
- * pinned host<->GPU bandwidths; blasx_tile_model_pick then estimates, for a
+ * (powers of two in [cfg.tile_model.min, cfg.tile_model.max]), the
+ * pinned host<->GPU bandwidths of one large contiguous copy and, per T, of
+ * tile-shaped copies (T rows out of a taller host matrix: a 2-D copy of
+ * T * esz-byte pieces, slower than contiguous for small T -- H200 DGEMM
+ * about 33 GB/s at T = 1024 against 55 contiguous); blasx_tile_model_pick then estimates, for a
  * call's shape, its GPU count and streams, the time with each T:
  *     compute   = ceil(tasks / G) * flops / (tasks * rate(T))
  *                 (whole output-tile tasks per GPU: few large tiles balance badly)
@@ -31,8 +34,20 @@ typedef struct {
     int n;                                   /* candidates measured (0: no model) */
     int64_t tile[BLASX_TILE_MODEL_MAX_CAND]; /* ascending */
     double rate[BLASX_TILE_MODEL_MAX_CAND];  /* flop/s of one tile step on one GPU */
-    double h2d, d2h;                         /* bytes/s of one GPU's host link */
+    double h2d, d2h;                         /* bytes/s of one GPU's host link (contiguous) */
+    double h2d_t[BLASX_TILE_MODEL_MAX_CAND], d2h_t[BLASX_TILE_MODEL_MAX_CAND]; /* bytes/s of T's tile copies; 0 = not measured */
 } blasx_tile_model_t;
+
+/* Host link rates for tiles of side T: the tile-shaped ones measured for
+ * that candidate, else the contiguous ones. */
+static inline void blasx_tile_model_links(const blasx_tile_model_t *md, int64_t T, double *h2d, double *d2h) {
+    *h2d = md->h2d, *d2h = md->d2h;
+    for (int i = 0; i < md->n; i++)
+        if (md->tile[i] == T) {
+            if (md->h2d_t[i] > 0) *h2d = md->h2d_t[i];
+            if (md->d2h_t[i] > 0) *d2h = md->d2h_t[i];
+        }
+}
 
 /* Output-tile tasks of p with tile T (triangular outputs count their half). */
 static inline double blasx_tile_model_tasks(const blasx_problem_t *p, int64_t T) {
@@ -59,10 +74,12 @@ static inline double blasx_tile_model_estimate(const blasx_tile_model_t *md, dou
     double tasks = blasx_tile_model_tasks(p, T), G = gpus < 1 ? 1 : gpus;
     double per_gpu = tasks / G, whole = per_gpu == (double)(int64_t)per_gpu ? per_gpu : (double)(int64_t)per_gpu + 1;
     double compute = whole / tasks * blasx_problem_flops(p) / rate;
-    double transfer = in / (G * md->h2d), back = out / (G * md->d2h);
+    double h2d, d2h;
+    blasx_tile_model_links(md, T, &h2d, &d2h);
+    double transfer = in / (G * h2d), back = out / (G * d2h);
     if (back > transfer) transfer = back;
     double tile_bytes = (double)T * (double)T * (double)esz;
-    double pipeline = 2 * tile_bytes / md->h2d + tile_bytes / md->d2h;
+    double pipeline = 2 * tile_bytes / h2d + tile_bytes / d2h;
     return (compute > transfer ? compute : transfer) + pipeline;
 }
 
