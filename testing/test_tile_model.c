@@ -26,7 +26,8 @@ static blasx_problem_t gemm(int64_t m, int64_t n, int64_t k) {
 
 int main(void) {
     /* a test machine: rates in flop/s per candidate tile, links in bytes/s */
-    blasx_tile_model_t md = {4, {512, 1024, 2048, 4096}, {25e12, 40e12, 50e12, 58e12}, 50e9, 50e9};
+    blasx_tile_model_t md = {.n = 4, .tile = {512, 1024, 2048, 4096}, .rate = {25e12, 40e12, 50e12, 58e12},
+                             .h2d = 50e9, .d2h = 50e9}; /* no tile-shaped link rates: the contiguous ones */
     const double heap = 120e9;
     const int streams = 4;
 
@@ -81,5 +82,30 @@ int main(void) {
     blasx_tile_model_t none;
     memset(&none, 0, sizeof none);
     CHECK(blasx_tile_model_pick(&none, &big, 8, 2, streams, heap, 1024, NULL) == 1024, "no model: compiled tile");
+    /* tile-shaped copies slower for small tiles (as measured on the H200:
+     * 2-D copies of 8 KiB pieces at about 33 GB/s): the links of T are
+     * T's own, estimates grow, and a PCIe-bound call moves to larger tiles */
+    {
+        blasx_tile_model_t m2 = md;
+        const double h[4] = {20e9, 33e9, 49e9, 55e9}, d[4] = {18e9, 25e9, 45e9, 52e9};
+        for (int i = 0; i < 4; i++) m2.h2d_t[i] = h[i], m2.d2h_t[i] = d[i];
+        double lh, ld;
+        blasx_tile_model_links(&m2, 1024, &lh, &ld);
+        CHECK(lh == 33e9 && ld == 25e9, "links of 1024-tiles: %.0f / %.0f", lh, ld);
+        blasx_tile_model_links(&m2, 8192, &lh, &ld);
+        CHECK(lh == 50e9 && ld == 50e9, "a tile without its own rates: the contiguous links (%.0f / %.0f)", lh, ld);
+        blasx_tile_model_links(&md, 1024, &lh, &ld);
+        CHECK(lh == 50e9 && ld == 50e9, "a model without tile-shaped rates: the contiguous links");
+        double e0, e1;
+        int64_t t0 = blasx_tile_model_pick(&md, &mid, 8, 1, streams, heap, 1024, &e0);
+        int64_t t1 = blasx_tile_model_pick(&m2, &mid, 8, 1, streams, heap, 1024, &e1);
+        printf("test_tile_model: DGEMM 8192 on 1 GPU: %lld (contiguous links, est %.4f s) -> %lld (tile links, "
+               "est %.4f s)\n", (long long)t0, e0, (long long)t1, e1);
+        CHECK(t1 > t0, "slow small-tile copies move N = 8192 to larger tiles (%lld -> %lld)", (long long)t0,
+              (long long)t1);
+        CHECK(blasx_tile_model_estimate(&m2, m2.rate[1], 1024, &mid, 8, 1) >
+                  blasx_tile_model_estimate(&md, md.rate[1], 1024, &mid, 8, 1),
+              "slower 1024-tile links give a larger 1024 estimate");
+    }
     return bx_summary("test_tile_model");
 }
