@@ -53,6 +53,9 @@
 #ifndef BLASX_CFG_TILE_MODEL_MIN
 #define BLASX_CFG_TILE_MODEL_MIN 512 /* elements; smallest candidate (a power of two) */
 #endif
+#ifndef BLASX_CFG_TILE_MODEL_PITCH
+#define BLASX_CFG_TILE_MODEL_PITCH 8 /* tiles: host leading dimension of its tile-shaped link probe, in tile sides */
+#endif
 #ifndef BLASX_CFG_TILE_MODEL_MAX
 #define BLASX_CFG_TILE_MODEL_MAX 4096 /* elements; largest candidate (a power of two) */
 #endif
@@ -262,6 +265,7 @@ typedef struct {
 typedef struct {
     int on;             /* choose the tile per call (internal/tile_model.h) */
     long long min, max; /* candidates: powers of two in [min, max] */
+    int pitch;          /* its link probe's host leading dimension, in tile sides */
 } blasx_tile_model_cfg_t;
 
 typedef struct {
@@ -315,7 +319,7 @@ typedef struct {
 
 static const blasx_config_t blasx_cfg = {
     .tile = {BLASX_CFG_TILE_S, BLASX_CFG_TILE_D, BLASX_CFG_TILE_C, BLASX_CFG_TILE_Z},
-    .tile_model = {BLASX_CFG_TILE_MODEL, BLASX_CFG_TILE_MODEL_MIN, BLASX_CFG_TILE_MODEL_MAX},
+    .tile_model = {BLASX_CFG_TILE_MODEL, BLASX_CFG_TILE_MODEL_MIN, BLASX_CFG_TILE_MODEL_MAX, BLASX_CFG_TILE_MODEL_PITCH},
     .sched = {BLASX_CFG_OFFLOAD_MIN_FLOPS, BLASX_CFG_CPU_WORKERS, BLASX_CFG_CPU_WORKERS_MAX,
               BLASX_CFG_CPU_WORKER, BLASX_CFG_IDLE_SPINS, BLASX_CFG_PLAN_MEM_PCT,
               BLASX_CFG_CPU_PAR_MIN_FLOPS, BLASX_CFG_CPU_TEAM_THREADS, BLASX_CFG_CPU_TEAM_MARGIN_PCT,
@@ -344,6 +348,7 @@ _Static_assert(BLASX_CFG_TILE_MODEL_MIN >= 16 && (BLASX_CFG_TILE_MODEL_MIN & (BL
 _Static_assert(BLASX_CFG_TILE_MODEL_MAX >= BLASX_CFG_TILE_MODEL_MIN && BLASX_CFG_TILE_MODEL_MAX <= 65536 &&
                        (BLASX_CFG_TILE_MODEL_MAX & (BLASX_CFG_TILE_MODEL_MAX - 1)) == 0,
                "largest model tile: a power of two in [min, 65536]");
+_Static_assert(BLASX_CFG_TILE_MODEL_PITCH >= 1 && BLASX_CFG_TILE_MODEL_PITCH <= 64, "tile model probe pitch in [1, 64] tiles");
 _Static_assert(BLASX_CFG_OFFLOAD_MIN_FLOPS >= 0, "offload threshold is a flop count >= 0");
 _Static_assert(BLASX_CFG_CPU_WORKERS >= 0 && BLASX_CFG_CPU_WORKERS <= BLASX_CFG_CPU_WORKERS_MAX,
                "CPU workers in [0, max]");
