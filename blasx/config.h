@@ -54,7 +54,7 @@
 #define BLASX_CFG_TILE_MODEL_MIN 512 /* elements; smallest candidate (a power of two) */
 #endif
 #ifndef BLASX_CFG_TILE_MODEL_PITCH
-#define BLASX_CFG_TILE_MODEL_PITCH 8 /* tiles: host leading dimension of its tile-shaped link probe, in tile sides */
+#define BLASX_CFG_TILE_MODEL_PITCH 2 /* tiles: host leading dimension of its tile-shaped link probe, in tile sides (2: as measured on the H200; 8 matches the DGEMM 8192 trace's pitch, not yet measured) */
 #endif
 #ifndef BLASX_CFG_TILE_MODEL_MAX
 #define BLASX_CFG_TILE_MODEL_MAX 4096 /* elements; largest candidate (a power of two) */

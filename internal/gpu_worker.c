@@ -376,9 +376,9 @@ static int tm_links(blasx_gpu_t *g, blasx_stream_t s, blasx_event_t e0, blasx_ev
 /* Tile-shaped pinned host<->GPU bandwidth of g for side T (bytes/s, 0 on
  * failure): T rows of as many columns (at most T) as fit cfg.gpu.l2_probe_mb
  * MiB, out of a host matrix cfg.tile_model.pitch times as tall -- a 2-D copy of
- * T * esz-byte pieces a whole column apart, as a tile of a call's matrix
- * travels (the pieces' spacing matters: in a DGEMM N = 8192 trace the
- * 1024-tiles crossed at about 33 GB/s, while 2 T apart they cross at 54);
+ * T * esz-byte pieces a column apart, as a tile of a call's matrix travels
+ * (the spacing seems to matter: in a DGEMM N = 8192 trace, pitch 8 T, the
+ * 1024-tiles crossed at about 33 GB/s; this probe at pitch 2 T measured 54);
  * one warm-up and one timed copy each way. */
 static void tm_tile_links(blasx_gpu_t *g, blasx_stream_t s, blasx_event_t e0, blasx_event_t e1, int64_t T,
                           size_t esz, double *h2d, double *d2h) {
