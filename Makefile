@@ -47,7 +47,7 @@ TESTS    := $(patsubst testing/%.c,%,$(TEST_SRCS))
 OBJS      := $(patsubst %.c,$(BUILD)/obj/%.o,$(LIB_SRCS))
 TINY_OBJS := $(patsubst %.c,$(BUILD)/tiny/obj/%.o,$(LIB_SRCS))
 
-.PHONY: all lib test unit symbols netlib sim sanitize gpu-test demo clean install dropin
+.PHONY: all lib test unit symbols netlib sim sanitize gpu-test demo clean install dropin nonuma
 all: lib
 lib: $(BUILD)/libblasx.a $(BUILD)/libblasx.so
 
@@ -140,7 +140,15 @@ dropin: lib
 	bash testing/run_static.sh $(BUILD)/libblasx.a "$(LDLIBS)"
 	bash testing/run_install.sh $(BUILD)
 
-test: unit symbols netlib sim sanitize dropin
+# The CPU side built without libnuma (one NUMA domain), as on machines
+# without it: the parallel GEMM, the CPU worker beside (simulated) GPUs and
+# the API.
+nonuma:
+	$(MAKE) BUILD=$(BUILD)/nonuma HAVE_NUMA= $(BUILD)/nonuma/test_cpu_gemm $(BUILD)/nonuma/test_cpu_team $(BUILD)/nonuma/test_api
+	! nm $(BUILD)/nonuma/libblasx.a | grep -q ' U numa_'
+	bash testing/run_unit.sh $(BUILD)/nonuma/test_cpu_gemm $(BUILD)/nonuma/test_cpu_team $(BUILD)/nonuma/test_api
+
+test: unit symbols netlib sim sanitize dropin nonuma
 
 demo: $(BUILD)/demo_dgemm
 	$(BUILD)/demo_dgemm
