@@ -4,13 +4,15 @@
  * Role: each GPU owns a device heap (gpu_heap.h, one allocation made when
  * the runtime starts), an L1 tile cache over it (tile_cache.h, ALRU), a
  * reservation station (RS) of up to cfg.gpu.rs_slots ready tasks taken from
- * the job's global queue, and cfg.gpu.streams_per_gpu streams.  The thread
+ * the job's global queue, cfg.gpu.streams_per_gpu compute streams, a copy
+ * stream (BLASX_COPY_STREAM: input-tile copies, in the order the steps
+ * are submitted, run back to back ahead of the kernels, which wait on the
+ * tiles' ready events) and a write-back stream (BLASX_WB_STREAM).  The thread
  * loops: retire completed steps (drop their cache readers), refill the RS,
  * start on every idle stream the RS task of highest locality priority
  * (BLASX eq. 3: 2 per input tile already in this GPU's L1, 1 per tile a
  * peer GPU holds, 0 per tile that must come from the host), and advance every busy stream by one step of
- * its task -- so a stream copying its next tiles overlaps kernels of the
- * others.  With the global queue empty it steals the lowest-priority task
+ * its task -- so copies of coming steps overlap the kernels in flight.  With the global queue empty it steals the lowest-priority task
  * from the fullest other RS.
  *
  * Task life on a stream: invalidate the output tile in every GPU's cache
@@ -19,9 +21,12 @@
  * input tiles (L1 hit: wait on the entry's ready event; miss: insert, copy
  * from a peer GPU holding it -- the L2 level, tile_dir.h -- or else from
  * the host, record ready), launch the kernel, record an event; after
- * the last step copy the output back (diagonal tiles of the SYRK family
- * through a staging buffer, so only their triangle is written), and when
- * that copy's event has completed release the entry and complete the task,
+ * the last step park the task in a free write-back record (2 per stream)
+ * and copy the output back on the write-back stream once the last kernel
+ * is done (diagonal tiles of the SYRK family through the record's staging
+ * buffer, so only their triangle is written) -- the stream takes its next
+ * task at once -- and when that copy's event has completed release the
+ * entry and complete the task,
  * which releases its successors (dependencies cross streams and GPUs only
  * through task completion: never a device-wide synchronisation).
  *
@@ -29,7 +34,11 @@
  *  - a cache entry has one reader per submitted step that uses it, dropped
  *    only when that step's event has completed, so eviction and heap reuse
  *    never touch memory a queued operation still reads or writes;
- *  - at most cfg.gpu.steps_in_flight steps per stream are outstanding;
+ *  - at most cfg.gpu.steps_in_flight steps per stream are outstanding; a
+ *    tile copied on the copy stream is read by a kernel only after the
+ *    kernel's stream has waited on the tile's ready event;
+ *  - a GPU thread leaves a job only with no task on a stream and no parked
+ *    write-back (parked tasks keep it polling);
  *  - a task is completed exactly once: by its GPU after its write-back, or
  *    by the CPU kernels when its GPU fails or cannot get device memory
  *    before the host tile was written (the result stays correct); a write-

@@ -4,7 +4,8 @@
  *   BLASX_CPU_WORKER=0|1  the CPU worker takes tile tasks beside the GPUs
  *                       (internal/cpu_team.h; also blasx_set_cpu_worker)
  *   BLASX_VERBOSE=0|1   one line per runtime start: backend, GPUs, links
- * (BLASX_GPUS, BLASX_L2_CACHE, BLASX_STAGE_PAGEABLE and BLASX_SIM_* are
+ * (BLASX_GPUS, BLASX_L2_CACHE, BLASX_STAGE_PAGEABLE, BLASX_COPY_STREAM,
+ * BLASX_WB_STREAM and BLASX_SIM_* are
  * read by the GPU workers at each runtime start, through blasx_env_ll;
  * BLASX_STATS by internal/stats.c, BLASX_TRACE by internal/trace.c.)
  * Invariants: the three above are read once per process; a value that
