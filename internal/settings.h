@@ -8,7 +8,8 @@
  * BLASX_WB_STREAM and BLASX_SIM_* are
  * read by the GPU workers at each runtime start, through blasx_env_ll;
  * BLASX_STATS by internal/stats.c, BLASX_TRACE by internal/trace.c.)
- * Invariants: the three above are read once per process; a value that
+ * Invariants: the three above are read once per process (cpu_worker may
+ * change later through blasx_set_cpu_worker, for calls that start after); a value that
  * cannot be honoured is reported once on stderr and the default is kept.
  */
 #ifndef BLASX_INTERNAL_SETTINGS_H
