@@ -58,7 +58,7 @@ static int eligible_tasks(int prec, blasx_kernel_t r, const char *o, int64_t m, 
     blasx_problem_t p;
     memset(&p, 0, sizeof p);
     p.routine = r;
-    memcpy(p.o, o, 4);
+    for (int i = 0; i < 4 && o[i]; i++) p.o[i] = o[i]; /* o may be shorter than 4 */
     p.m = m, p.n = n, p.k = k, p.alpha = 1, p.beta = 1;
     p.complex_elems = prec >= BLASX_PREC_C;
     blasx_job_t job;
