@@ -125,7 +125,8 @@ int blasx_team_turn(blasx_job_t *job, int threads) {
         atomic_fetch_add(&job->flops_team, (int64_t)tk->flops); /* before completion counts it as done */
         blasx_worker_run_task(&w, job, t);
         double dt = blasx_now() - t0;
-        if (dt > 0) *rate = tk->flops / dt;
+        /* a task of a failed call is skipped, not run: no rate from it */
+        if (dt > 0 && atomic_load(&job->status) == 0) *rate = tk->flops / dt;
         job->team_tasks++;
         job->team_seconds += dt;
         ran = 1;

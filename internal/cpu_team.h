@@ -61,7 +61,8 @@ BLASX_INTERNAL int blasx_team_prepare(blasx_job_t *job);
 BLASX_INTERNAL int blasx_team_turn(blasx_job_t *job, int threads);
 
 /* Hands task t back to the GPUs (the CPU worker dequeued it; it alone
- * calls this) and wakes sleeping workers.  In internal/runtime.c. */
+ * calls this); the runtime wakes sleeping workers once after the turn.
+ * In internal/runtime.c. */
 BLASX_INTERNAL void blasx_job_hand_back(blasx_job_t *job, int32_t t);
 
 #endif

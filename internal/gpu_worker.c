@@ -60,7 +60,8 @@ typedef struct {
     int tri;          /* output is a diagonal tile of the SYRK family: uplo triangle only */
     int staged;       /* output goes back through stage (a triangle, or pageable host memory) */
     int loaded;       /* the output tile was read from the host (the task reads C) */
-    int wb;           /* write-back submitted */
+    int wb;           /* write-back submitted (its done event recorded) */
+    int d2h;          /* its copy to the host was issued: the host tile may have changed */
     int tid;          /* trace track: index of the stream its operations go on */
     blasx_centry_t *out;
     blasx_tile_key_t out_key;
@@ -814,10 +815,10 @@ static int acquire_input(blasx_gpu_t *g, gpu_stream_t *st, blasx_job_t *job, bla
     return 0;
 fail:
     /* the entry holds no valid data: drop it (the caller releases the rest of pd) */
-    if (pe) { /* issued copies may still read the peer's entry: drain before unpinning */
-        stream_drain(g, st);
-        hold_release(&pd->held[--pd->nheld]);
-    }
+    /* a copy into e (or out of the peer's entry) may have been issued:
+     * let it land before the entry is freed and the peer's unpinned */
+    stream_drain(g, st);
+    if (pe) hold_release(&pd->held[--pd->nheld]);
     pd->nheld--;
     blasx_cache_release(&g->cache, e);
     blasx_cache_invalidate(&g->cache, &k, job->epoch);
@@ -1003,7 +1004,7 @@ static int writeback_submit(blasx_gpu_t *g, gpu_stream_t *cs) {
     }
     BLASX_TRY(be->event_record((blasx_event_t)cs->out->ready, cs->s));
     st->job = cs->job, st->task = cs->task, st->next = cs->next;
-    st->tri = cs->tri, st->staged = cs->staged, st->loaded = cs->loaded, st->wb = 0;
+    st->tri = cs->tri, st->staged = cs->staged, st->loaded = cs->loaded, st->wb = 0, st->d2h = 0;
     st->out = cs->out, st->out_key = cs->out_key;
     st->count = 0, st->head = 0;
     gpu_stream_t *ws = g->wbs ? g->wbs : cs;
@@ -1020,6 +1021,7 @@ static int writeback_submit(blasx_gpu_t *g, gpu_stream_t *cs) {
         trace_end(g, st, tr, "D2H (staged)", "d2h", st->job, tk->out, (int64_t)st->out->bytes);
     } else {
         int tr = trace_begin(g, st);
+        st->d2h = 1; /* from here a failure may leave the host tile half written */
         BLASX_TRY(be->copy_d2h(st->s, (void *)k->host, k->ld, st->out->dev, k->rows, sh));
         trace_end(g, st, tr, "D2H", "d2h", st->job, tk->out, (int64_t)st->out->bytes);
     }
@@ -1133,8 +1135,8 @@ static void gpu_fail(blasx_gpu_t *g, int status) {
     for (int i = 0; i < g->nstreams + GPU_WB_MAX; i++) {
         gpu_stream_t *st = i < g->nstreams ? &g->st[i] : &g->wbq[i - g->nstreams];
         if (!st->job) continue;
-        if (st->wb) {
-            if (be->event_query(st->done) == BLASX_EVENT_DONE) {
+        if (st->wb || st->d2h) {
+            if (st->wb && be->event_query(st->done) == BLASX_EVENT_DONE) {
                 for (int j = 0; j < st->count; j++) {
                     gpu_pending_t *pd = &st->ring[(st->head + j) % blasx_cfg.gpu.steps_in_flight];
                     pending_release(pd);
@@ -1151,7 +1153,7 @@ static void gpu_fail(blasx_gpu_t *g, int status) {
             }
             blasx_job_t *job = st->job;
             int32_t t = st->task;
-            st->wb = 0;
+            st->wb = st->d2h = 0;
             st->job = NULL; /* the host tile may be half written: the call fails */
             blasx_job_complete(job, t, BLASX_ERR_DEVICE);
             continue;

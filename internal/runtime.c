@@ -67,7 +67,6 @@ void blasx_job_hand_back(blasx_job_t *job, int32_t t) {
     int64_t i = atomic_load_explicit(&job->hand_tail, memory_order_relaxed); /* one producer */
     job->hand[i] = t;
     atomic_store_explicit(&job->hand_tail, i + 1, memory_order_release);
-    notify();
 }
 
 /* The task's record on the worker's track (BLASX_TRACE): pool threads and
@@ -331,10 +330,14 @@ static _Thread_local blasx_gpu_stats_t last_call[BLASX_CFG_MAX_GPUS];
 static _Thread_local int last_call_gpus;
 static _Thread_local blasx_cpu_stats_t last_call_cpu;
 
-/* Kernel threads of the CPU worker beside `gpus` GPU threads. */
+/* Kernel threads of the CPU worker beside `gpus` GPU threads: the cores
+ * this process may use, less one per GPU thread. */
 static int team_threads(int gpus) {
     int n = blasx_cfg.sched.team_threads;
-    if (n == 0) n = blasx_topo_cpu_count() - gpus;
+    if (n == 0) {
+        int cores[CPU_SETSIZE];
+        n = blasx_topo_cores_in_node_order(cores, CPU_SETSIZE) - gpus;
+    }
     return n < 1 ? 1 : n;
 }
 
@@ -385,10 +388,16 @@ int blasx_runtime_execute(int prec, size_t esz, int64_t tile, const blasx_proble
         int cpu = atomic_load(&job.cpu_ok);
         if (cpu && work_on(&self, &job)) break;
         if (!cpu && atomic_load(&job.remaining) == 0) break;
-        if (!cpu && job.team) {
-            atomic_store(&job.team_waiting, 0);
-            if (blasx_team_turn(&job, nteam)) continue;
-            atomic_store(&job.team_waiting, 1); /* reconsider at the next completion */
+        /* The CPU worker reconsiders when a task completes: `left` before
+         * its turn catches completions before team_waiting is seen. */
+        int64_t left = atomic_load(&job.remaining);
+        int team = !cpu && job.team;
+        if (team) {
+            int64_t handed = atomic_load(&job.hand_tail);
+            int ran = blasx_team_turn(&job, nteam);
+            if (atomic_load(&job.hand_tail) != handed) notify(); /* tasks handed back to the GPUs */
+            if (ran) continue;
+            atomic_store(&job.team_waiting, 1);
         }
         /* Nothing ready: sleep until a task is released or completes, or the job ends. */
         pthread_mutex_lock(&rt.lock);
@@ -396,10 +405,12 @@ int blasx_runtime_execute(int prec, size_t esz, int64_t tile, const blasx_proble
         atomic_fetch_add(&rt.sleepers, 1);
         atomic_thread_fence(memory_order_seq_cst); /* pairs with notify() */
         while (g == rt.gen && atomic_load(&job.remaining) > 0 &&
-               (!atomic_load(&job.cpu_ok) || !blasx_job_has_ready(&job)))
+               (!atomic_load(&job.cpu_ok) || !blasx_job_has_ready(&job)) &&
+               (!team || atomic_load(&job.remaining) == left))
             pthread_cond_wait(&rt.wake, &rt.lock);
         atomic_fetch_sub(&rt.sleepers, 1);
         pthread_mutex_unlock(&rt.lock);
+        if (team) atomic_store(&job.team_waiting, 0);
     }
 
     /* Unlink, then wait for pool threads still inside the job to leave. */
