@@ -6,6 +6,7 @@
 #include "internal/stats.h"
 #include "internal/trace.h"
 #include "internal/tile_model.h"
+#include "numa/hybrid_gemm.h"
 #include "numa/topology.h"
 #include <pthread.h>
 #include <sched.h>
@@ -334,10 +335,7 @@ static _Thread_local blasx_cpu_stats_t last_call_cpu;
  * this process may use, less one per GPU thread. */
 static int team_threads(int gpus) {
     int n = blasx_cfg.sched.team_threads;
-    if (n == 0) {
-        int cores[CPU_SETSIZE];
-        n = blasx_topo_cores_in_node_order(cores, CPU_SETSIZE) - gpus;
-    }
+    if (n == 0) n = blasx_numa_usable_cores() - gpus;
     return n < 1 ? 1 : n;
 }
 

@@ -223,12 +223,35 @@ static size_t bxh_bbytes(void) {
     return d > s ? d : s;
 }
 
+/* The node's CPU topology, read once per process: libnuma builds its
+ * core-to-node and distance tables lazily on first use without locking,
+ * so concurrent first queries race (ThreadSanitizer saw it in
+ * numa_node_to_cpus); every query of this process goes through here. */
+static struct {
+    pthread_once_t once;
+    int n;                 /* usable cores */
+    int cores[BXH_MAXT];   /* in node order */
+    int node[BXH_MAXT];    /* node of cores[i] */
+} bxh_topo = {PTHREAD_ONCE_INIT, 0, {0}, {0}};
+
+static void bxh_topo_init(void) {
+    bxh_topo.n = blasx_topo_cores_in_node_order(bxh_topo.cores, BXH_MAXT);
+    for (int i = 0; i < bxh_topo.n; i++) bxh_topo.node[i] = blasx_topo_cpu_node(bxh_topo.cores[i]);
+    (void)blasx_topo_distance(0, 0); /* builds libnuma's distance table now */
+}
+
+int blasx_numa_usable_cores(void) {
+    pthread_once(&bxh_topo.once, bxh_topo_init);
+    return bxh_topo.n;
+}
+
 /* Under `call`: makes at least T threads exist (pinned round-robin over the
  * usable cores in node order, each with its packed-A buffer on its node);
  * returns how many of them can run (T, or fewer when resources run out). */
 static int bxh_grow(int T) {
     if (bxh_pool.ncores == 0) {
-        bxh_pool.ncores = blasx_topo_cores_in_node_order(bxh_pool.cores, BXH_MAXT);
+        bxh_pool.ncores = blasx_numa_usable_cores();
+        memcpy(bxh_pool.cores, bxh_topo.cores, sizeof bxh_topo.cores);
         bxh_pool.nnodes = blasx_topo_numa_nodes();
         bxh_pool.abytes = bxh_abytes();
         bxh_pool.bbytes = bxh_bbytes();
@@ -241,7 +264,7 @@ static int bxh_grow(int T) {
     while (bxh_pool.n < T) {
         const int t = bxh_pool.n;
         bxh_pool.cpu[t] = bxh_pool.cores[t % bxh_pool.ncores];
-        bxh_pool.node[t] = blasx_topo_cpu_node(bxh_pool.cpu[t]);
+        bxh_pool.node[t] = bxh_topo.node[t % bxh_pool.ncores];
         bxh_pool.abuf[t] = bxh_alloc_on(bxh_pool.abytes, bxh_pool.node[t]);
         if (!bxh_pool.abuf[t]) break;
         pthread_mutex_lock(&bxh_pool.m);
@@ -297,10 +320,7 @@ void blasx_numa_finalize(void) {
 /* Threads a call asks for: 0 = one per usable core; bounded by the pool. */
 static int bxh_threads_wanted(const blasx_numa_gemm_opts_t *o) {
     int T = o ? o->threads : 0;
-    if (T <= 0) {
-        int cores[BXH_MAXT];
-        T = blasx_topo_cores_in_node_order(cores, BXH_MAXT);
-    }
+    if (T <= 0) T = blasx_numa_usable_cores();
     return T > BXH_MAXT ? BXH_MAXT : T;
 }
 

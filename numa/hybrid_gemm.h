@@ -67,6 +67,10 @@ BLASX_INTERNAL int blasx_numa_sgemm(char transa, char transb, int64_t m, int64_t
                      int64_t ldc, const blasx_numa_gemm_opts_t *opts,
                      blasx_numa_thread_stats_t *stats);
 
+/* Cores this process may use (its affinity mask), read once (thread-safe;
+ * the runtime sizes the CPU worker beside the GPUs from it). */
+BLASX_INTERNAL int blasx_numa_usable_cores(void);
+
 /* Reserves the pool for the calling thread across several calls (the
  * tiled runtime's CPU worker runs a task's steps back to back): returns 1
  * if this thread now holds it, 0 if another call holds it (do not count on
