@@ -39,20 +39,17 @@ static double team_probe(int prec, int threads) {
     char *m = calloc(3 * (size_t)(n * n), esz);
     if (!m) return 0;
     blasx_numa_gemm_opts_t o = {.threads = threads, .sched = BLASX_NUMA_HYBRID};
+    double *Ad = (double *)m, *Bd = Ad + n * n, *Cd = Bd + n * n;
+    float *As = (float *)m, *Bs = As + n * n, *Cs = Bs + n * n;
+    for (int64_t i = 0; i < n * n; i++) {
+        if (prec == BLASX_PREC_D) Ad[i] = Bd[i] = 1.0 / (double)(1 + i % 7);
+        else As[i] = Bs[i] = 1.0f / (float)(1 + i % 7);
+    }
     double dt = 0;
     for (int rep = 0; rep < 2; rep++) {
         double t0 = blasx_now();
-        if (prec == BLASX_PREC_D) {
-            double *A = (double *)m, *B = A + n * n, *C = B + n * n;
-            for (int64_t i = 0; i < n * n; i++) A[i] = B[i] = 1.0 / (double)(1 + i % 7);
-            t0 = blasx_now();
-            blasx_numa_dgemm('N', 'N', n, n, n, 1.0, A, n, B, n, 0.0, C, n, &o, NULL);
-        } else {
-            float *A = (float *)m, *B = A + n * n, *C = B + n * n;
-            for (int64_t i = 0; i < n * n; i++) A[i] = B[i] = 1.0f / (float)(1 + i % 7);
-            t0 = blasx_now();
-            blasx_numa_sgemm('N', 'N', n, n, n, 1.0f, A, n, B, n, 0.0f, C, n, &o, NULL);
-        }
+        if (prec == BLASX_PREC_D) blasx_numa_dgemm('N', 'N', n, n, n, 1.0, Ad, n, Bd, n, 0.0, Cd, n, &o, NULL);
+        else blasx_numa_sgemm('N', 'N', n, n, n, 1.0f, As, n, Bs, n, 0.0f, Cs, n, &o, NULL);
         dt = blasx_now() - t0;
     }
     free(m);

@@ -348,30 +348,41 @@ static double tm_seconds(const blasx_device_backend_t *be, blasx_event_t e0, bla
     return t1 - t0;
 }
 
-/* Pinned host<->GPU bandwidth of g, bytes/s (one warm-up copy, one timed
- * each way, cfg.gpu.l2_probe_mb MiB). */
-static int tm_links(blasx_gpu_t *g, blasx_stream_t s, blasx_event_t e0, blasx_event_t e1) {
+/* Pinned host<->GPU bandwidth of g, bytes/s, for a rows x cols block
+ * copied out of / into a host matrix of leading dimension ld (elements of
+ * esz bytes): one warm-up and one timed copy each way.  Returns a status;
+ * *h2d / *d2h stay 0 when not measured. */
+static int tm_copy_rates(blasx_gpu_t *g, blasx_stream_t s, blasx_event_t e0, blasx_event_t e1, int64_t rows,
+                         int64_t cols, int64_t ld, size_t esz, double *h2d, double *d2h) {
     const blasx_device_backend_t *be = g->be;
-    size_t bytes = (size_t)blasx_cfg.gpu.l2_probe_mb << 20;
     void *h = NULL;
     uintptr_t d = 0;
-    if (bytes == 0) return BLASX_ERR_INTERNAL;
-    BLASX_TRY(be->host_alloc(bytes, &h));
+    *h2d = *d2h = 0;
+    BLASX_TRY(be->host_alloc((size_t)(ld * cols) * esz, &h));
     atomic_fetch_add(&pinned_live, 1);
-    int rc = tm_alloc(g, bytes, &d);
-    blasx_shape_t sh = {(int64_t)(bytes / sizeof(double)), 1, (int64_t)(bytes / sizeof(double)), sizeof(double)};
+    int rc = tm_alloc(g, (size_t)(rows * cols) * esz, &d);
+    blasx_shape_t sh = {rows, cols, rows, esz};
     for (int dir = 0; rc == 0 && dir < 2; dir++)
         for (int rep = 0; rc == 0 && rep < 2; rep++) { /* rep 0 warms the path */
             if (rep) rc = be->event_record(e0, s);
-            if (rc == 0) rc = dir == 0 ? be->copy_h2d(s, d, sh.ld, h, sh.ld, sh) : be->copy_d2h(s, h, sh.ld, d, sh.ld, sh);
+            if (rc == 0) rc = dir == 0 ? be->copy_h2d(s, d, rows, h, ld, sh) : be->copy_d2h(s, h, ld, d, rows, sh);
             if (rc == 0 && rep) rc = be->event_record(e1, s);
             if (rc == 0) rc = be->stream_sync(s);
             double t = rc == 0 && rep ? tm_seconds(be, e0, e1) : 0;
-            if (rep && t > 0) *(dir == 0 ? &TM.h2d : &TM.d2h) = (double)bytes / t;
+            if (rep && t > 0) *(dir == 0 ? h2d : d2h) = (double)(rows * cols) * (double)esz / t;
         }
     if (d) tm_free(g, d);
     free_pinned(be, h);
-    return rc ? rc : (TM.h2d > 0 && TM.d2h > 0 ? 0 : BLASX_ERR_INTERNAL);
+    return rc;
+}
+
+/* Pinned host<->GPU bandwidth of g, bytes/s: one contiguous copy of
+ * cfg.gpu.l2_probe_mb MiB each way. */
+static int tm_links(blasx_gpu_t *g, blasx_stream_t s, blasx_event_t e0, blasx_event_t e1) {
+    const int64_t n = (int64_t)(((size_t)blasx_cfg.gpu.l2_probe_mb << 20) / sizeof(double));
+    if (n == 0) return BLASX_ERR_INTERNAL;
+    BLASX_TRY(tm_copy_rates(g, s, e0, e1, n, 1, n, sizeof(double), &TM.h2d, &TM.d2h));
+    return TM.h2d > 0 && TM.d2h > 0 ? 0 : BLASX_ERR_INTERNAL;
 }
 
 /* Tile-shaped pinned host<->GPU bandwidth of g for side T (bytes/s, 0 on
@@ -379,34 +390,14 @@ static int tm_links(blasx_gpu_t *g, blasx_stream_t s, blasx_event_t e0, blasx_ev
  * MiB, out of a host matrix cfg.tile_model.pitch times as tall -- a 2-D copy of
  * T * esz-byte pieces a column apart, as a tile of a call's matrix travels
  * (the spacing seems to matter: in a DGEMM N = 8192 trace, pitch 8 T, the
- * 1024-tiles crossed at about 33 GB/s; this probe at pitch 2 T measured 54);
- * one warm-up and one timed copy each way. */
+ * 1024-tiles crossed at about 33 GB/s; this probe at pitch 2 T measured 54). */
 static void tm_tile_links(blasx_gpu_t *g, blasx_stream_t s, blasx_event_t e0, blasx_event_t e1, int64_t T,
                           size_t esz, double *h2d, double *d2h) {
-    const blasx_device_backend_t *be = g->be;
-    size_t bytes = (size_t)blasx_cfg.gpu.l2_probe_mb << 20;
     const int64_t ld = blasx_cfg.tile_model.pitch * T;
-    int64_t cols = (int64_t)(bytes / ((size_t)ld * esz));
+    int64_t cols = (int64_t)(((size_t)blasx_cfg.gpu.l2_probe_mb << 20) / ((size_t)ld * esz));
     *h2d = *d2h = 0;
     if (cols > T) cols = T;
-    if (cols < 1) return;
-    void *h = NULL;
-    uintptr_t d = 0;
-    if (be->host_alloc((size_t)(ld * cols) * esz, &h) != 0) return;
-    atomic_fetch_add(&pinned_live, 1);
-    int rc = tm_alloc(g, (size_t)(T * cols) * esz, &d);
-    blasx_shape_t sh = {T, cols, T, esz};
-    for (int dir = 0; rc == 0 && dir < 2; dir++)
-        for (int rep = 0; rc == 0 && rep < 2; rep++) { /* rep 0 warms the path */
-            if (rep) rc = be->event_record(e0, s);
-            if (rc == 0) rc = dir == 0 ? be->copy_h2d(s, d, T, h, ld, sh) : be->copy_d2h(s, h, ld, d, T, sh);
-            if (rc == 0 && rep) rc = be->event_record(e1, s);
-            if (rc == 0) rc = be->stream_sync(s);
-            double t = rc == 0 && rep ? tm_seconds(be, e0, e1) : 0;
-            if (rep && t > 0) *(dir == 0 ? h2d : d2h) = (double)(T * cols) * (double)esz / t;
-        }
-    if (d) tm_free(g, d);
-    free_pinned(be, h);
+    if (cols >= 1) tm_copy_rates(g, s, e0, e1, T, cols, ld, esz, h2d, d2h);
 }
 
 /* Rate of one T x T x T GEMM step of precision prec on g for each
@@ -716,6 +707,17 @@ static void trace_free(blasx_gpu_t *g) {
     g->ntfree = g->captfree = g->ntrec = g->captrec = 0;
 }
 
+/* Records e's ready event (created on first use) on stream s: later
+ * readers of the entry wait for what s has issued so far. */
+static int entry_ready_record(blasx_gpu_t *g, blasx_centry_t *e, blasx_stream_t s) {
+    if (!e->ready) {
+        blasx_event_t ev;
+        BLASX_TRY(g->be->event_create(g->dev, &ev));
+        e->ready = ev;
+    }
+    return g->be->event_record((blasx_event_t)e->ready, s);
+}
+
 /* Where stream st's input copies go: the GPU's copy stream, or st itself. */
 static gpu_stream_t *copier(blasx_gpu_t *g, gpu_stream_t *st) { return g->cp ? g->cp : st; }
 
@@ -781,11 +783,6 @@ static int acquire_input(blasx_gpu_t *g, gpu_stream_t *st, blasx_job_t *job, bla
         return e->ready ? be->stream_wait_event(st->s, (blasx_event_t)e->ready) : 0;
     }
     GPU_COUNT(g, job, l1_misses, 1);
-    if (!e->ready) {
-        blasx_event_t ev;
-        if ((rc = be->event_create(g->dev, &ev))) goto fail;
-        e->ready = ev;
-    }
     /* The copy goes on the copy stream (when there is one), so copies run
      * back to back ahead of the kernels that wait for them. */
     gpu_stream_t *cs = copier(g, st);
@@ -809,7 +806,7 @@ static int acquire_input(blasx_gpu_t *g, gpu_stream_t *st, blasx_job_t *job, bla
         GPU_COUNT(g, job, l2_misses, 1);
         GPU_COUNT(g, job, h2d_bytes, (int64_t)e->bytes);
     }
-    if ((rc = be->event_record((blasx_event_t)e->ready, cs->s))) goto fail;
+    if ((rc = entry_ready_record(g, e, cs->s))) goto fail;
     if (cs != st && (rc = be->stream_wait_event(st->s, (blasx_event_t)e->ready))) goto fail;
     blasx_cache_set_state(&g->cache, e, BLASX_TILE_VALID);
     return 0;
@@ -920,12 +917,7 @@ static int task_start(blasx_gpu_t *g, gpu_stream_t *st, blasx_job_t *job, int32_
         BLASX_TRY(copy_in(g, cs, job, tk->out, st->out->dev, &st->out_key));
         GPU_COUNT(g, job, h2d_bytes, (int64_t)st->out->bytes);
         if (cs != st) { /* the task's kernels wait for the load (its entry's ready event) */
-            if (!st->out->ready) {
-                blasx_event_t ev;
-                BLASX_TRY(g->be->event_create(g->dev, &ev));
-                st->out->ready = ev;
-            }
-            BLASX_TRY(g->be->event_record((blasx_event_t)st->out->ready, cs->s));
+            BLASX_TRY(entry_ready_record(g, st->out, cs->s));
             BLASX_TRY(g->be->stream_wait_event(st->s, (blasx_event_t)st->out->ready));
         }
     }
@@ -997,12 +989,7 @@ static int writeback_submit(blasx_gpu_t *g, gpu_stream_t *cs) {
         if (!g->wbq[i].job) st = &g->wbq[i];
     if (!st) return GPU_WB_FULL;
     /* later readers of this tile on this GPU wait for the last kernel */
-    if (!cs->out->ready) {
-        blasx_event_t ev;
-        BLASX_TRY(be->event_create(g->dev, &ev));
-        cs->out->ready = ev;
-    }
-    BLASX_TRY(be->event_record((blasx_event_t)cs->out->ready, cs->s));
+    BLASX_TRY(entry_ready_record(g, cs->out, cs->s));
     st->job = cs->job, st->task = cs->task, st->next = cs->next;
     st->tri = cs->tri, st->staged = cs->staged, st->loaded = cs->loaded, st->wb = 0, st->d2h = 0;
     st->out = cs->out, st->out_key = cs->out_key;

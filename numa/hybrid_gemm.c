@@ -81,7 +81,7 @@ static struct {
     void *arg;
     pthread_t th[BXH_MAXT];
     uint64_t start_gen[BXH_MAXT];
-    int cpu[BXH_MAXT], node[BXH_MAXT], cores[BXH_MAXT];
+    int cpu[BXH_MAXT], node[BXH_MAXT];
     void *abuf[BXH_MAXT];
     size_t abytes, bbytes;
     void **bbuf; /* [nnodes nslot], allocated on first use of a node */
@@ -251,7 +251,6 @@ int blasx_numa_usable_cores(void) {
 static int bxh_grow(int T) {
     if (bxh_pool.ncores == 0) {
         bxh_pool.ncores = blasx_numa_usable_cores();
-        memcpy(bxh_pool.cores, bxh_topo.cores, sizeof bxh_topo.cores);
         bxh_pool.nnodes = blasx_topo_numa_nodes();
         bxh_pool.abytes = bxh_abytes();
         bxh_pool.bbytes = bxh_bbytes();
@@ -263,7 +262,7 @@ static int bxh_grow(int T) {
     if (!bxh_pool.exit_hook) bxh_pool.exit_hook = atexit(bxh_atexit) == 0;
     while (bxh_pool.n < T) {
         const int t = bxh_pool.n;
-        bxh_pool.cpu[t] = bxh_pool.cores[t % bxh_pool.ncores];
+        bxh_pool.cpu[t] = bxh_topo.cores[t % bxh_pool.ncores];
         bxh_pool.node[t] = bxh_topo.node[t % bxh_pool.ncores];
         bxh_pool.abuf[t] = bxh_alloc_on(bxh_pool.abytes, bxh_pool.node[t]);
         if (!bxh_pool.abuf[t]) break;
