@@ -104,9 +104,11 @@ BLASX_API int blasx_last_call_stats(int gpu, blasx_gpu_stats_t *out);
 /* The CPU worker beside the GPUs (BLASX_CPU_WORKER=1) in the calling
  * thread's most recent tiled call; all zero when it did not run. */
 typedef struct {
-    int64_t tasks;   /* tile tasks it ran */
-    double flops;    /* their floating-point operations */
-    double seconds;  /* time it spent running them */
+    int64_t tasks;       /* tile tasks it ran */
+    int64_t strip_tasks; /* of those, tasks of its strip of a GEMM's last rows */
+    int64_t strip_rows;  /* rows of that strip (0: the call had none) */
+    double flops;        /* their floating-point operations */
+    double seconds;      /* time it spent running them */
 } blasx_cpu_stats_t;
 BLASX_API void blasx_last_call_cpu_stats(blasx_cpu_stats_t *out);
 /* Turns the CPU worker beside the GPUs on (1) or off (0) for calls that

@@ -3,6 +3,7 @@
 
 #include <stdlib.h>
 
+#include "internal/settings.h"
 #include "internal/stats.h"
 #include "internal/tile_model.h"
 #include "numa/hybrid_gemm.h"
@@ -56,6 +57,35 @@ static double team_probe(int prec, int threads) {
     return dt > 0 ? 2.0 * (double)n * (double)n * (double)n / dt : 0;
 }
 
+/* The GPUs' rate the tile model predicts for call p with `tile`, flop/s
+ * (0 without a model). */
+static double team_gpu_prior(int prec, size_t esz, int64_t tile, const blasx_problem_t *p, int gpus,
+                             double flops) {
+    const blasx_tile_model_t *md = gpus > 0 ? blasx_gpus_tile_model(prec, esz) : NULL;
+    if (!md || md->n <= 0 || !(md->h2d > 0) || !(md->d2h > 0)) return 0;
+    int best = 0; /* the candidate nearest the call's tile */
+    for (int i = 1; i < md->n; i++)
+        if (llabs(md->tile[i] - tile) < llabs(md->tile[best] - tile)) best = i;
+    if (!(md->rate[best] > 0)) return 0;
+    double est = blasx_tile_model_estimate(md, md->rate[best], tile, p, esz, gpus);
+    return est > 0 ? flops / est : 0;
+}
+
+int64_t blasx_team_strip(int prec, size_t esz, int64_t tile, const blasx_problem_t *p, int gpus, int threads) {
+    if (p->routine != BLASX_K_GEMM || (prec != BLASX_PREC_S && prec != BLASX_PREC_D) ||
+        blasx_cfg.sched.team_strip_pct == 0)
+        return 0;
+    long long pinned = blasx_settings()->cpu_strip;
+    if (pinned >= 0) return pinned < p->m ? pinned : 0;
+    double r_gpu = team_gpu_prior(prec, esz, tile, p, gpus, blasx_problem_flops(p));
+    if (!(r_gpu > 0) || !blasx_numa_reserve()) return 0; /* the pool is busy: no strip */
+    double *rate = &team_rate[prec];
+    if (*rate <= 0) *rate = team_probe(prec, threads);
+    double r_cpu = *rate;
+    blasx_numa_unreserve();
+    return blasx_team_strip_rows(p->m, tile, r_cpu, r_gpu);
+}
+
 int blasx_team_prepare(blasx_job_t *job) {
     job->team = 0;
     double total = 0, big = 0;
@@ -70,18 +100,7 @@ int blasx_team_prepare(blasx_job_t *job) {
     if (!job->hand) return BLASX_ERR_NOMEM;
     atomic_init(&job->hand_head, 0);
     atomic_init(&job->hand_tail, 0);
-    /* The GPUs' rate the tile model predicts for the call (0 without one). */
-    job->gpu_rate_prior = 0;
-    const blasx_tile_model_t *md = job->gpus > 0 ? blasx_gpus_tile_model(job->prec, job->esz) : NULL;
-    if (md && md->n > 0) {
-        int best = 0; /* the candidate nearest the call's tile */
-        for (int i = 1; i < md->n; i++)
-            if (llabs(md->tile[i] - job->tile) < llabs(md->tile[best] - job->tile)) best = i;
-        if (md->rate[best] > 0 && md->h2d > 0 && md->d2h > 0) {
-            double est = blasx_tile_model_estimate(md, md->rate[best], job->tile, &job->prob, job->esz, job->gpus);
-            if (est > 0) job->gpu_rate_prior = total / est;
-        }
-    }
+    job->gpu_rate_prior = team_gpu_prior(job->prec, job->esz, job->tile, &job->prob, job->gpus, total);
     job->team = 1;
     return 0;
 }
@@ -103,16 +122,25 @@ int blasx_team_turn(blasx_job_t *job, int threads) {
     double *rate = &team_rate[job->prec];
     if (*rate <= 0) *rate = team_probe(job->prec, threads);
     int ran = 0;
-    /* Dequeue only if the largest task it could be given may start. */
-    while (blasx_team_claim_ok(job->team_max_flops, *rate, team_gpu_rate(job), team_remaining(job))) {
-        int32_t t = blasx_queue_dequeue(&job->q);
-        if (t < 0) break;
-        const blasx_task_t *tk = &job->g.tasks[t];
-        if (!blasx_team_task_eligible(job, t) ||
-            !blasx_team_claim_ok(tk->flops, *rate, team_gpu_rate(job), team_remaining(job))) {
-            blasx_job_hand_back(job, t);
-            continue;
+    for (;;) {
+        int32_t t = blasx_job_strip_front(job);
+        int strip = t >= 0;
+        if (strip) { /* the strip first: its tasks are sized for it */
+            if (!blasx_team_claim_ok(job->g.tasks[t].flops, *rate, team_gpu_rate(job), team_remaining(job)) ||
+                (t = blasx_job_take_strip(job, 1)) < 0)
+                break;
+        } else {
+            /* Dequeue only if the largest task it could be given may start. */
+            if (!blasx_team_claim_ok(job->team_max_flops, *rate, team_gpu_rate(job), team_remaining(job)) ||
+                (t = blasx_queue_dequeue(&job->q)) < 0)
+                break;
+            if (!blasx_team_task_eligible(job, t) ||
+                !blasx_team_claim_ok(job->g.tasks[t].flops, *rate, team_gpu_rate(job), team_remaining(job))) {
+                blasx_job_hand_back(job, t);
+                continue;
+            }
         }
+        const blasx_task_t *tk = &job->g.tasks[t];
         blasx_worker_ops_t ops = blasx_cpu_worker_ops; /* tiles used in place in host memory */
         ops.name = "cpu-team";
         ops.run_step = team_run_step;
@@ -125,6 +153,7 @@ int blasx_team_turn(blasx_job_t *job, int threads) {
         /* a task of a failed call is skipped, not run: no rate from it */
         if (dt > 0 && atomic_load(&job->status) == 0) *rate = tk->flops / dt;
         job->team_tasks++;
+        job->team_strip_tasks += strip;
         job->team_seconds += dt;
         ran = 1;
         break;

@@ -19,12 +19,20 @@
  * call and the tile model's estimate for the call (internal/tile_model.h):
  * both err toward claiming less.  A task it dequeued and does not run is
  * handed back to the GPUs (blasx_job_take serves those first).
+ *   A GEMM tile task of a large call can take longer on the CPU than the
+ * whole call on the GPUs, so the rule alone would leave it idle.  For S/D
+ * GEMM the call is therefore planned with a strip (plan.h): the last rows
+ * of C, about the CPU's predicted share of them, cut into one row of thin
+ * tasks kept out of the queue.  The CPU worker takes strip tasks from the
+ * front (under the same rule), the GPUs from the back once the queue is
+ * empty: a static preference with dynamic balancing, so a wrong rate
+ * estimate costs at most the strip's tail.
  *
  * Invariants: one CPU worker per call (the caller), running a task only
  * while it holds the parallel GEMM's pool (blasx_numa_reserve), so its
  * steps never fall back to one thread; the claim rule is the pure function
- * blasx_team_claim_ok; a handed-back task is run by a GPU (or by the CPU
- * pool if every GPU fails), never dropped.
+ * blasx_team_claim_ok; a handed-back or strip task is run by a GPU (or by
+ * the CPU pool if every GPU fails), never dropped.
  */
 #ifndef BLASX_INTERNAL_CPU_TEAM_H
 #define BLASX_INTERNAL_CPU_TEAM_H
@@ -40,6 +48,20 @@ static inline int blasx_team_claim_ok(double flops, double r_cpu, double r_gpu, 
     return t_cpu * 100.0 <= (double)blasx_cfg.sched.team_margin_pct * t_rem;
 }
 
+/* Rows of an m-row GEMM planned as the CPU worker's strip (plan.h): its
+ * predicted share r_cpu / (r_cpu + r_gpu) of the rows, times
+ * cfg.sched.team_strip_pct percent, rounded down to a multiple of
+ * cfg.sched.team_strip_align and at most one tile; 0 (no strip) when a
+ * rate is unknown or the share is below one alignment unit. */
+static inline int64_t blasx_team_strip_rows(int64_t m, int64_t tile, double r_cpu, double r_gpu) {
+    const int64_t align = blasx_cfg.sched.team_strip_align;
+    if (!(r_cpu > 0) || !(r_gpu > 0) || m <= align) return 0;
+    double rows = (double)m * r_cpu / (r_cpu + r_gpu) * (double)blasx_cfg.sched.team_strip_pct / 100.0;
+    int64_t h = rows < (double)tile ? (int64_t)rows : tile;
+    h = h / align * align;
+    return h < m ? h : 0;
+}
+
 /* 1 if the CPU worker may run task t of job at all (kernels and successors). */
 static inline int blasx_team_task_eligible(const blasx_job_t *job, int32_t t) {
     if (job->prec != BLASX_PREC_S && job->prec != BLASX_PREC_D) return 0;
@@ -49,6 +71,15 @@ static inline int blasx_team_task_eligible(const blasx_job_t *job, int32_t t) {
         if (job->g.steps[tk->step0 + i].kernel != BLASX_K_GEMM) return 0;
     return 1;
 }
+
+/* The strip (rows of C, blasx_team_strip_rows) to plan for a call p in
+ * precision prec with `tile` on `gpus` GPUs when the CPU worker is on with
+ * `threads` kernel threads: its
+ * rate (measured once per process and precision, then per task) against
+ * the GPUs' rate the tile model predicts.  0 for anything but S/D GEMM, or
+ * when a rate is unknown or the parallel GEMM's pool is busy. */
+BLASX_INTERNAL int64_t blasx_team_strip(int prec, size_t esz, int64_t tile, const blasx_problem_t *p, int gpus,
+                                        int threads);
 
 /* Prepares `job` for the CPU worker (job->team = 1): the hand-back list,
  * the largest eligible task and the GPUs' predicted rate.  Returns a

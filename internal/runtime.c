@@ -272,6 +272,7 @@ int blasx_runtime_threads(void) {
 static void job_free(blasx_job_t *job) {
     blasx_queue_destroy(&job->q);
     free(job->hand);
+    free(job->strip);
     free((void *)job->npred);
     blasx_graph_free(&job->g);
 }
@@ -292,8 +293,19 @@ static int job_build(blasx_job_t *job) {
     atomic_init(&job->hand_head, 0);
     atomic_init(&job->hand_tail, 0);
     job->epoch = atomic_fetch_add(&rt.epoch, 1) + 1;
-    for (int64_t t = 0; t < n; t++)
-        if (job->g.tasks[t].npred == 0) blasx_queue_enqueue(&job->q, (int32_t)t);
+    /* The strip's tasks (GEMM: no predecessors) go to job->strip, not q. */
+    int64_t strip_row = job->g.strip_rows[BLASX_OPND_C] ? job->g.grid_rows[BLASX_OPND_C] - 1 : -1, ns = 0;
+    if (strip_row >= 0) {
+        job->strip = (int32_t *)malloc((size_t)job->g.grid_cols[BLASX_OPND_C] * sizeof(int32_t));
+        if (!job->strip) return BLASX_ERR_NOMEM;
+    }
+    for (int64_t t = 0; t < n; t++) {
+        const blasx_task_t *tk = &job->g.tasks[t];
+        if (tk->npred != 0) continue;
+        if (tk->out.ti == strip_row && tk->nsucc == 0) job->strip[ns++] = (int32_t)t;
+        else blasx_queue_enqueue(&job->q, (int32_t)t);
+    }
+    atomic_init(&job->strip_span, (uint64_t)ns << 32);
     return 0;
 }
 
@@ -350,24 +362,27 @@ int blasx_runtime_execute(int prec, size_t esz, int64_t tile, const blasx_proble
     for (int o = 0; o < BLASX_OPND_COUNT; o++) job.op[o] = op[o];
     blasx_graph_init(&job.g);
     double t_call = blasx_trace_on() ? blasx_now() : 0;
-    int st = job_build(&job);
-    if (st) {
-        job_free(&job);
-        return st;
-    }
-    if (t_call > 0) trace_call(&job, "plan", t_call);
 
     pthread_once(&rt.once, register_exit);
     pthread_mutex_lock(&rt.lock);
-    st = pool_start_locked();
+    (void)pool_start_locked(); /* without a pool the caller alone runs the job */
     /* GPU threads that could not start leave their GPU unused. */
     job.gpus = rt.ngpu_threads ? blasx_gpus_healthy() : 0;
     int ngpu_threads = rt.ngpu_threads;
     pthread_mutex_unlock(&rt.lock);
     /* With GPUs the caller is the CPU worker beside them (when on), else it
-     * only waits.  Preparing may measure the tile model: outside the lock. */
-    if (job.gpus > 0 && blasx_settings()->cpu_worker) blasx_team_prepare(&job); /* failure: runs without */
-    int nteam = team_threads(ngpu_threads);
+     * only waits.  Its strip and preparation may measure rates (the CPU
+     * probe, the tile model): outside the lock. */
+    int nteam = team_threads(ngpu_threads), want_team = job.gpus > 0 && blasx_settings()->cpu_worker;
+    if (want_team) job.prob.strip = blasx_team_strip(prec, esz, tile, p, job.gpus, nteam);
+    double t_plan = t_call > 0 ? blasx_now() : 0;
+    int st = job_build(&job);
+    if (st) {
+        job_free(&job);
+        return st;
+    }
+    if (t_plan > 0) trace_call(&job, "plan", t_plan);
+    if (want_team) blasx_team_prepare(&job); /* failure: runs without */
     job.t_start = blasx_now();
     pthread_mutex_lock(&rt.lock);
     job.gpus = rt.ngpu_threads ? blasx_gpus_healthy() : 0; /* again: a GPU may have failed meanwhile */
@@ -377,7 +392,6 @@ int blasx_runtime_execute(int prec, size_t esz, int64_t tile, const blasx_proble
     rt.gen++;
     pthread_cond_broadcast(&rt.wake);
     pthread_mutex_unlock(&rt.lock);
-    (void)st; /* without a pool the caller alone runs the job */
 
     blasx_worker_t self = {&blasx_cpu_worker_ops, 0, 0};
     for (;;) {
@@ -431,6 +445,8 @@ int blasx_runtime_execute(int prec, size_t esz, int64_t tile, const blasx_proble
     last_call_gpus = ngpu;
     memcpy(last_call, job.gctr, sizeof job.gctr);
     last_call_cpu.tasks = job.team_tasks;
+    last_call_cpu.strip_tasks = job.team_strip_tasks;
+    last_call_cpu.strip_rows = job.g.strip_rows[BLASX_OPND_C];
     last_call_cpu.flops = (double)atomic_load(&job.flops_team);
     last_call_cpu.seconds = job.team_seconds;
     st = atomic_load(&job.status);

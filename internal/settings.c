@@ -38,12 +38,18 @@ static void parse(void) {
     S.tile = blasx_env_ll("BLASX_TILE", 1, SETTINGS_TILE_MAX, 0);
     S.cpu_worker = (int)blasx_env_ll("BLASX_CPU_WORKER", 0, 1, blasx_cfg.sched.cpu_worker);
     S.verbose = (int)blasx_env_ll("BLASX_VERBOSE", 0, 1, 0);
+    S.cpu_strip = blasx_env_ll("BLASX_CPU_STRIP", 0, SETTINGS_TILE_MAX, -1);
 }
 
 int blasx_settings_set_cpu_worker(int on) {
     if (on != 0 && on != 1) return -1;
     pthread_once(&once, parse);
     return atomic_exchange(&S.cpu_worker, on);
+}
+
+long long blasx_settings_set_cpu_strip(long long rows) {
+    pthread_once(&once, parse);
+    return atomic_exchange(&S.cpu_strip, rows < 0 ? -1 : rows);
 }
 
 const blasx_settings_t *blasx_settings(void) {

@@ -4,12 +4,15 @@
  *   BLASX_CPU_WORKER=0|1  the CPU worker takes tile tasks beside the GPUs
  *                       (internal/cpu_team.h; also blasx_set_cpu_worker)
  *   BLASX_VERBOSE=0|1   one line per runtime start: backend, GPUs, links
+ *   BLASX_CPU_STRIP=n   rows of a GEMM's strip for the CPU worker (0: none;
+ *                       unset: from the measured rates, cpu_team.h)
  * (BLASX_GPUS, BLASX_L2_CACHE, BLASX_STAGE_PAGEABLE, BLASX_COPY_STREAM,
  * BLASX_WB_STREAM and BLASX_SIM_* are
  * read by the GPU workers at each runtime start, through blasx_env_ll;
  * BLASX_STATS by internal/stats.c, BLASX_TRACE by internal/trace.c.)
- * Invariants: the three above are read once per process (cpu_worker may
- * change later through blasx_set_cpu_worker, for calls that start after); a value that
+ * Invariants: the four above are read once per process (cpu_worker may
+ * change later through blasx_set_cpu_worker, cpu_strip through
+ * blasx_settings_set_cpu_strip, for calls that start after); a value that
  * cannot be honoured is reported once on stderr and the default is kept.
  */
 #ifndef BLASX_INTERNAL_SETTINGS_H
@@ -21,6 +24,7 @@ typedef struct {
     long long tile;  /* 0: the compile-time tile of each precision */
     _Atomic int cpu_worker; /* cfg.sched.cpu_worker unless overridden; read at each call */
     int verbose;
+    _Atomic long long cpu_strip; /* -1: from the rates; read at each call */
 } blasx_settings_t;
 
 /* Integer environment variable `name` in [lo, hi], else dflt; a value out
@@ -31,6 +35,10 @@ BLASX_INTERNAL long long blasx_env_ll(const char *name, long long lo, long long 
 /* Sets cpu_worker (0 or 1); returns the previous value, or -1 (and
  * changes nothing) for any other value. */
 BLASX_INTERNAL int blasx_settings_set_cpu_worker(int on);
+
+/* Sets cpu_strip (rows, or -1: from the rates) for calls that start from
+ * now on; returns the previous value (tests and benchmarks). */
+BLASX_INTERNAL long long blasx_settings_set_cpu_strip(long long rows);
 
 /* The settings of this process (parsed at the first call, thread-safely). */
 BLASX_INTERNAL const blasx_settings_t *blasx_settings(void);

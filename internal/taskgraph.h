@@ -92,6 +92,9 @@ typedef struct {
     int64_t nedges;
     /* tile grid of each operand, for dependency inference */
     int64_t grid_rows[BLASX_OPND_COUNT], grid_cols[BLASX_OPND_COUNT];
+    /* rows / columns of each operand's last tile row / column when it is a
+     * thin strip (blasx_grid_*; 0: uniform tiles) */
+    int64_t strip_rows[BLASX_OPND_COUNT], strip_cols[BLASX_OPND_COUNT];
     int status; /* first allocation failure while building */
 } blasx_graph_t;
 
@@ -133,6 +136,22 @@ static inline void blasx_graph_add_step(blasx_graph_t *g, const blasx_step_t *s)
         return;
     g->steps[g->nsteps++] = *s;
     g->tasks[g->ntasks - 1].nsteps++;
+}
+
+/* One dimension of `len` elements cut into tiles of T, the last `strip`
+ * elements (0 <= strip < len; 0: none) forming one thin block of their own
+ * after the tiles of the first len - strip: the number of blocks, and the
+ * first element and extent of block b. */
+static inline int64_t blasx_grid_count(int64_t len, int64_t T, int64_t strip) {
+    return blasx_ceil_div64(len - strip, T) + (strip > 0);
+}
+static inline int64_t blasx_grid_start(int64_t b, int64_t len, int64_t T, int64_t strip) {
+    int64_t s = b * T, main = len - strip;
+    return s < main ? s : main;
+}
+static inline int64_t blasx_grid_extent(int64_t b, int64_t len, int64_t T, int64_t strip) {
+    int64_t s = b * T, main = len - strip;
+    return s < main ? blasx_min64(T, main - s) : strip;
 }
 
 static inline blasx_tile_t blasx_tile(int32_t opnd, int64_t ti, int64_t tj) {

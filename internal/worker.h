@@ -55,6 +55,11 @@ typedef struct blasx_job {
     int team;                    /* the caller runs as the CPU worker */
     int32_t *hand;
     _Atomic int64_t hand_head, hand_tail;
+    /* The CPU worker's strip (plan.h): its tasks are not in q; the CPU
+     * worker takes them from the front, GPUs and the CPU pool from the back
+     * when q is empty; each task once. */
+    int32_t *strip;                    /* task ids, in column order */
+    _Atomic uint64_t strip_span;       /* front (low 32 bits), back (high 32 bits) */
     double t_start;              /* blasx_now() when the job was published */
     double flops_total;          /* sum of the tasks' flops */
     double team_max_flops;       /* largest task the CPU worker may run (0: none) */
@@ -63,6 +68,7 @@ typedef struct blasx_job {
     _Atomic int64_t flops_done;  /* of completed tasks, rounded */
     _Atomic int64_t flops_team;  /* of those, run by the CPU worker */
     int64_t team_tasks;          /* tasks the CPU worker ran (its thread only) */
+    int64_t team_strip_tasks;    /* of those, strip tasks */
     double team_seconds;
     /* this call's counters per GPU, each written only by its GPU's thread */
     blasx_gpu_stats_t gctr[BLASX_CFG_MAX_GPUS];
@@ -89,12 +95,13 @@ struct blasx_worker {
 /* Host view of tile t of a job's operand (shape clipped at the matrix edge). */
 static inline blasx_view_t blasx_job_host_view(const blasx_job_t *job, blasx_tile_t t) {
     const blasx_operand_t *o = &job->op[t.opnd];
-    int64_t T = job->tile, r0 = (int64_t)t.ti * T, c0 = (int64_t)t.tj * T;
+    int64_t T = job->tile, sr = job->g.strip_rows[t.opnd], sc = job->g.strip_cols[t.opnd];
+    int64_t r0 = blasx_grid_start(t.ti, o->rows, T, sr), c0 = blasx_grid_start(t.tj, o->cols, T, sc);
     blasx_view_t v;
     v.ptr = o->ptr + (size_t)(r0 + c0 * o->ld) * job->esz;
     v.ld = o->ld;
-    v.rows = blasx_min64(T, o->rows - r0);
-    v.cols = blasx_min64(T, o->cols - c0);
+    v.rows = blasx_grid_extent(t.ti, o->rows, T, sr);
+    v.cols = blasx_grid_extent(t.tj, o->cols, T, sc);
     return v;
 }
 
@@ -111,17 +118,42 @@ static inline int32_t blasx_job_take_handed(blasx_job_t *job) {
     }
 }
 
-/* Next ready task of the job (handed-back tasks first), or -1 if none is
- * ready now. */
+/* A task of the job's strip, from its front (the CPU worker) or its back
+ * (everyone else), or -1 when the strip is empty or absent. */
+static inline int32_t blasx_job_take_strip(blasx_job_t *job, int front) {
+    if (!job->strip) return -1;
+    uint64_t s = atomic_load_explicit(&job->strip_span, memory_order_acquire);
+    for (;;) {
+        uint32_t lo = (uint32_t)s, hi = (uint32_t)(s >> 32);
+        if (lo >= hi) return -1;
+        uint64_t ns = front ? ((uint64_t)hi << 32 | (lo + 1)) : ((uint64_t)(hi - 1) << 32 | lo);
+        if (atomic_compare_exchange_weak_explicit(&job->strip_span, &s, ns, memory_order_acq_rel,
+                                                  memory_order_acquire))
+            return job->strip[front ? lo : hi - 1];
+    }
+}
+
+/* The task at the strip's front (not taken), or -1. */
+static inline int32_t blasx_job_strip_front(blasx_job_t *job) {
+    if (!job->strip) return -1;
+    uint64_t s = atomic_load_explicit(&job->strip_span, memory_order_acquire);
+    uint32_t lo = (uint32_t)s, hi = (uint32_t)(s >> 32);
+    return lo < hi ? job->strip[lo] : -1;
+}
+
+/* Next ready task of the job (handed-back tasks first, the strip's last),
+ * or -1 if none is ready now. */
 static inline int32_t blasx_job_take(blasx_job_t *job) {
     int32_t t = blasx_job_take_handed(job);
-    return t >= 0 ? t : blasx_queue_dequeue(&job->q);
+    if (t < 0) t = blasx_queue_dequeue(&job->q);
+    return t >= 0 ? t : blasx_job_take_strip(job, 0);
 }
 
 /* 1 if the job has a task ready for blasx_job_take. */
 static inline int blasx_job_has_ready(blasx_job_t *job) {
     return !blasx_queue_empty(&job->q) ||
-           (job->hand && atomic_load(&job->hand_head) < atomic_load(&job->hand_tail));
+           (job->hand && atomic_load(&job->hand_head) < atomic_load(&job->hand_tail)) ||
+           blasx_job_strip_front(job) >= 0;
 }
 
 /* Marks task t complete with status st; releases its successors. */

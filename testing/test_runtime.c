@@ -1,8 +1,9 @@
 /* testing/test_runtime.c -- tests of the tiled runtime's components:
  * the non-blocking queue (internal/queue.h), dependency inference
  * (internal/taskgraph.h) over the tile algorithms of every routine
- * (internal/plan.h), and the worker pool with concurrent calls
- * (internal/runtime.h). */
+ * (internal/plan.h), the CPU worker's strip (a thin last tile row: grid,
+ * plans, and DGEMM through it on the CPU pool), and the worker pool with
+ * concurrent calls (internal/runtime.h). */
 #include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -173,14 +174,14 @@ static void test_plans(void) {
     char name[64];
     for (int a = 0; a < 3; a++)
         for (int b = 0; b < 3; b++) {
-            blasx_problem_t p = {BLASX_K_GEMM, {tr[a], tr[b], 0, 0}, 10, 8, 7, 1.0, 1.0, 0};
+            blasx_problem_t p = {BLASX_K_GEMM, {tr[a], tr[b], 0, 0}, 10, 8, 7, 1.0, 1.0, 0, 0};
             snprintf(name, sizeof name, "gemm %c%c", tr[a], tr[b]);
             check_plan(name, &p, T, 4 * 3, &seed);
         }
     for (int r = 0; r < 2; r++)
         for (int s = 0; s < 2; s++)
             for (int u = 0; u < 2; u++) {
-                blasx_problem_t p = {r ? BLASX_K_HEMM : BLASX_K_SYMM, {"LR"[s], "UL"[u], 0, 0}, 10, 8, 0, 1.0, 1.0, r};
+                blasx_problem_t p = {r ? BLASX_K_HEMM : BLASX_K_SYMM, {"LR"[s], "UL"[u], 0, 0}, 10, 8, 0, 1.0, 1.0, r, 0};
                 snprintf(name, sizeof name, "%s %c%c", r ? "hemm" : "symm", "LR"[s], "UL"[u]);
                 check_plan(name, &p, T, 4 * 3, &seed);
             }
@@ -189,7 +190,7 @@ static void test_plans(void) {
         for (int u = 0; u < 2; u++)
             for (int t = 0; t < 2; t++) {
                 char tc = t ? (r & 1 ? 'C' : 'T') : 'N';
-                blasx_problem_t p = {rank[r], {"UL"[u], tc, 0, 0}, 0, 10, 7, 1.0, 1.0, r & 1};
+                blasx_problem_t p = {rank[r], {"UL"[u], tc, 0, 0}, 0, 10, 7, 1.0, 1.0, r & 1, 0};
                 snprintf(name, sizeof name, "rank%d %c%c", r, "UL"[u], tc);
                 check_plan(name, &p, T, 4 * 5 / 2, &seed);
             }
@@ -198,10 +199,68 @@ static void test_plans(void) {
             for (int u = 0; u < 2; u++)
                 for (int t = 0; t < 3; t++) {
                     blasx_problem_t p = {r ? BLASX_K_TRSM : BLASX_K_TRMM, {"LR"[s], "UL"[u], tr[t], 'N'}, 10, 8, 0,
-                                         1.0, 0.0, 0};
+                                         1.0, 0.0, 0, 0};
                     snprintf(name, sizeof name, "%s %c%c%c", r ? "trsm" : "trmm", "LR"[s], "UL"[u], tr[t]);
                     check_plan(name, &p, T, 4 * 3, &seed);
                 }
+}
+
+/* ---- the CPU worker's strip (plan.h): a grid whose last block is thin */
+
+static void test_strip(void) {
+    /* blasx_grid_*: blocks tile the dimension in order, without gaps */
+    int ok = 1;
+    for (int64_t len = 1; len <= 40; len++)
+        for (int64_t T = 1; T <= 9; T++)
+            for (int64_t strip = 0; strip < len; strip++) {
+                int64_t nb = blasx_grid_count(len, T, strip), at = 0;
+                for (int64_t b = 0; b < nb; b++) {
+                    int64_t e = blasx_grid_extent(b, len, T, strip);
+                    ok &= blasx_grid_start(b, len, T, strip) == at && e >= 1 && e <= (b == nb - 1 && strip ? strip : T);
+                    at += e;
+                }
+                ok &= at == len && (strip == 0 || blasx_grid_extent(nb - 1, len, T, strip) == strip);
+            }
+    CHECK(ok, "grid with a strip: blocks in order, no gap, the last one the strip");
+
+    /* plans with a strip: structure and task count */
+    uint64_t seed = 11;
+    const char *tr = "NTC";
+    char name[64];
+    for (int a = 0; a < 3; a++)
+        for (int64_t strip = 1; strip <= 4; strip += 3) {
+            /* m = 10, tile 3: 10 - strip rows in ceil((10 - strip) / 3) blocks, then the strip */
+            blasx_problem_t p = {BLASX_K_GEMM, {tr[a], 'N', 0, 0}, 10, 8, 7, 1.0, 1.0, 0, strip};
+            snprintf(name, sizeof name, "gemm %cN strip %lld", tr[a], (long long)strip);
+            check_plan(name, &p, 3, (blasx_ceil_div64(10 - strip, 3) + 1) * 3, &seed);
+        }
+
+    /* tiled DGEMM with a strip on the CPU pool (no GPU, no CPU worker: the
+     * strip is kept as given), against one whole-matrix kernel call */
+    enum { M = 37, N = 29, K = 23 };
+    double *A = malloc(sizeof(double) * M * K), *B = malloc(sizeof(double) * K * N);
+    double *C = malloc(sizeof(double) * M * N), *R = malloc(sizeof(double) * M * N);
+    for (int i = 0; i < M * K; i++) A[i] = (double)(rng_next(&seed) >> 11) * 0x1.0p-53 - 0.5;
+    for (int i = 0; i < K * N; i++) B[i] = (double)(rng_next(&seed) >> 11) * 0x1.0p-53 - 0.5;
+    for (int t = 0; t < 2; t++)
+        for (int64_t strip = 1; strip <= 9; strip += 4) {
+            const char ta = "NT"[t];
+            for (int i = 0; i < M * N; i++) C[i] = R[i] = (double)i / (M * N);
+            blasx_problem_t p = {BLASX_K_GEMM, {ta, 'N', 0, 0}, M, N, K, -1.5, 0.5, 0, strip};
+            int64_t lda = ta == 'N' ? M : K;
+            blasx_operand_t op[3] = {{(char *)A, lda, ta == 'N' ? M : K, ta == 'N' ? K : M},
+                                     {(char *)B, K, K, N},
+                                     {(char *)C, M, M, N}};
+            int st = blasx_runtime_execute(BLASX_PREC_D, sizeof(double), 4, &p, op);
+            blasx_step_t s = {-1.5, 0.5, {0, 0, 0}, {1, 0, 0}, {2, 0, 0}, BLASX_K_GEMM, {ta, 'N', 0, 0}};
+            blasx_view_t va = {A, lda, ta == 'N' ? M : K, ta == 'N' ? K : M}, vb = {B, K, K, N}, vc = {R, M, M, N};
+            blasx_cpu_run_step(BLASX_PREC_D, &s, &va, &vb, &vc);
+            double md = 0;
+            for (int i = 0; i < M * N; i++) md = fmax(md, fabs(C[i] - R[i]));
+            CHECK(st == 0 && md < 1e-13, "tiled dgemm %cN, tile 4, strip %lld: status %d, error %.2e", ta,
+                  (long long)strip, st, md);
+        }
+    free(A), free(B), free(C), free(R);
 }
 
 /* ---- runtime: concurrent tiled calls from several threads */
@@ -227,7 +286,7 @@ static void *concurrent_call(void *argp) {
         memcpy(C, B, sizeof(double) * CN * CN);
         memcpy(R, B, sizeof(double) * CN * CN);
         /* Tiled TRSM (long dependency chains) against the direct kernel. */
-        blasx_problem_t p = {BLASX_K_TRSM, {'L', 'U', 'N', 'N'}, CN, CN, 0, 2.0, 0.0, 0};
+        blasx_problem_t p = {BLASX_K_TRSM, {'L', 'U', 'N', 'N'}, CN, CN, 0, 2.0, 0.0, 0, 0};
         blasx_operand_t op[3] = {{(char *)A, CN, CN, CN}, {NULL, 0, 0, 0}, {(char *)C, CN, CN, CN}};
         int st = blasx_runtime_execute(BLASX_PREC_D, sizeof(double), 4, &p, op);
         blasx_step_t s = {2.0, 0.0, {0, 0, 0}, {-1, 0, 0}, {2, 0, 0}, BLASX_K_TRSM, {'L', 'U', 'N', 'N'}};
@@ -266,6 +325,7 @@ static void test_concurrent_calls(void) {
 int main(void) {
     test_queue();
     test_plans();
+    test_strip();
     test_concurrent_calls();
     return bx_summary("test_runtime");
 }
