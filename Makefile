@@ -167,3 +167,12 @@ $(BUILD)/bench_cpu: benchmarks/bench_cpu.c $(BUILD)/libblasx.a $(HDRS)
 harness: $(BUILD)/bench_harness
 $(BUILD)/bench_harness: benchmarks/bench_harness.c $(BUILD)/libblasx.a
 	$(CC) $(CFLAGS_COMMON) $< $(BUILD)/libblasx.a -o $@ $(LDLIBS)
+
+# Host->device copy-rate microbenchmark (benchmarks/bench_copies.c): tiles
+# by cudaMemcpy2DAsync against contiguous copies, alone and beside D2H, a
+# DGEMM, a second stream; CUDA runtime and cuBLAS only, no libblasx.a.
+.PHONY: copies
+copies: $(BUILD)/bench_copies
+$(BUILD)/bench_copies: benchmarks/bench_copies.c
+	@mkdir -p $(dir $@)
+	$(CC) $(CFLAGS_COMMON) $< -o $@ $(CUDA_LIB)
