@@ -1170,13 +1170,13 @@ static int run_blasx(const case_t *c, int g, row_t *row, int cpuw) {
     blasx_cpu_stats_t cs;
     blasx_last_call_cpu_stats(&cs);
     if (cpuw) {
-        printf("    blasx CPU worker: %lld tasks (%lld of a strip of %lld rows), %.3f TFLOP (%.2f%% of the call), "
+        printf("    blasx CPU worker: %lld tasks (%lld of a strip of %lld columns), %.3f TFLOP (%.2f%% of the call), "
                "%.3f s, %.2f TFLOP/s while running\n",
-               (long long)cs.tasks, (long long)cs.strip_tasks, (long long)cs.strip_rows, cs.flops * 1e-12,
+               (long long)cs.tasks, (long long)cs.strip_tasks, (long long)cs.strip_cols, cs.flops * 1e-12,
                100.0 * cs.flops / flops_of(c), cs.seconds, cs.seconds > 0 ? cs.flops / cs.seconds * 1e-12 : 0.0);
         size_t l = strlen(row->note);
-        snprintf(row->note + l, sizeof row->note - l, "%sCPU worker %lld tasks (strip %lld rows), %.2f%% of flops",
-                 l ? "; " : "", (long long)cs.tasks, (long long)cs.strip_rows, 100.0 * cs.flops / flops_of(c));
+        snprintf(row->note + l, sizeof row->note - l, "%sCPU worker %lld tasks (strip %lld columns), %.2f%% of flops",
+                 l ? "; " : "", (long long)cs.tasks, (long long)cs.strip_cols, 100.0 * cs.flops / flops_of(c));
         row->diff = rel_diff(H.C, H.Cs, c->prec, out_elems(c));
         if (!(row->diff <= tol_of(c->prec))) {
             l = strlen(row->note);

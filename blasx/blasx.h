@@ -105,8 +105,8 @@ BLASX_API int blasx_last_call_stats(int gpu, blasx_gpu_stats_t *out);
  * thread's most recent tiled call; all zero when it did not run. */
 typedef struct {
     int64_t tasks;       /* tile tasks it ran */
-    int64_t strip_tasks; /* of those, tasks of its strip of a GEMM's last rows */
-    int64_t strip_rows;  /* rows of that strip (0: the call had none) */
+    int64_t strip_tasks; /* of those, tasks of its strip of a GEMM's last columns */
+    int64_t strip_cols;  /* columns of that strip (0: the call had none) */
     double flops;        /* their floating-point operations */
     double seconds;      /* time it spent running them */
 } blasx_cpu_stats_t;

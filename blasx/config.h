@@ -86,10 +86,10 @@
 #define BLASX_CFG_CPU_TEAM_PROBE 1024 /* elements: order of the GEMM that measures its rate, once per process and precision */
 #endif
 #ifndef BLASX_CFG_CPU_TEAM_STRIP_PCT
-#define BLASX_CFG_CPU_TEAM_STRIP_PCT 80 /* percent of its predicted share of a GEMM's rows planned as its strip of thin tiles (0 = no strip) */
+#define BLASX_CFG_CPU_TEAM_STRIP_PCT 80 /* percent of its predicted share of a GEMM's columns planned as its strip of thin tiles (0 = no strip) */
 #endif
 #ifndef BLASX_CFG_CPU_TEAM_STRIP_ALIGN
-#define BLASX_CFG_CPU_TEAM_STRIP_ALIGN 64 /* elements: its strip's rows are a multiple of this (a smaller share: no strip) */
+#define BLASX_CFG_CPU_TEAM_STRIP_ALIGN 64 /* elements: its strip's columns are a multiple of this (a smaller share: no strip) */
 #endif
 #ifndef BLASX_CFG_IDLE_SPINS
 #define BLASX_CFG_IDLE_SPINS 2000 /* empty polls of a queue before a worker sleeps */
@@ -285,8 +285,8 @@ typedef struct {
     int team_threads;            /* CPU worker beside GPUs: kernel threads; 0 = cores not bound to GPU threads */
     int team_margin_pct;         /* its claim margin, percent of the predicted remaining time */
     long long team_probe;        /* elements; order of its rate probe */
-    int team_strip_pct;          /* percent of its predicted share of a GEMM's rows given to it as a strip */
-    long long team_strip_align;  /* elements; its strip's rows are a multiple of this */
+    int team_strip_pct;          /* percent of its predicted share of a GEMM's columns given to it as a strip */
+    long long team_strip_align;  /* elements; its strip's columns are a multiple of this */
 } blasx_sched_cfg_t;
 
 typedef struct {

@@ -1,6 +1,7 @@
 /* internal/cpu_team.c -- the CPU worker beside the GPUs (see cpu_team.h). */
 #include "internal/cpu_team.h"
 
+#include <stdio.h>
 #include <stdlib.h>
 
 #include "internal/settings.h"
@@ -76,14 +77,22 @@ int64_t blasx_team_strip(int prec, size_t esz, int64_t tile, const blasx_problem
         blasx_cfg.sched.team_strip_pct == 0)
         return 0;
     long long pinned = blasx_settings()->cpu_strip;
-    if (pinned >= 0) return pinned < p->m ? pinned : 0;
+    if (pinned >= 0) return pinned < p->n ? pinned : 0;
     double r_gpu = team_gpu_prior(prec, esz, tile, p, gpus, blasx_problem_flops(p));
-    if (!(r_gpu > 0) || !blasx_numa_reserve()) return 0; /* the pool is busy: no strip */
-    double *rate = &team_rate[prec];
-    if (*rate <= 0) *rate = team_probe(prec, threads);
-    double r_cpu = *rate;
-    blasx_numa_unreserve();
-    return blasx_team_strip_rows(p->m, tile, r_cpu, r_gpu);
+    double r_cpu = 0; /* stays 0 (no strip) while the pool is busy */
+    int pool = r_gpu > 0 && blasx_numa_reserve();
+    if (pool) {
+        double *rate = &team_rate[prec];
+        if (*rate <= 0) *rate = team_probe(prec, threads);
+        r_cpu = *rate;
+        blasx_numa_unreserve();
+    }
+    int64_t h = blasx_team_strip_cols(p->n, tile, r_cpu, r_gpu);
+    if (blasx_settings()->verbose >= 2)
+        fprintf(stderr, "blasx: CPU worker: %.3f TFLOP/s%s against the GPUs' predicted %.3f: strip of %lld of %lld columns\n",
+                r_cpu * 1e-12, pool || !(r_gpu > 0) ? "" : " (its pool is busy)", r_gpu * 1e-12, (long long)h,
+                (long long)p->n);
+    return h;
 }
 
 int blasx_team_prepare(blasx_job_t *job) {

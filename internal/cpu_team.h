@@ -21,9 +21,12 @@
  * handed back to the GPUs (blasx_job_take serves those first).
  *   A GEMM tile task of a large call can take longer on the CPU than the
  * whole call on the GPUs, so the rule alone would leave it idle.  For S/D
- * GEMM the call is therefore planned with a strip (plan.h): the last rows
- * of C, about the CPU's predicted share of them, cut into one row of thin
- * tasks kept out of the queue.  The CPU worker takes strip tasks from the
+ * GEMM the call is therefore planned with a strip (plan.h): the last
+ * columns of C, about the CPU's predicted share of them, cut into one
+ * column of thin tasks kept out of the queue.  Columns, not rows: the
+ * parallel GEMM splits a task's rows among its threads, and a few rows
+ * each would leave its micro-kernels idle (measured: 64-row strip tasks
+ * ran at a quarter of the CPU's square-tile rate).  The CPU worker takes strip tasks from the
  * front (under the same rule), the GPUs from the back once the queue is
  * empty: a static preference with dynamic balancing, so a wrong rate
  * estimate costs at most the strip's tail.
@@ -48,18 +51,18 @@ static inline int blasx_team_claim_ok(double flops, double r_cpu, double r_gpu, 
     return t_cpu * 100.0 <= (double)blasx_cfg.sched.team_margin_pct * t_rem;
 }
 
-/* Rows of an m-row GEMM planned as the CPU worker's strip (plan.h): its
- * predicted share r_cpu / (r_cpu + r_gpu) of the rows, times
+/* Columns of an n-column GEMM planned as the CPU worker's strip (plan.h):
+ * its predicted share r_cpu / (r_cpu + r_gpu) of the columns, times
  * cfg.sched.team_strip_pct percent, rounded down to a multiple of
  * cfg.sched.team_strip_align and at most one tile; 0 (no strip) when a
  * rate is unknown or the share is below one alignment unit. */
-static inline int64_t blasx_team_strip_rows(int64_t m, int64_t tile, double r_cpu, double r_gpu) {
+static inline int64_t blasx_team_strip_cols(int64_t n, int64_t tile, double r_cpu, double r_gpu) {
     const int64_t align = blasx_cfg.sched.team_strip_align;
-    if (!(r_cpu > 0) || !(r_gpu > 0) || m <= align) return 0;
-    double rows = (double)m * r_cpu / (r_cpu + r_gpu) * (double)blasx_cfg.sched.team_strip_pct / 100.0;
-    int64_t h = rows < (double)tile ? (int64_t)rows : tile;
-    h = h / align * align;
-    return h < m ? h : 0;
+    if (!(r_cpu > 0) || !(r_gpu > 0) || n <= align) return 0;
+    double cols = (double)n * r_cpu / (r_cpu + r_gpu) * (double)blasx_cfg.sched.team_strip_pct / 100.0;
+    int64_t w = cols < (double)tile ? (int64_t)cols : tile;
+    w = w / align * align;
+    return w < n ? w : 0;
 }
 
 /* 1 if the CPU worker may run task t of job at all (kernels and successors). */
@@ -72,7 +75,7 @@ static inline int blasx_team_task_eligible(const blasx_job_t *job, int32_t t) {
     return 1;
 }
 
-/* The strip (rows of C, blasx_team_strip_rows) to plan for a call p in
+/* The strip (columns of C, blasx_team_strip_cols) to plan for a call p in
  * precision prec with `tile` on `gpus` GPUs when the CPU worker is on with
  * `threads` kernel threads: its
  * rate (measured once per process and precision, then per task) against

@@ -73,15 +73,15 @@ static void step(blasx_graph_t *g, blasx_kernel_t kern, const char *opts, double
 static const blasx_tile_t NO_TILE = {-1, 0, 0};
 
 static void plan_gemm(blasx_graph_t *g, const blasx_problem_t *p, int64_t T, double tf) {
-    int64_t mt = g->grid_rows[BLASX_OPND_C], nt = blasx_ceil_div64(p->n, T), kt = blasx_ceil_div64(p->k, T);
+    int64_t mt = blasx_ceil_div64(p->m, T), nt = g->grid_cols[BLASX_OPND_C], kt = blasx_ceil_div64(p->k, T);
     char ta = p->o[0], tb = p->o[1], o[3] = {ta, tb, 0};
     for (int64_t j = 0; j < nt; j++)
         for (int64_t i = 0; i < mt; i++) {
             blasx_tile_t c = blasx_tile(BLASX_OPND_C, i, j);
-            /* a strip task's work in proportion to its rows */
-            int64_t strip = g->strip_rows[BLASX_OPND_C];
-            double rows = strip && i == mt - 1 ? (double)strip / (double)T : 1.0;
-            blasx_graph_begin_task(g, c, tf * (double)kt * rows);
+            /* a strip task's work in proportion to its columns */
+            int64_t strip = g->strip_cols[BLASX_OPND_C];
+            double cols = strip && j == nt - 1 ? (double)strip / (double)T : 1.0;
+            blasx_graph_begin_task(g, c, tf * (double)kt * cols);
             for (int64_t l = 0; l < kt; l++)
                 step(g, BLASX_K_GEMM, o, p->alpha, l ? 1.0 : p->beta, op_tile(BLASX_OPND_A, ta, i, l),
                      op_tile(BLASX_OPND_B, tb, l, j), c);
@@ -196,11 +196,11 @@ static void plan_tri(blasx_graph_t *g, const blasx_problem_t *p, int64_t T, doub
 int blasx_plan(blasx_graph_t *g, const blasx_problem_t *p, int64_t tile) {
     int64_t rows[BLASX_OPND_COUNT], cols[BLASX_OPND_COUNT];
     blasx_problem_shapes(p, rows, cols);
-    /* The CPU worker's strip: the last rows of C and of op(A) (GEMM only). */
-    int64_t strip = p->routine == BLASX_K_GEMM && p->strip > 0 && p->strip < p->m ? p->strip : 0;
+    /* The CPU worker's strip: the last columns of C and of op(B) (GEMM only). */
+    int64_t strip = p->routine == BLASX_K_GEMM && p->strip > 0 && p->strip < p->n ? p->strip : 0;
     for (int o = 0; o < BLASX_OPND_COUNT; o++) g->strip_rows[o] = g->strip_cols[o] = 0;
-    g->strip_rows[BLASX_OPND_C] = strip;
-    *(p->o[0] == 'N' ? &g->strip_rows[BLASX_OPND_A] : &g->strip_cols[BLASX_OPND_A]) = strip;
+    g->strip_cols[BLASX_OPND_C] = strip;
+    *(p->o[1] == 'N' ? &g->strip_cols[BLASX_OPND_B] : &g->strip_rows[BLASX_OPND_B]) = strip;
     for (int o = 0; o < BLASX_OPND_COUNT; o++) {
         g->grid_rows[o] = blasx_grid_count(rows[o], tile, g->strip_rows[o]);
         g->grid_cols[o] = blasx_grid_count(cols[o], tile, g->strip_cols[o]);

@@ -22,8 +22,8 @@ typedef struct {
     int64_t m, n, k;        /* SYRK/SYR2K: n, k; SYMM/TRMM/TRSM: m, n */
     double _Complex alpha, beta;
     int complex_elems;      /* 1 for C/Z: a flop costs four real ones */
-    int64_t strip;          /* GEMM: the last `strip` rows of C and op(A) form one row of thin
-                               tiles, the CPU worker's share (cpu_team.h); 0 <= strip < m; 0: none */
+    int64_t strip;          /* GEMM: the last `strip` columns of C and op(B) form one column of
+                               thin tiles, the CPU worker's share (cpu_team.h); 0 <= strip < n; 0: none */
 } blasx_problem_t;
 
 /* Rows and columns of operands A, B, C of the call (0 when unused). */

@@ -294,15 +294,15 @@ static int job_build(blasx_job_t *job) {
     atomic_init(&job->hand_tail, 0);
     job->epoch = atomic_fetch_add(&rt.epoch, 1) + 1;
     /* The strip's tasks (GEMM: no predecessors) go to job->strip, not q. */
-    int64_t strip_row = job->g.strip_rows[BLASX_OPND_C] ? job->g.grid_rows[BLASX_OPND_C] - 1 : -1, ns = 0;
-    if (strip_row >= 0) {
-        job->strip = (int32_t *)malloc((size_t)job->g.grid_cols[BLASX_OPND_C] * sizeof(int32_t));
+    int64_t strip_col = job->g.strip_cols[BLASX_OPND_C] ? job->g.grid_cols[BLASX_OPND_C] - 1 : -1, ns = 0;
+    if (strip_col >= 0) {
+        job->strip = (int32_t *)malloc((size_t)job->g.grid_rows[BLASX_OPND_C] * sizeof(int32_t));
         if (!job->strip) return BLASX_ERR_NOMEM;
     }
     for (int64_t t = 0; t < n; t++) {
         const blasx_task_t *tk = &job->g.tasks[t];
         if (tk->npred != 0) continue;
-        if (tk->out.ti == strip_row && tk->nsucc == 0) job->strip[ns++] = (int32_t)t;
+        if (tk->out.tj == strip_col && tk->nsucc == 0) job->strip[ns++] = (int32_t)t;
         else blasx_queue_enqueue(&job->q, (int32_t)t);
     }
     atomic_init(&job->strip_span, (uint64_t)ns << 32);
@@ -446,7 +446,7 @@ int blasx_runtime_execute(int prec, size_t esz, int64_t tile, const blasx_proble
     memcpy(last_call, job.gctr, sizeof job.gctr);
     last_call_cpu.tasks = job.team_tasks;
     last_call_cpu.strip_tasks = job.team_strip_tasks;
-    last_call_cpu.strip_rows = job.g.strip_rows[BLASX_OPND_C];
+    last_call_cpu.strip_cols = job.g.strip_cols[BLASX_OPND_C];
     last_call_cpu.flops = (double)atomic_load(&job.flops_team);
     last_call_cpu.seconds = job.team_seconds;
     st = atomic_load(&job.status);

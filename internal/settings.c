@@ -37,7 +37,7 @@ long long blasx_env_ll(const char *name, long long lo, long long hi, long long d
 static void parse(void) {
     S.tile = blasx_env_ll("BLASX_TILE", 1, SETTINGS_TILE_MAX, 0);
     S.cpu_worker = (int)blasx_env_ll("BLASX_CPU_WORKER", 0, 1, blasx_cfg.sched.cpu_worker);
-    S.verbose = (int)blasx_env_ll("BLASX_VERBOSE", 0, 1, 0);
+    S.verbose = (int)blasx_env_ll("BLASX_VERBOSE", 0, 2, 0);
     S.cpu_strip = blasx_env_ll("BLASX_CPU_STRIP", 0, SETTINGS_TILE_MAX, -1);
 }
 
@@ -47,9 +47,9 @@ int blasx_settings_set_cpu_worker(int on) {
     return atomic_exchange(&S.cpu_worker, on);
 }
 
-long long blasx_settings_set_cpu_strip(long long rows) {
+long long blasx_settings_set_cpu_strip(long long cols) {
     pthread_once(&once, parse);
-    return atomic_exchange(&S.cpu_strip, rows < 0 ? -1 : rows);
+    return atomic_exchange(&S.cpu_strip, cols < 0 ? -1 : cols);
 }
 
 const blasx_settings_t *blasx_settings(void) {

@@ -3,8 +3,9 @@
  *   BLASX_TILE=n        tile side for every precision (elements, >= 1)
  *   BLASX_CPU_WORKER=0|1  the CPU worker takes tile tasks beside the GPUs
  *                       (internal/cpu_team.h; also blasx_set_cpu_worker)
- *   BLASX_VERBOSE=0|1   one line per runtime start: backend, GPUs, links
- *   BLASX_CPU_STRIP=n   rows of a GEMM's strip for the CPU worker (0: none;
+ *   BLASX_VERBOSE=0|1|2 one line per runtime start: backend, GPUs, links;
+ *                       2 also one per call the CPU worker joins (its strip)
+ *   BLASX_CPU_STRIP=n   columns of a GEMM's strip for the CPU worker (0: none;
  *                       unset: from the measured rates, cpu_team.h)
  * (BLASX_GPUS, BLASX_L2_CACHE, BLASX_STAGE_PAGEABLE, BLASX_COPY_STREAM,
  * BLASX_WB_STREAM and BLASX_SIM_* are
@@ -36,9 +37,9 @@ BLASX_INTERNAL long long blasx_env_ll(const char *name, long long lo, long long 
  * changes nothing) for any other value. */
 BLASX_INTERNAL int blasx_settings_set_cpu_worker(int on);
 
-/* Sets cpu_strip (rows, or -1: from the rates) for calls that start from
+/* Sets cpu_strip (columns, or -1: from the rates) for calls that start from
  * now on; returns the previous value (tests and benchmarks). */
-BLASX_INTERNAL long long blasx_settings_set_cpu_strip(long long rows);
+BLASX_INTERNAL long long blasx_settings_set_cpu_strip(long long cols);
 
 /* The settings of this process (parsed at the first call, thread-safely). */
 BLASX_INTERNAL const blasx_settings_t *blasx_settings(void);

@@ -58,7 +58,7 @@ typedef struct blasx_job {
     /* The CPU worker's strip (plan.h): its tasks are not in q; the CPU
      * worker takes them from the front, GPUs and the CPU pool from the back
      * when q is empty; each task once. */
-    int32_t *strip;                    /* task ids, in column order */
+    int32_t *strip;                    /* task ids, in row order */
     _Atomic uint64_t strip_span;       /* front (low 32 bits), back (high 32 bits) */
     double t_start;              /* blasx_now() when the job was published */
     double flops_total;          /* sum of the tasks' flops */

@@ -10,10 +10,10 @@
  * the reference result, GPU tasks plus CPU-worker tasks account for every
  * task of the call, the worker reports its tasks' flops and time (and on
  * simulated GPUs, slower than it, did run DGEMM tasks), and it runs nothing
- * when off or for ZGEMM; the strip (blasx_team_strip_rows: a multiple of
+ * when off or for ZGEMM; the strip (blasx_team_strip_cols: a multiple of
  * the alignment, at most the predicted share and one tile, none without
- * rates; end to end pinned to STRIP rows: the right result for op(A) = A
- * and A^T, D and S, the plan's task count, the worker's strip tasks and
+ * rates; end to end pinned to STRIP columns: the right result for op(B) =
+ * B and B^T, D and S, the plan's task count, the worker's strip tasks and
  * flops, and on simulated GPUs strip tasks run by it); with injected device
  * faults (builds with the hook) calls still end with the right result or
  * BLASX_ERR_DEVICE.  Without any GPU it prints a SKIP line for the end-to-
@@ -35,15 +35,15 @@
 /* Every call is above the default build's offload threshold (tiled). */
 enum { TILE = 32, N = 960, NSYRK = 640, KSYRK = 960, STRIP = 8 };
 
-/* Tasks of an m x n GEMM with TILE and a strip of `strip` rows (plan.h). */
+/* Tasks of an m x n GEMM with TILE and a strip of `strip` columns (plan.h). */
 static int64_t gemm_tasks(int64_t m, int64_t n, int64_t strip) {
-    return blasx_grid_count(m, TILE, strip) * blasx_grid_count(n, TILE, 0);
+    return blasx_grid_count(m, TILE, 0) * blasx_grid_count(n, TILE, strip);
 }
 
 /* Flops the CPU worker's tasks of a GEMM with inner dimension k did: whole
  * tiles and strip tiles (tile flops as the planner counts them). */
 static double team_flops(const blasx_cpu_stats_t *cs, int64_t k) {
-    double tile = 2.0 * TILE * TILE * (double)k, strip = 2.0 * TILE * (double)cs->strip_rows * (double)k;
+    double tile = 2.0 * TILE * TILE * (double)k, strip = 2.0 * TILE * (double)cs->strip_cols * (double)k;
     return (double)(cs->tasks - cs->strip_tasks) * tile + (double)cs->strip_tasks * strip;
 }
 
@@ -70,23 +70,23 @@ static void claim_rule(void) {
 }
 
 /* Eligible tasks of a plan (a job around a bare graph). */
-/* The strip's height from the rates (blasx_team_strip_rows). */
+/* The strip's height from the rates (blasx_team_strip_cols). */
 static void strip_rule(void) {
-    const int64_t al = blasx_cfg.sched.team_strip_align, m = 32768, T = 4096;
-    CHECK(blasx_team_strip_rows(m, T, 0, 48e12) == 0 && blasx_team_strip_rows(m, T, 6e11, 0) == 0,
+    const int64_t al = blasx_cfg.sched.team_strip_align, m = 32768, T = 4096; /* m: columns of C */
+    CHECK(blasx_team_strip_cols(m, T, 0, 48e12) == 0 && blasx_team_strip_cols(m, T, 6e11, 0) == 0,
           "unknown rate: no strip");
     int ok = 1;
     for (double r_cpu = 1e9; r_cpu <= 1e14; r_cpu *= 1.7) {
         const double r_gpu = 48e12, share = (double)m * r_cpu / (r_cpu + r_gpu) * blasx_cfg.sched.team_strip_pct / 100;
-        int64_t h = blasx_team_strip_rows(m, T, r_cpu, r_gpu);
+        int64_t h = blasx_team_strip_cols(m, T, r_cpu, r_gpu);
         int good = h % al == 0 && h >= 0 && h <= T && h < m && (double)h <= share &&
                    (h == 0 ? share < (double)al || blasx_cfg.sched.team_strip_pct == 0 : 1) &&
                    (share < (double)T ? (double)h > share - (double)al : h == T / al * al);
-        if (!good) printf("strip_rule: r_cpu %.3g: %lld rows for a share of %.1f\n", r_cpu, (long long)h, share);
+        if (!good) printf("strip_rule: r_cpu %.3g: %lld columns for a share of %.1f\n", r_cpu, (long long)h, share);
         ok &= good;
     }
-    CHECK(ok, "strip rows: a multiple of %lld, at most the share and one tile, within one unit of the share", (long long)al);
-    CHECK(blasx_team_strip_rows(al, T, 1e15, 1.0) == 0, "no strip of a GEMM of at most one alignment unit of rows");
+    CHECK(ok, "strip columns: a multiple of %lld, at most the share and one tile, within one unit of the share", (long long)al);
+    CHECK(blasx_team_strip_cols(al, T, 1e15, 1.0) == 0, "no strip of a GEMM of at most one alignment unit of columns");
 }
 
 static int eligible_tasks(int prec, blasx_kernel_t r, const char *o, int64_t m, int64_t n, int64_t k,
@@ -171,8 +171,8 @@ static void end_to_end(void) {
     memcpy(C0, C, sizeof(double) * nn);
     CHECK(blasx_dgemm('N', 'T', n, n, n, 0.5, A, n, B, n, 0.75, C0, n) == 0, "dgemm, worker off");
     blasx_last_call_cpu_stats(&cs);
-    CHECK(cs.tasks == 0 && cs.flops == 0 && cs.strip_rows == 0, "worker off: %lld tasks, strip %lld",
-          (long long)cs.tasks, (long long)cs.strip_rows);
+    CHECK(cs.tasks == 0 && cs.flops == 0 && cs.strip_cols == 0, "worker off: %lld tasks, strip %lld",
+          (long long)cs.tasks, (long long)cs.strip_cols);
     CHECK(max_rel_err_d(C0, R, nn) < 1e-13, "dgemm, worker off: error %.2e", max_rel_err_d(C0, R, nn));
     int64_t tasks = gemm_tasks(n, n, 0);
     CHECK(call_gpu_tasks() == tasks, "worker off: GPUs ran %lld of %lld tasks", (long long)call_gpu_tasks(),
@@ -192,8 +192,8 @@ static void end_to_end(void) {
         double err = max_rel_err_d(C0, R, nn);
         CHECK(err < 1e-13, "dgemm, worker on: error %.2e", err);
         /* simulated GPUs have no tile model: no rates, no strip */
-        if (sim) CHECK(cs.strip_rows == 0, "dgemm on simulated GPUs: no strip (%lld rows)", (long long)cs.strip_rows);
-        tasks = gemm_tasks(n, n, cs.strip_rows);
+        if (sim) CHECK(cs.strip_cols == 0, "dgemm on simulated GPUs: no strip (%lld columns)", (long long)cs.strip_cols);
+        tasks = gemm_tasks(n, n, cs.strip_cols);
         CHECK(call_gpu_tasks() + cs.tasks == tasks, "dgemm: GPU %lld + CPU worker %lld tasks, expected %lld",
               (long long)call_gpu_tasks(), (long long)cs.tasks, (long long)tasks);
         CHECK(cs.flops == team_flops(&cs, n), "CPU worker flops %.0f for %lld tasks", cs.flops, (long long)cs.tasks);
@@ -213,33 +213,33 @@ static void end_to_end(void) {
     double es = 0, ss = 0;
     for (int64_t i = 0; i < nn; i++) es = fmax(es, fabs((double)Cs[i] - Rs[i])), ss = fmax(ss, fabs((double)Rs[i]));
     CHECK(es <= 1e-4 * ss, "sgemm, worker on: error %.2e", es / ss);
-    CHECK(call_gpu_tasks() + cs.tasks == gemm_tasks(n, n, cs.strip_rows), "sgemm: GPU %lld + CPU worker %lld tasks",
+    CHECK(call_gpu_tasks() + cs.tasks == gemm_tasks(n, n, cs.strip_cols), "sgemm: GPU %lld + CPU worker %lld tasks",
           (long long)call_gpu_tasks(), (long long)cs.tasks);
 
-    /* A strip pinned to STRIP rows (plan.h): its tasks, thinner, are the
-     * CPU worker's first choice; the GPUs take the rest of them.  op(A)
-     * both ways (the strip is A's last rows or last columns). */
+    /* A strip pinned to STRIP columns (plan.h): its tasks, thinner, are
+     * the CPU worker's first choice; the GPUs take the rest of them.
+     * op(B) both ways (the strip is B's last columns or last rows). */
     long long prev_strip = blasx_settings_set_cpu_strip(STRIP);
     int64_t strip_ran = 0;
     for (int t = 0; t < 2; t++) {
-        const char ta = "NT"[t];
+        const char tb = "NT"[t];
         memcpy(R, C, sizeof(double) * nn);
-        ref_dgemm(ta, 'T', n, n, n, 0.5, A, n, B, n, 0.75, R, n);
+        ref_dgemm('T', tb, n, n, n, 0.5, A, n, B, n, 0.75, R, n);
         for (int rep = 0; rep < 2; rep++) {
             memcpy(C0, C, sizeof(double) * nn);
-            CHECK(blasx_dgemm(ta, 'T', n, n, n, 0.5, A, n, B, n, 0.75, C0, n) == 0, "dgemm %cT with a strip", ta);
+            CHECK(blasx_dgemm('T', tb, n, n, n, 0.5, A, n, B, n, 0.75, C0, n) == 0, "dgemm T%c with a strip", tb);
             blasx_last_call_cpu_stats(&cs);
-            CHECK(max_rel_err_d(C0, R, nn) < 1e-13, "dgemm %cT with a strip: error %.2e", ta,
+            CHECK(max_rel_err_d(C0, R, nn) < 1e-13, "dgemm T%c with a strip: error %.2e", tb,
                   max_rel_err_d(C0, R, nn));
-            CHECK(cs.strip_rows == STRIP, "dgemm %cT: strip of %lld rows", ta, (long long)cs.strip_rows);
+            CHECK(cs.strip_cols == STRIP, "dgemm T%c: strip of %lld columns", tb, (long long)cs.strip_cols);
             tasks = gemm_tasks(n, n, STRIP);
-            CHECK(call_gpu_tasks() + cs.tasks == tasks, "dgemm %cT with a strip: GPU %lld + CPU worker %lld tasks, "
-                  "expected %lld", ta, (long long)call_gpu_tasks(), (long long)cs.tasks, (long long)tasks);
-            CHECK(cs.strip_tasks <= n / TILE && cs.strip_tasks <= cs.tasks, "dgemm %cT: %lld strip tasks of %lld", ta,
+            CHECK(call_gpu_tasks() + cs.tasks == tasks, "dgemm T%c with a strip: GPU %lld + CPU worker %lld tasks, "
+                  "expected %lld", tb, (long long)call_gpu_tasks(), (long long)cs.tasks, (long long)tasks);
+            CHECK(cs.strip_tasks <= n / TILE && cs.strip_tasks <= cs.tasks, "dgemm T%c: %lld strip tasks of %lld", tb,
                   (long long)cs.strip_tasks, (long long)cs.tasks);
-            CHECK(cs.flops == team_flops(&cs, n), "dgemm %cT with a strip: CPU worker flops %.0f", ta, cs.flops);
-            printf("test_cpu_team: dgemm %cT %lld, strip %d rows: CPU worker ran %lld tasks, %lld of the strip's "
-                   "%lld\n", ta, (long long)n, STRIP, (long long)cs.tasks, (long long)cs.strip_tasks,
+            CHECK(cs.flops == team_flops(&cs, n), "dgemm T%c with a strip: CPU worker flops %.0f", tb, cs.flops);
+            printf("test_cpu_team: dgemm T%c %lld, strip %d columns: CPU worker ran %lld tasks, %lld of the strip's "
+                   "%lld\n", tb, (long long)n, STRIP, (long long)cs.tasks, (long long)cs.strip_tasks,
                    (long long)(n / TILE));
             strip_ran += cs.strip_tasks;
         }
@@ -247,19 +247,19 @@ static void end_to_end(void) {
     if (sim) CHECK(strip_ran > 0, "the CPU worker ran strip tasks beside the simulated GPUs (%lld)", (long long)strip_ran);
     memcpy(Cs, Rs, sizeof(float) * nn); /* SGEMM with a strip, from the previous result */
     memcpy(Rs, Cs, sizeof(float) * nn);
-    ref_sgemm('T', 'N', n, n, n, 0.5f, As, n, Bs, n, 0.25f, Rs, n);
-    CHECK(blasx_sgemm('T', 'N', n, n, n, 0.5f, As, n, Bs, n, 0.25f, Cs, n) == 0, "sgemm with a strip");
+    ref_sgemm('N', 'T', n, n, n, 0.5f, As, n, Bs, n, 0.25f, Rs, n);
+    CHECK(blasx_sgemm('N', 'T', n, n, n, 0.5f, As, n, Bs, n, 0.25f, Cs, n) == 0, "sgemm with a strip");
     blasx_last_call_cpu_stats(&cs);
     es = 0, ss = 0;
     for (int64_t i = 0; i < nn; i++) es = fmax(es, fabs((double)Cs[i] - Rs[i])), ss = fmax(ss, fabs((double)Rs[i]));
-    CHECK(es <= 1e-4 * ss && cs.strip_rows == STRIP, "sgemm with a strip of %lld: error %.2e",
-          (long long)cs.strip_rows, es / ss);
-    blasx_settings_set_cpu_strip(n); /* as many rows as C: no strip */
+    CHECK(es <= 1e-4 * ss && cs.strip_cols == STRIP, "sgemm with a strip of %lld: error %.2e",
+          (long long)cs.strip_cols, es / ss);
+    blasx_settings_set_cpu_strip(n); /* as many columns as C: no strip */
     memcpy(C0, C, sizeof(double) * nn);
-    CHECK(blasx_dgemm('T', 'T', n, n, n, 0.5, A, n, B, n, 0.75, C0, n) == 0, "dgemm, strip of all rows");
+    CHECK(blasx_dgemm('T', 'T', n, n, n, 0.5, A, n, B, n, 0.75, C0, n) == 0, "dgemm, strip of all columns");
     blasx_last_call_cpu_stats(&cs);
-    CHECK(max_rel_err_d(C0, R, nn) < 1e-13 && cs.strip_rows == 0, "dgemm, a strip of all rows is none (%lld)",
-          (long long)cs.strip_rows);
+    CHECK(max_rel_err_d(C0, R, nn) < 1e-13 && cs.strip_cols == 0, "dgemm, a strip of all columns is none (%lld)",
+          (long long)cs.strip_cols);
     blasx_settings_set_cpu_strip(prev_strip);
 
     /* DSYRK: diagonal tasks are handed back to the GPUs */

@@ -229,35 +229,33 @@ static void test_strip(void) {
     char name[64];
     for (int a = 0; a < 3; a++)
         for (int64_t strip = 1; strip <= 4; strip += 3) {
-            /* m = 10, tile 3: 10 - strip rows in ceil((10 - strip) / 3) blocks, then the strip */
-            blasx_problem_t p = {BLASX_K_GEMM, {tr[a], 'N', 0, 0}, 10, 8, 7, 1.0, 1.0, 0, strip};
-            snprintf(name, sizeof name, "gemm %cN strip %lld", tr[a], (long long)strip);
+            /* n = 10, tile 3: 10 - strip columns in ceil((10 - strip) / 3) blocks, then the strip */
+            blasx_problem_t p = {BLASX_K_GEMM, {'N', tr[a], 0, 0}, 8, 10, 7, 1.0, 1.0, 0, strip};
+            snprintf(name, sizeof name, "gemm N%c strip %lld", tr[a], (long long)strip);
             check_plan(name, &p, 3, (blasx_ceil_div64(10 - strip, 3) + 1) * 3, &seed);
         }
 
     /* tiled DGEMM with a strip on the CPU pool (no GPU, no CPU worker: the
      * strip is kept as given), against one whole-matrix kernel call */
-    enum { M = 37, N = 29, K = 23 };
+    enum { M = 29, N = 37, K = 23 };
     double *A = malloc(sizeof(double) * M * K), *B = malloc(sizeof(double) * K * N);
     double *C = malloc(sizeof(double) * M * N), *R = malloc(sizeof(double) * M * N);
     for (int i = 0; i < M * K; i++) A[i] = (double)(rng_next(&seed) >> 11) * 0x1.0p-53 - 0.5;
     for (int i = 0; i < K * N; i++) B[i] = (double)(rng_next(&seed) >> 11) * 0x1.0p-53 - 0.5;
     for (int t = 0; t < 2; t++)
         for (int64_t strip = 1; strip <= 9; strip += 4) {
-            const char ta = "NT"[t];
+            const char tb = "NT"[t];
             for (int i = 0; i < M * N; i++) C[i] = R[i] = (double)i / (M * N);
-            blasx_problem_t p = {BLASX_K_GEMM, {ta, 'N', 0, 0}, M, N, K, -1.5, 0.5, 0, strip};
-            int64_t lda = ta == 'N' ? M : K;
-            blasx_operand_t op[3] = {{(char *)A, lda, ta == 'N' ? M : K, ta == 'N' ? K : M},
-                                     {(char *)B, K, K, N},
-                                     {(char *)C, M, M, N}};
+            blasx_problem_t p = {BLASX_K_GEMM, {'N', tb, 0, 0}, M, N, K, -1.5, 0.5, 0, strip};
+            int64_t ldb = tb == 'N' ? K : N, br = tb == 'N' ? K : N, bc = tb == 'N' ? N : K;
+            blasx_operand_t op[3] = {{(char *)A, M, M, K}, {(char *)B, ldb, br, bc}, {(char *)C, M, M, N}};
             int st = blasx_runtime_execute(BLASX_PREC_D, sizeof(double), 4, &p, op);
-            blasx_step_t s = {-1.5, 0.5, {0, 0, 0}, {1, 0, 0}, {2, 0, 0}, BLASX_K_GEMM, {ta, 'N', 0, 0}};
-            blasx_view_t va = {A, lda, ta == 'N' ? M : K, ta == 'N' ? K : M}, vb = {B, K, K, N}, vc = {R, M, M, N};
+            blasx_step_t s = {-1.5, 0.5, {0, 0, 0}, {1, 0, 0}, {2, 0, 0}, BLASX_K_GEMM, {'N', tb, 0, 0}};
+            blasx_view_t va = {A, M, M, K}, vb = {B, ldb, br, bc}, vc = {R, M, M, N};
             blasx_cpu_run_step(BLASX_PREC_D, &s, &va, &vb, &vc);
             double md = 0;
             for (int i = 0; i < M * N; i++) md = fmax(md, fabs(C[i] - R[i]));
-            CHECK(st == 0 && md < 1e-13, "tiled dgemm %cN, tile 4, strip %lld: status %d, error %.2e", ta,
+            CHECK(st == 0 && md < 1e-13, "tiled dgemm N%c, tile 4, strip %lld: status %d, error %.2e", tb,
                   (long long)strip, st, md);
         }
     free(A), free(B), free(C), free(R);
