@@ -86,7 +86,10 @@
 #define BLASX_CFG_CPU_TEAM_PROBE 1024 /* elements: order of the GEMM that measures its rate, once per process and precision */
 #endif
 #ifndef BLASX_CFG_CPU_TEAM_STRIP_PCT
-#define BLASX_CFG_CPU_TEAM_STRIP_PCT 80 /* percent of its predicted share of a GEMM's columns planned as its strip of thin tiles (0 = no strip) */
+#define BLASX_CFG_CPU_TEAM_STRIP_PCT 100 /* percent of its predicted share of a GEMM's columns planned as its strip of thin tiles (0 = no strip) */
+#endif
+#ifndef BLASX_CFG_CPU_TEAM_STRIP_MIN
+#define BLASX_CFG_CPU_TEAM_STRIP_MIN 256 /* elements: narrowest strip (a smaller share: none); thinner tasks run the CPU's GEMM far below its rate */
 #endif
 #ifndef BLASX_CFG_CPU_TEAM_STRIP_ALIGN
 #define BLASX_CFG_CPU_TEAM_STRIP_ALIGN 64 /* elements: its strip's columns are a multiple of this (a smaller share: no strip) */
@@ -287,6 +290,7 @@ typedef struct {
     long long team_probe;        /* elements; order of its rate probe */
     int team_strip_pct;          /* percent of its predicted share of a GEMM's columns given to it as a strip */
     long long team_strip_align;  /* elements; its strip's columns are a multiple of this */
+    long long team_strip_min;    /* elements; its narrowest strip */
 } blasx_sched_cfg_t;
 
 typedef struct {
@@ -331,7 +335,8 @@ static const blasx_config_t blasx_cfg = {
     .sched = {BLASX_CFG_OFFLOAD_MIN_FLOPS, BLASX_CFG_CPU_WORKERS, BLASX_CFG_CPU_WORKERS_MAX,
               BLASX_CFG_CPU_WORKER, BLASX_CFG_IDLE_SPINS, BLASX_CFG_PLAN_MEM_PCT,
               BLASX_CFG_CPU_PAR_MIN_FLOPS, BLASX_CFG_CPU_TEAM_THREADS, BLASX_CFG_CPU_TEAM_MARGIN_PCT,
-              BLASX_CFG_CPU_TEAM_PROBE, BLASX_CFG_CPU_TEAM_STRIP_PCT, BLASX_CFG_CPU_TEAM_STRIP_ALIGN},
+              BLASX_CFG_CPU_TEAM_PROBE, BLASX_CFG_CPU_TEAM_STRIP_PCT, BLASX_CFG_CPU_TEAM_STRIP_ALIGN,
+              BLASX_CFG_CPU_TEAM_STRIP_MIN},
     .cpu = {BLASX_CFG_CPU_MC, BLASX_CFG_CPU_KC, BLASX_CFG_CPU_NC, BLASX_CFG_CPU_TRI_NB,
             BLASX_CFG_CPU_DMR, BLASX_CFG_CPU_DNR, BLASX_CFG_CPU_DMC, BLASX_CFG_CPU_DKC, BLASX_CFG_CPU_DNC,
             BLASX_CFG_CPU_SMR, BLASX_CFG_CPU_SNR, BLASX_CFG_CPU_SMC, BLASX_CFG_CPU_SKC, BLASX_CFG_CPU_SNC},
@@ -370,6 +375,8 @@ _Static_assert(BLASX_CFG_CPU_TEAM_MARGIN_PCT >= 1 && BLASX_CFG_CPU_TEAM_MARGIN_P
 _Static_assert(BLASX_CFG_CPU_TEAM_PROBE >= 64 && BLASX_CFG_CPU_TEAM_PROBE <= 4096, "CPU worker probe order in [64, 4096]");
 _Static_assert(BLASX_CFG_CPU_TEAM_STRIP_PCT >= 0 && BLASX_CFG_CPU_TEAM_STRIP_PCT <= 100, "CPU worker strip in [0, 100] percent of its share");
 _Static_assert(BLASX_CFG_CPU_TEAM_STRIP_ALIGN >= 1 && BLASX_CFG_CPU_TEAM_STRIP_ALIGN <= 65536, "CPU worker strip alignment in [1, 65536]");
+_Static_assert(BLASX_CFG_CPU_TEAM_STRIP_MIN >= BLASX_CFG_CPU_TEAM_STRIP_ALIGN && BLASX_CFG_CPU_TEAM_STRIP_MIN <= 65536,
+               "CPU worker's narrowest strip in [alignment, 65536]");
 _Static_assert(BLASX_CFG_CPU_PAR_MIN_FLOPS >= 0, "parallel CPU GEMM threshold is a flop count >= 0");
 _Static_assert(BLASX_CFG_PLAN_MEM_PCT >= 1 && BLASX_CFG_PLAN_MEM_PCT <= 90, "plan memory in [1, 90] percent");
 _Static_assert(BLASX_CFG_CPU_MC >= 8 && BLASX_CFG_CPU_KC >= 8 && BLASX_CFG_CPU_NC >= 8,

@@ -55,14 +55,15 @@ static inline int blasx_team_claim_ok(double flops, double r_cpu, double r_gpu, 
  * its predicted share r_cpu / (r_cpu + r_gpu) of the columns, times
  * cfg.sched.team_strip_pct percent, rounded down to a multiple of
  * cfg.sched.team_strip_align and at most one tile; 0 (no strip) when a
- * rate is unknown or the share is below one alignment unit. */
+ * rate is unknown or the share is narrower than cfg.sched.team_strip_min
+ * (thinner tasks run the CPU's GEMM far below the rate the share assumes). */
 static inline int64_t blasx_team_strip_cols(int64_t n, int64_t tile, double r_cpu, double r_gpu) {
     const int64_t align = blasx_cfg.sched.team_strip_align;
-    if (!(r_cpu > 0) || !(r_gpu > 0) || n <= align) return 0;
+    if (!(r_cpu > 0) || !(r_gpu > 0)) return 0;
     double cols = (double)n * r_cpu / (r_cpu + r_gpu) * (double)blasx_cfg.sched.team_strip_pct / 100.0;
     int64_t w = cols < (double)tile ? (int64_t)cols : tile;
     w = w / align * align;
-    return w < n ? w : 0;
+    return w >= blasx_cfg.sched.team_strip_min && w < n ? w : 0;
 }
 
 /* 1 if the CPU worker may run task t of job at all (kernels and successors). */

@@ -72,21 +72,23 @@ static void claim_rule(void) {
 /* Eligible tasks of a plan (a job around a bare graph). */
 /* The strip's height from the rates (blasx_team_strip_cols). */
 static void strip_rule(void) {
-    const int64_t al = blasx_cfg.sched.team_strip_align, m = 32768, T = 4096; /* m: columns of C */
+    const int64_t al = blasx_cfg.sched.team_strip_align, mn = blasx_cfg.sched.team_strip_min;
+    const int64_t m = 32768, T = 4096; /* m: columns of C */
     CHECK(blasx_team_strip_cols(m, T, 0, 48e12) == 0 && blasx_team_strip_cols(m, T, 6e11, 0) == 0,
           "unknown rate: no strip");
     int ok = 1;
     for (double r_cpu = 1e9; r_cpu <= 1e14; r_cpu *= 1.7) {
         const double r_gpu = 48e12, share = (double)m * r_cpu / (r_cpu + r_gpu) * blasx_cfg.sched.team_strip_pct / 100;
         int64_t h = blasx_team_strip_cols(m, T, r_cpu, r_gpu);
-        int good = h % al == 0 && h >= 0 && h <= T && h < m && (double)h <= share &&
-                   (h == 0 ? share < (double)al || blasx_cfg.sched.team_strip_pct == 0 : 1) &&
-                   (share < (double)T ? (double)h > share - (double)al : h == T / al * al);
+        /* none below the narrowest strip; else within one alignment unit of the share, at most a tile */
+        int64_t fit = share < (double)T ? (int64_t)share / al * al : T / al * al;
+        int good = h % al == 0 && h <= T && h < m && (double)h <= share && (fit < mn ? h == 0 : h == fit);
         if (!good) printf("strip_rule: r_cpu %.3g: %lld columns for a share of %.1f\n", r_cpu, (long long)h, share);
         ok &= good;
     }
-    CHECK(ok, "strip columns: a multiple of %lld, at most the share and one tile, within one unit of the share", (long long)al);
-    CHECK(blasx_team_strip_cols(al, T, 1e15, 1.0) == 0, "no strip of a GEMM of at most one alignment unit of columns");
+    CHECK(ok, "strip columns: none below %lld, else the share rounded down to a multiple of %lld, at most a tile",
+          (long long)mn, (long long)al);
+    CHECK(blasx_team_strip_cols(mn, T, 1e15, 1.0) == 0, "no strip as wide as C");
 }
 
 static int eligible_tasks(int prec, blasx_kernel_t r, const char *o, int64_t m, int64_t n, int64_t k,
