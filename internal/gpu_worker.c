@@ -41,7 +41,10 @@ typedef struct {
 
 typedef struct {
     blasx_event_t ev;
-    gpu_hold_t held[4]; /* input entries the step reads, peer copies it copies from */
+    /* input entries the step reads, peer copies it copies from, and the
+     * tiles a panel copy of its inputs filled (held until the step is done:
+     * their copies completed before its kernel started) */
+    gpu_hold_t held[4 + 2 * BLASX_CFG_PANEL_TILES];
     int nheld;
 } gpu_pending_t;
 
@@ -98,6 +101,8 @@ struct blasx_gpu {
     gpu_rs_entry_t rs[GPU_RS_MAX];
     _Atomic int rs_n;
     int heap_ok, cache_ok;
+    uintptr_t panel;    /* heap block of panel copies, panel_bytes long (0: none yet) */
+    size_t panel_bytes;
     uint64_t pin_epoch; /* the job whose operands pinned[] describes */
     int pinned[BLASX_OPND_COUNT];
     blasx_gpu_counters_t ctr; /* written by the GPU's thread; read as a snapshot */
@@ -127,6 +132,7 @@ static struct {
     int stage; /* copy pageable host tiles through own pinned buffers */
     int copy_stream; /* a copy stream per GPU for input tiles */
     int wb_stream;   /* a write-back stream per GPU */
+    int panel;       /* input tiles from pinned memory copied by panels (BLASX_PANEL) */
     blasx_tile_dir_t dir; /* the L2 level: topology and directory over the GPUs' caches */
 } G;
 
@@ -218,7 +224,7 @@ static void gpu_destroy(blasx_gpu_t *g) {
         if (st->s) be->stream_destroy(st->s);
     }
     if (g->cache_ok) blasx_cache_destroy(&g->cache, gpu_free_event);
-    if (g->heap_ok) blasx_heap_destroy(&g->heap);
+    if (g->heap_ok) blasx_heap_destroy(&g->heap); /* with the panel buffer */
     if (g->base) be->mem_free(g->dev, g->base);
     pthread_mutex_destroy(&g->rs_lock);
     free(g);
@@ -533,6 +539,8 @@ int blasx_gpus_init(void) {
      * driver's until the gather runs on several threads. */
     G.stage = (int)blasx_env_ll("BLASX_STAGE_PAGEABLE", 0, 1, blasx_cfg.gpu.stage_pageable) != 0;
     G.copy_stream = (int)blasx_env_ll("BLASX_COPY_STREAM", 0, 1, blasx_cfg.gpu.copy_stream) != 0;
+    G.panel = (int)blasx_env_ll("BLASX_PANEL", 0, 1, blasx_cfg.gpu.panel_tiles > 1) != 0 &&
+              blasx_cfg.gpu.panel_tiles > 1;
     G.wb_stream = (int)blasx_env_ll("BLASX_WB_STREAM", 0, 1, blasx_cfg.gpu.wb_stream) != 0;
     int list[BLASX_CFG_MAX_GPUS];
     int n = select_devices(ndev, list);
@@ -759,6 +767,82 @@ static int copy_in(blasx_gpu_t *g, gpu_stream_t *st, blasx_job_t *job, blasx_til
     return 0;
 }
 
+/* Panel copies.  A 2-D copy of a tile whose host columns are short (8 KiB
+ * for 1024 doubles) ran at 48 GB/s alone but 33 GB/s beside a running
+ * DGEMM on an H200, where contiguous copies kept 55 (bench_copies).  So a
+ * miss of input tile t from pinned host memory also fills the tiles below
+ * it in its tile column that this GPU lacks (up to cfg.gpu.panel_tiles in
+ * all): one copy of the whole panel, whose pieces are as long as the panel
+ * is tall (contiguous when the panel spans the matrix), into the GPU's
+ * panel buffer, then device-to-device copies into each tile's entry, all
+ * on the copy stream (in order: the buffer is reused only after its last
+ * split).  Only operands the call never writes (not C): a tile below could
+ * otherwise be read before the task writing it.  Returns the number of
+ * tiles filled (the extra ones VALID and held in pd), 0 if it did not apply
+ * (the caller copies the tile alone), or a failure status (< 0). */
+static int panel_fetch(blasx_gpu_t *g, gpu_stream_t *cs, blasx_job_t *job, blasx_tile_t t, blasx_centry_t *e,
+                       const blasx_tile_key_t *k, gpu_pending_t *pd) {
+    const blasx_device_backend_t *be = g->be;
+    const int max = blasx_cfg.gpu.panel_tiles;
+    if (!G.panel || t.opnd == BLASX_OPND_C || (double)k->rows * (double)k->esz >= blasx_cfg.gpu.panel_piece_max ||
+        !operand_pinned(g, job, t.opnd))
+        return 0;
+    blasx_centry_t *ext[BLASX_CFG_PANEL_TILES > 0 ? BLASX_CFG_PANEL_TILES : 1];
+    int n = 0, rc = 0;
+    int64_t rows = k->rows;
+    for (int64_t r = (int64_t)t.ti + 1; n + 1 < max && r < job->g.grid_rows[t.opnd]; r++) {
+        blasx_tile_t u = {t.opnd, (int32_t)r, t.tj};
+        blasx_tile_key_t ku = tile_key(job, u);
+        blasx_centry_t *x = NULL;
+        int fresh = 0;
+        if (ku.cols != k->cols || blasx_cache_insert(&g->cache, &ku, job->epoch, &x, &fresh) != 0) break;
+        if (!fresh) { /* cached already: the panel ends above it */
+            blasx_cache_release(&g->cache, x);
+            break;
+        }
+        ext[n++] = x;
+        rows += ku.rows;
+    }
+    if (n == 0) return 0;
+    size_t bytes = (size_t)rows * (size_t)k->cols * k->esz, want = (size_t)max * (size_t)(job->tile * job->tile) * k->esz;
+    if (g->panel_bytes < bytes) { /* grow (rarely: the tile grew); the copy stream no longer reads the old one */
+        be->stream_sync(cs->s);
+        if (g->panel) blasx_cache_free_block(&g->cache, g->panel);
+        g->panel = 0, g->panel_bytes = 0;
+        size_t nb = want > bytes ? want : bytes;
+        if (blasx_cache_alloc_block(&g->cache, nb, &g->panel) == 0) g->panel_bytes = nb;
+        else g->panel = 0;
+    }
+    if (!g->panel) goto undo; /* no memory for the buffer: tile by tile */
+    blasx_shape_t sh = {rows, k->cols, rows, k->esz};
+    int tr = trace_begin(g, cs);
+    if ((rc = be->copy_h2d(cs->s, g->panel, rows, (const void *)k->host, k->ld, sh))) goto undo;
+    trace_end(g, cs, tr, "H2D panel", "h2d", job, t, (int64_t)bytes);
+    int64_t off = 0;
+    for (int i = -1; i < n; i++) {
+        blasx_centry_t *x = i < 0 ? e : ext[i];
+        blasx_shape_t ts = {x->key.rows, x->key.cols, x->key.rows, k->esz};
+        if ((rc = be->copy_p2p(cs->s, x->dev, x->key.rows, g->dev, g->panel + (uintptr_t)off * k->esz, rows, ts)))
+            goto undo;
+        off += x->key.rows;
+        if (i >= 0 && (rc = entry_ready_record(g, x, cs->s))) goto undo;
+    }
+    for (int i = 0; i < n; i++) {
+        blasx_cache_set_state(&g->cache, ext[i], BLASX_TILE_VALID);
+        pd->held[pd->nheld].c = &g->cache, pd->held[pd->nheld].e = ext[i], pd->nheld++;
+    }
+    GPU_COUNT(g, job, h2d_bytes, (int64_t)bytes - (int64_t)e->bytes); /* the caller counts e's */
+    return n + 1;
+undo:
+    /* copies into the extra entries may have been issued: let them land */
+    if (rc) be->stream_sync(cs->s);
+    for (int i = 0; i < n; i++) {
+        blasx_cache_release(&g->cache, ext[i]);
+        blasx_cache_invalidate(&g->cache, &ext[i]->key, job->epoch);
+    }
+    return rc;
+}
+
 /* Makes input tile t of the step on stream st available: an L1 hit waits
  * for the copy that filled the entry; a miss inserts an entry and fills it
  * from the most preferred peer holding the tile (L2 hit, tile_dir.h: the
@@ -802,7 +886,9 @@ static int acquire_input(blasx_gpu_t *g, gpu_stream_t *st, blasx_job_t *job, bla
         GPU_COUNT(g, job, p2p_bytes, (int64_t)e->bytes);
         g->p2p_from[from] += (int64_t)e->bytes;
     } else {
-        if ((rc = copy_in(g, cs, job, t, e->dev, &k))) goto fail;
+        int filled = panel_fetch(g, cs, job, t, e, &k, pd);
+        if (filled < 0 && (rc = filled)) goto fail;
+        if (filled == 0 && (rc = copy_in(g, cs, job, t, e->dev, &k))) goto fail;
         GPU_COUNT(g, job, l2_misses, 1);
         GPU_COUNT(g, job, h2d_bytes, (int64_t)e->bytes);
     }

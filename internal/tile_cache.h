@@ -221,6 +221,31 @@ static inline int blasx_cache_insert(blasx_tile_cache_t *c, const blasx_tile_key
     return 0;
 }
 
+/* A block of `bytes` of the cache's heap outside any entry (a worker's
+ * buffer), evicting ALRU victims as insert does: 0, or BLASX_ERR_NOMEM
+ * when every cached tile is in use.  Returned by blasx_cache_free_block. */
+static inline int blasx_cache_alloc_block(blasx_tile_cache_t *c, size_t bytes, uintptr_t *out) {
+    pthread_mutex_lock(&c->lock);
+    int st = 0;
+    while (blasx_heap_alloc(c->heap, bytes, out) != 0) {
+        blasx_centry_t *v = blasx_cache_victim_locked(c);
+        if (!v) {
+            st = BLASX_ERR_NOMEM;
+            break;
+        }
+        blasx_cache_drop_locked(c, v);
+        c->evictions++;
+    }
+    pthread_mutex_unlock(&c->lock);
+    return st;
+}
+
+static inline void blasx_cache_free_block(blasx_tile_cache_t *c, uintptr_t block) {
+    pthread_mutex_lock(&c->lock);
+    blasx_heap_free(c->heap, block);
+    pthread_mutex_unlock(&c->lock);
+}
+
 /* Sets e's state (BLASX_TILE_*): VALID once its ready marker is recorded
  * (an input after its copy in, an output after its write-back), MODIFIED
  * while it is a task's output. */
