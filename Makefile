@@ -109,7 +109,8 @@ netlib: $(BUILD)/libblasx.so $(BUILD)/tiny/libblasx.so
 # of 16 KiB each (tiles must be evicted), the tiny-tile build, the randomized
 # tests and the Netlib testers (their Debian input sets); 1 and 3 devices
 # also with pageable copies staged through pinned buffers; the GPU test
-# again with the second cache level (peer copies) off.
+# again with the second cache level (peer copies) off, without the copy
+# stream, without panel copies, and with the CPU worker and its strip.
 SIM_ENV = BLASX_SIM_MEM_KB=16 NETLIB_SETS=debian
 sim: $(BUILD)/tiny/test_api $(BUILD)/tiny/test_gpu $(BUILD)/tiny/test_errors $(BUILD)/tiny/test_naninf $(BUILD)/tiny/test_trace $(BUILD)/tiny/libblasx.so
 	for g in 1 2 3; do \
@@ -119,6 +120,10 @@ sim: $(BUILD)/tiny/test_api $(BUILD)/tiny/test_gpu $(BUILD)/tiny/test_errors $(B
 	done
 	echo "=== 2 simulated GPU(s), second cache level off"
 	BLASX_L2_CACHE=0 BLASX_SIM_GPUS=2 $(SIM_ENV) bash testing/run_unit.sh $(BUILD)/tiny/test_gpu
+	echo "=== 2 simulated GPU(s): no copy stream (no panels either); panels off; the CPU worker with a 2-column strip"
+	BLASX_COPY_STREAM=0 BLASX_SIM_GPUS=2 $(SIM_ENV) bash testing/run_unit.sh $(BUILD)/tiny/test_gpu
+	BLASX_PANEL=0 BLASX_SIM_GPUS=2 $(SIM_ENV) bash testing/run_unit.sh $(BUILD)/tiny/test_gpu
+	BLASX_CPU_WORKER=1 BLASX_CPU_STRIP=2 BLASX_SIM_GPUS=2 $(SIM_ENV) bash testing/run_unit.sh $(BUILD)/tiny/test_gpu $(BUILD)/tiny/test_api
 	echo "=== 3 simulated GPU(s) of 512 KiB with 128-tiles: 2-4 tiles fit (stalls, CPU fallbacks), traced"
 	for i in 1 2 3 4; do BLASX_SIM_GPUS=3 BLASX_SIM_MEM_KB=512 bash testing/run_unit.sh $(BUILD)/tiny/test_trace || exit 1; done
 
