@@ -140,7 +140,7 @@ static struct {
     int stage; /* copy pageable host tiles through own pinned buffers */
     int copy_stream; /* a copy stream per GPU for input tiles */
     int wb_stream;   /* a write-back stream per GPU */
-    int panel;       /* input tiles from pinned memory copied by panels (BLASX_PANEL) */
+    int panel;       /* panel copies (BLASX_PANEL): 0 none, 1 input tiles, 2 also output tiles */
     blasx_tile_dir_t dir; /* the L2 level: topology and directory over the GPUs' caches */
 } G;
 
@@ -547,8 +547,7 @@ int blasx_gpus_init(void) {
      * driver's until the gather runs on several threads. */
     G.stage = (int)blasx_env_ll("BLASX_STAGE_PAGEABLE", 0, 1, blasx_cfg.gpu.stage_pageable) != 0;
     G.copy_stream = (int)blasx_env_ll("BLASX_COPY_STREAM", 0, 1, blasx_cfg.gpu.copy_stream) != 0;
-    G.panel = (int)blasx_env_ll("BLASX_PANEL", 0, 1, blasx_cfg.gpu.panel_tiles > 1) != 0 &&
-              blasx_cfg.gpu.panel_tiles > 1;
+    G.panel = blasx_cfg.gpu.panel_tiles > 1 ? (int)blasx_env_ll("BLASX_PANEL", 0, 2, 2) : 0;
     G.wb_stream = (int)blasx_env_ll("BLASX_WB_STREAM", 0, 1, blasx_cfg.gpu.wb_stream) != 0;
     int list[BLASX_CFG_MAX_GPUS];
     int n = select_devices(ndev, list);
@@ -885,7 +884,7 @@ static int out_load(blasx_gpu_t *g, gpu_stream_t *cs, blasx_job_t *job, blasx_ti
                             g->op_rows, ts);
     int n = 1;
     int64_t rows = k->rows, off[BLASX_CFG_PANEL_TILES > 0 ? BLASX_CFG_PANEL_TILES : 1] = {0};
-    if (G.panel && (double)k->rows * (double)esz < blasx_cfg.gpu.panel_piece_max && operand_pinned(g, job, t.opnd)) {
+    if (G.panel >= 2 && (double)k->rows * (double)esz < blasx_cfg.gpu.panel_piece_max && operand_pinned(g, job, t.opnd)) {
         pthread_mutex_lock(&g->rs_lock);
         int rsn = atomic_load(&g->rs_n);
         for (int64_t r = (int64_t)t.ti + 1; n < blasx_cfg.gpu.panel_tiles && r < job->g.grid_rows[t.opnd]; r++) {
