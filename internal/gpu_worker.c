@@ -103,14 +103,6 @@ struct blasx_gpu {
     int heap_ok, cache_ok;
     uintptr_t panel;    /* heap block of panel copies, panel_bytes long (0: none yet) */
     size_t panel_bytes;
-    /* the output panel (out_load): its heap block, and which output tiles
-     * it holds: column op_col, rows op_r0 .. op_r0 + op_n - 1 of job op_epoch,
-     * at row offsets op_off[] of a panel op_rows tall */
-    uintptr_t opanel;
-    size_t opanel_bytes;
-    uint64_t op_epoch;
-    int32_t op_col, op_r0, op_n;
-    int64_t op_rows, op_cols, op_off[BLASX_CFG_PANEL_TILES > 0 ? BLASX_CFG_PANEL_TILES : 1];
     uint64_t pin_epoch; /* the job whose operands pinned[] describes */
     int pinned[BLASX_OPND_COUNT];
     blasx_gpu_counters_t ctr; /* written by the GPU's thread; read as a snapshot */
@@ -140,7 +132,7 @@ static struct {
     int stage; /* copy pageable host tiles through own pinned buffers */
     int copy_stream; /* a copy stream per GPU for input tiles */
     int wb_stream;   /* a write-back stream per GPU */
-    int panel;       /* panel copies (BLASX_PANEL): 0 none, 1 input tiles, 2 also output tiles */
+    int panel;       /* input tiles from pinned memory copied by panels (BLASX_PANEL) */
     blasx_tile_dir_t dir; /* the L2 level: topology and directory over the GPUs' caches */
 } G;
 
@@ -547,7 +539,7 @@ int blasx_gpus_init(void) {
      * driver's until the gather runs on several threads. */
     G.stage = (int)blasx_env_ll("BLASX_STAGE_PAGEABLE", 0, 1, blasx_cfg.gpu.stage_pageable) != 0;
     G.copy_stream = (int)blasx_env_ll("BLASX_COPY_STREAM", 0, 1, blasx_cfg.gpu.copy_stream) != 0;
-    G.panel = blasx_cfg.gpu.panel_tiles > 1 ? (int)blasx_env_ll("BLASX_PANEL", 0, 2, 2) : 0;
+    G.panel = blasx_cfg.gpu.panel_tiles > 1 ? (int)blasx_env_ll("BLASX_PANEL", 0, 1, 1) : 0;
     G.wb_stream = (int)blasx_env_ll("BLASX_WB_STREAM", 0, 1, blasx_cfg.gpu.wb_stream) != 0;
     int list[BLASX_CFG_MAX_GPUS];
     int n = select_devices(ndev, list);
@@ -798,8 +790,13 @@ static int panel_buffer(blasx_gpu_t *g, gpu_stream_t *cs, uintptr_t *buf, size_t
  * is tall (contiguous when the panel spans the matrix), into the GPU's
  * panel buffer, then device-to-device copies into each tile's entry, all
  * on the copy stream (in order: the buffer is reused only after its last
- * split; so only with a copy stream).  Only operands the call never writes (not C): a tile below could
- * otherwise be read before the task writing it.  Returns the number of
+ * split; so only with a copy stream).  Only operands the call never
+ * writes (not C): a tile below could otherwise be read before the task
+ * writing it.  (Output tiles by panels too -- a task's load also filling
+ * a GPU buffer with the tiles below for the tasks waiting in its
+ * reservation station -- made DGEMM 8192 slower on an H200: 51.6 ms
+ * against 42.6, though its copy stream was busy 32 ms against 39.)
+ * Returns the number of
  * tiles filled (the extra ones VALID and held in pd), 0 if it did not apply
  * (the caller copies the tile alone), or a failure status (< 0). */
 static int panel_fetch(blasx_gpu_t *g, gpu_stream_t *cs, blasx_job_t *job, blasx_tile_t t, blasx_centry_t *e,
@@ -855,66 +852,6 @@ undo:
         blasx_cache_invalidate(&g->cache, &ext[i]->key, job->epoch);
     }
     return rc;
-}
-
-/* Output panels: the output tile a task loads (beta != 0, TRMM/TRSM) has
- * the same short pieces.  Loading output tile t also loads the tiles below
- * it whose tasks wait in this GPU's reservation station, as one panel,
- * into the GPU's output-panel buffer; those tasks, starting later here,
- * copy their tile from it (device to device on the copy stream: after the
- * panel's copy, before the buffer's next panel).  Right because only a
- * task writes its own output tile: until it starts, the host tile keeps
- * the value the panel copied.  A task stolen meanwhile loads its tile
- * again on the thief.  Not cache entries: an output tile must not be
- * visible to other readers before its task ran.  Returns the bytes copied
- * from the host into *h2d, and a status. */
-static int out_load(blasx_gpu_t *g, gpu_stream_t *cs, blasx_job_t *job, blasx_tile_t t, blasx_centry_t *out,
-                    const blasx_tile_key_t *k, int64_t *h2d) {
-    const blasx_device_backend_t *be = g->be;
-    const size_t esz = k->esz;
-    blasx_shape_t ts = {k->rows, k->cols, k->rows, esz};
-    *h2d = 0;
-    if (cs != g->cp) { /* the panel buffers are ordered by the copy stream alone */
-        *h2d = (int64_t)out->bytes;
-        return copy_in(g, cs, job, t, out->dev, k);
-    }
-    if (g->op_n > 0 && g->op_epoch == job->epoch && g->op_col == t.tj && t.ti >= g->op_r0 &&
-        t.ti < g->op_r0 + g->op_n && k->cols == g->op_cols)
-        return be->copy_p2p(cs->s, out->dev, k->rows, g->dev, g->opanel + (uintptr_t)g->op_off[t.ti - g->op_r0] * esz,
-                            g->op_rows, ts);
-    int n = 1;
-    int64_t rows = k->rows, off[BLASX_CFG_PANEL_TILES > 0 ? BLASX_CFG_PANEL_TILES : 1] = {0};
-    if (G.panel >= 2 && (double)k->rows * (double)esz < blasx_cfg.gpu.panel_piece_max && operand_pinned(g, job, t.opnd)) {
-        pthread_mutex_lock(&g->rs_lock);
-        int rsn = atomic_load(&g->rs_n);
-        for (int64_t r = (int64_t)t.ti + 1; n < blasx_cfg.gpu.panel_tiles && r < job->g.grid_rows[t.opnd]; r++) {
-            blasx_tile_t u = {t.opnd, (int32_t)r, t.tj};
-            int waiting = 0;
-            for (int q = 0; q < rsn && !waiting; q++)
-                waiting = g->rs[q].job == job && blasx_tile_eq(job->g.tasks[g->rs[q].task].out, u);
-            if (!waiting || tile_key(job, u).cols != k->cols) break;
-            off[n++] = rows;
-            rows += tile_key(job, u).rows;
-        }
-        pthread_mutex_unlock(&g->rs_lock);
-    }
-    size_t bytes = (size_t)rows * (size_t)k->cols * esz;
-    if (n == 1 || panel_buffer(g, cs, &g->opanel, &g->opanel_bytes, bytes,
-                               (size_t)blasx_cfg.gpu.panel_tiles * (size_t)(job->tile * job->tile) * esz) != 0) {
-        *h2d = (int64_t)out->bytes;
-        return copy_in(g, cs, job, t, out->dev, k);
-    }
-    g->op_n = 0; /* the buffer's old contents are gone */
-    blasx_shape_t sh = {rows, k->cols, rows, esz};
-    int tr = trace_begin(g, cs);
-    BLASX_TRY(be->copy_h2d(cs->s, g->opanel, rows, (const void *)k->host, k->ld, sh));
-    trace_end(g, cs, tr, "H2D output panel", "h2d", job, t, (int64_t)bytes);
-    *h2d = (int64_t)bytes;
-    BLASX_TRY(be->copy_p2p(cs->s, out->dev, k->rows, g->dev, g->opanel, rows, ts));
-    g->op_epoch = job->epoch, g->op_col = t.tj, g->op_r0 = t.ti, g->op_rows = rows, g->op_cols = k->cols;
-    memcpy(g->op_off, off, sizeof off);
-    g->op_n = n;
-    return 0;
 }
 
 /* Makes input tile t of the step on stream st available: an L1 hit waits
@@ -1074,9 +1011,8 @@ static int task_start(blasx_gpu_t *g, gpu_stream_t *st, blasx_job_t *job, int32_
     st->staged = st->tri || !operand_pinned(g, job, tk->out.opnd);
     if (st->loaded) {
         gpu_stream_t *cs = copier(g, st);
-        int64_t h2d = 0;
-        BLASX_TRY(out_load(g, cs, job, tk->out, st->out, &st->out_key, &h2d));
-        GPU_COUNT(g, job, h2d_bytes, h2d);
+        BLASX_TRY(copy_in(g, cs, job, tk->out, st->out->dev, &st->out_key));
+        GPU_COUNT(g, job, h2d_bytes, (int64_t)st->out->bytes);
         if (cs != st) { /* the task's kernels wait for the load (its entry's ready event) */
             BLASX_TRY(entry_ready_record(g, st->out, cs->s));
             BLASX_TRY(g->be->stream_wait_event(st->s, (blasx_event_t)st->out->ready));
