@@ -786,7 +786,7 @@ static int panel_buffer(blasx_gpu_t *g, gpu_stream_t *cs, uintptr_t *buf, size_t
  * DGEMM on an H200, where contiguous copies kept 55 (bench_copies).  So a
  * miss of input tile t from pinned host memory also fills the tiles below
  * it in its tile column that this GPU lacks (up to cfg.gpu.panel_tiles in
- * all): one copy of the whole panel, whose pieces are as long as the panel
+ * all, while the heap has room for them without evicting anything): one copy of the whole panel, whose pieces are as long as the panel
  * is tall (contiguous when the panel spans the matrix), into the GPU's
  * panel buffer, then device-to-device copies into each tile's entry, all
  * on the copy stream (in order: the buffer is reused only after its last
@@ -813,12 +813,8 @@ static int panel_fetch(blasx_gpu_t *g, gpu_stream_t *cs, blasx_job_t *job, blasx
         blasx_tile_t u = {t.opnd, (int32_t)r, t.tj};
         blasx_tile_key_t ku = tile_key(job, u);
         blasx_centry_t *x = NULL;
-        int fresh = 0;
-        if (ku.cols != k->cols || blasx_cache_insert(&g->cache, &ku, job->epoch, &x, &fresh) != 0) break;
-        if (!fresh) { /* cached already: the panel ends above it */
-            blasx_cache_release(&g->cache, x);
-            break;
-        }
+        /* cached already (the panel ends above it), or no spare memory */
+        if (ku.cols != k->cols || blasx_cache_insert_spare(&g->cache, &ku, job->epoch, &x) != 0) break;
         ext[n++] = x;
         rows += ku.rows;
     }

@@ -246,6 +246,49 @@ static inline void blasx_cache_free_block(blasx_tile_cache_t *c, uintptr_t block
     pthread_mutex_unlock(&c->lock);
 }
 
+/* Inserts a new entry for key, with one reader, only if the heap has room
+ * without evicting anything (a prefetch must not push out tiles in use
+ * soon): 0 and the entry (the caller fills it and records its ready
+ * marker), 1 if key is cached for epoch already (nothing changed), or
+ * BLASX_ERR_NOMEM. */
+static inline int blasx_cache_insert_spare(blasx_tile_cache_t *c, const blasx_tile_key_t *k, uint64_t epoch,
+                                           blasx_centry_t **out) {
+    size_t bytes = (size_t)k->rows * (size_t)k->cols * k->esz;
+    pthread_mutex_lock(&c->lock);
+    int st = 0;
+    uintptr_t dev = 0;
+    blasx_centry_t *e = NULL;
+    if (blasx_cache_find_locked(c, k, epoch)) {
+        st = 1;
+    } else if (blasx_heap_alloc(c->heap, bytes, &dev) != 0) {
+        st = BLASX_ERR_NOMEM;
+    } else if ((e = c->free_entries) != NULL) {
+        c->free_entries = e->hnext;
+    } else if (!(e = (blasx_centry_t *)calloc(1, sizeof *e))) {
+        blasx_heap_free(c->heap, dev);
+        st = BLASX_ERR_NOMEM;
+    }
+    if (st == 0) {
+        void *ready = e->ready;
+        memset(e, 0, sizeof *e);
+        e->ready = ready;
+        e->key = *k;
+        e->epoch = epoch;
+        e->dev = dev;
+        e->bytes = bytes;
+        e->readers = 1;
+        e->state = BLASX_TILE_FILLING;
+        size_t b = blasx_key_hash(k, c->nbuckets);
+        e->hnext = c->bucket[b];
+        c->bucket[b] = e;
+        blasx_cache_lru_front(c, e);
+        c->entries++;
+        *out = e;
+    }
+    pthread_mutex_unlock(&c->lock);
+    return st;
+}
+
 /* Sets e's state (BLASX_TILE_*): VALID once its ready marker is recorded
  * (an input after its copy in, an output after its write-back), MODIFIED
  * while it is a task's output. */

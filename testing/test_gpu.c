@@ -10,7 +10,7 @@
  * contribution exceeds the bound by orders of magnitude.
  *
  * Also checked: the GPUs ran tasks (their counters grew) and no task fell
- * back to the CPU; on simulated devices, an injected device fault at many
+ * back to the CPU; panel copies change no result and save L1 misses; on simulated devices, an injected device fault at many
  * points of a call still gives the right result (the failed GPU's work
  * moves to the other GPUs or the CPU), and blasx_finalize brings every GPU
  * back.
@@ -74,6 +74,57 @@ static void *host_alloc(size_t bytes) {
 static void host_free(void *p) {
     if (pinned) blasx_gpus_backend()->host_free(p);
     else free(p);
+}
+
+/* Panel copies (BLASX_PANEL, read when the runtime starts): one DGEMM of
+ * pinned operands on simulated GPUs of 1 MiB (all its tiles fit: a panel
+ * never evicts) without and with them gives the same result, and with
+ * them fewer L1 misses (tiles below a miss came with its panel).  Needs
+ * the copy stream; restores the caller's BLASX_PANEL and memory size. */
+static void panel_test(void) {
+    const char *cs = getenv("BLASX_COPY_STREAM");
+    if (strcmp(blasx_gpus_backend_name(), "sim") || (cs && !strcmp(cs, "0")) || getenv("BLASX_PANEL")) {
+        printf("test_gpu: panel comparison skipped (simulated GPUs with the copy stream only, BLASX_PANEL unset)\n");
+        return;
+    }
+    const int64_t n = 20 * blasx_cfg.tile.d;
+    const size_t nn = (size_t)(n * n);
+    pinned = 1;
+    double *A = host_alloc(nn * sizeof(double)), *B = host_alloc(nn * sizeof(double)), *C[2];
+    C[0] = host_alloc(nn * sizeof(double)), C[1] = host_alloc(nn * sizeof(double));
+    if (!A || !B || !C[0] || !C[1]) {
+        CHECK(0, "panel test: no pinned memory");
+        return;
+    }
+    bx_fill_d(A, nn), bx_fill_d(B, nn), bx_fill_d(C[0], nn);
+    memcpy(C[1], C[0], nn * sizeof(double));
+    int64_t misses[2] = {0, 0};
+    const char *mem = getenv("BLASX_SIM_MEM_KB");
+    char *saved = mem ? strdup(mem) : NULL;
+    setenv("BLASX_SIM_MEM_KB", "1024", 1);
+    for (int p = 0; p < 2; p++) {
+        setenv("BLASX_PANEL", p ? "1" : "0", 1);
+        blasx_finalize(); /* the next call starts the runtime with it */
+        CHECK(blasx_dgemm('N', 'T', n, n, n, 0.5, A, n, B, n, -1.0, C[p], n) == 0, "dgemm, panels %s", p ? "on" : "off");
+        for (int g = 0; g < blasx_gpu_count(); g++) {
+            blasx_gpu_stats_t s;
+            if (blasx_last_call_stats(g, &s) == 0) misses[p] += s.l1_misses;
+        }
+    }
+    double d = 0;
+    for (size_t i = 0; i < nn; i++) d = fmax(d, fabs(C[0][i] - C[1][i]));
+    host_free(A), host_free(B), host_free(C[0]), host_free(C[1]); /* while the backend is up */
+    pinned = 0;
+    unsetenv("BLASX_PANEL");
+    if (saved) setenv("BLASX_SIM_MEM_KB", saved, 1);
+    else unsetenv("BLASX_SIM_MEM_KB");
+    free(saved);
+    blasx_finalize();
+    blasx_gpu_count(); /* the runtime back up with the caller's settings */
+    CHECK(d == 0, "dgemm %lld with and without panels: results differ by %.2e", (long long)n, d);
+    CHECK(misses[1] < misses[0], "panels on: %lld L1 misses, off: %lld", (long long)misses[1], (long long)misses[0]);
+    printf("test_gpu: dgemm %lld: L1 misses %lld without panels, %lld with\n", (long long)n, (long long)misses[0],
+           (long long)misses[1]);
 }
 
 /* Fault tests: a call may return BLASX_ERR_DEVICE (counted, result not checked). */
@@ -258,6 +309,7 @@ int main(int argc, char **argv) {
     const char *mem = getenv("BLASX_SIM_MEM_KB");
     if (!strcmp(blasx_gpus_backend_name(), "sim") && mem && atoll(mem) <= 64)
         CHECK(ev > 0, "simulated memory of %s KiB but no eviction", mem);
+    if (!dz) panel_test();
     if (blasx_gpus_backend()->fail_after && !dz) fault_tests();
     else if (!dz) printf("test_gpu: no fault injection in this build (the tiny test build has it)\n");
     blasx_finalize();
