@@ -103,6 +103,7 @@ struct blasx_gpu {
     int heap_ok, cache_ok;
     uintptr_t panel;    /* heap block of panel copies, panel_bytes long (0: none yet) */
     size_t panel_bytes;
+    uint64_t panel_off; /* the job for which no panel buffer could be had: no more panels for it */
     uint64_t pin_epoch; /* the job whose operands pinned[] describes */
     int pinned[BLASX_OPND_COUNT];
     blasx_gpu_counters_t ctr; /* written by the GPU's thread; read as a snapshot */
@@ -766,18 +767,22 @@ static int copy_in(blasx_gpu_t *g, gpu_stream_t *st, blasx_job_t *job, blasx_til
     return 0;
 }
 
-/* Grows *buf, a heap block of *have bytes, to at least `need` (`want` if
- * possible) after the copy stream cs has stopped reading it.  0 or a
- * failure status (*buf then 0). */
-static int panel_buffer(blasx_gpu_t *g, gpu_stream_t *cs, uintptr_t *buf, size_t *have, size_t need, size_t want) {
-    if (*have >= need) return 0;
+/* Grows the GPU's panel buffer to at least `need` bytes (`want` if that
+ * fits) after the copy stream cs stopped reading it; memory comes from
+ * free heap space or entries of other calls (blasx_cache_alloc_block),
+ * never from tiles of this one.  0 or a failure status (no buffer then). */
+static int panel_buffer(blasx_gpu_t *g, gpu_stream_t *cs, const blasx_job_t *job, size_t need, size_t want) {
+    if (g->panel_bytes >= need) return 0;
     g->be->stream_sync(cs->s);
-    if (*buf) blasx_cache_free_block(&g->cache, *buf);
-    *buf = 0, *have = 0;
-    size_t nb = want > need ? want : need;
-    int rc = blasx_cache_alloc_block(&g->cache, nb, buf);
-    if (rc == 0) *have = nb;
-    else *buf = 0;
+    if (g->panel) blasx_cache_free_block(&g->cache, g->panel);
+    g->panel = 0, g->panel_bytes = 0;
+    if (want > need && blasx_cache_alloc_block(&g->cache, want, job->epoch, &g->panel) == 0) {
+        g->panel_bytes = want;
+        return 0;
+    }
+    int rc = blasx_cache_alloc_block(&g->cache, need, job->epoch, &g->panel);
+    if (rc == 0) g->panel_bytes = need;
+    else g->panel = 0;
     return rc;
 }
 
@@ -786,7 +791,8 @@ static int panel_buffer(blasx_gpu_t *g, gpu_stream_t *cs, uintptr_t *buf, size_t
  * DGEMM on an H200, where contiguous copies kept 55 (bench_copies).  So a
  * miss of input tile t from pinned host memory also fills the tiles below
  * it in its tile column that this GPU lacks (up to cfg.gpu.panel_tiles in
- * all, while the heap has room for them without evicting anything): one copy of the whole panel, whose pieces are as long as the panel
+ * all, while the heap has room for them in free space or entries of other
+ * calls -- a prefetch never evicts this call's tiles): one copy of the whole panel, whose pieces are as long as the panel
  * is tall (contiguous when the panel spans the matrix), into the GPU's
  * panel buffer, then device-to-device copies into each tile's entry, all
  * on the copy stream (in order: the buffer is reused only after its last
@@ -796,15 +802,16 @@ static int panel_buffer(blasx_gpu_t *g, gpu_stream_t *cs, uintptr_t *buf, size_t
  * a GPU buffer with the tiles below for the tasks waiting in its
  * reservation station -- made DGEMM 8192 slower on an H200: 51.6 ms
  * against 42.6, though its copy stream was busy 32 ms against 39.)
- * Returns the number of
- * tiles filled (the extra ones VALID and held in pd), 0 if it did not apply
- * (the caller copies the tile alone), or a failure status (< 0). */
+ * Sets *filled to the number of tiles filled (the extra ones VALID and
+ * held in pd), 0 if it did not apply (the caller copies the tile alone);
+ * returns a status. */
 static int panel_fetch(blasx_gpu_t *g, gpu_stream_t *cs, blasx_job_t *job, blasx_tile_t t, blasx_centry_t *e,
-                       const blasx_tile_key_t *k, gpu_pending_t *pd) {
+                       const blasx_tile_key_t *k, gpu_pending_t *pd, int *filled) {
     const blasx_device_backend_t *be = g->be;
     const int max = blasx_cfg.gpu.panel_tiles;
-    if (!G.panel || cs != g->cp || t.opnd == BLASX_OPND_C || (double)k->rows * (double)k->esz >= blasx_cfg.gpu.panel_piece_max ||
-        !operand_pinned(g, job, t.opnd))
+    *filled = 0;
+    if (!G.panel || cs != g->cp || g->panel_off == job->epoch || t.opnd == BLASX_OPND_C ||
+        (double)k->rows * (double)k->esz >= blasx_cfg.gpu.panel_piece_max || !operand_pinned(g, job, t.opnd))
         return 0;
     blasx_centry_t *ext[BLASX_CFG_PANEL_TILES > 0 ? BLASX_CFG_PANEL_TILES : 1];
     int n = 0, rc = 0;
@@ -820,7 +827,10 @@ static int panel_fetch(blasx_gpu_t *g, gpu_stream_t *cs, blasx_job_t *job, blasx
     }
     if (n == 0) return 0;
     size_t bytes = (size_t)rows * (size_t)k->cols * k->esz, want = (size_t)max * (size_t)(job->tile * job->tile) * k->esz;
-    if (panel_buffer(g, cs, &g->panel, &g->panel_bytes, bytes, want) != 0) goto undo; /* tile by tile */
+    if (panel_buffer(g, cs, job, bytes, want) != 0) { /* tile by tile, for the rest of this job too */
+        g->panel_off = job->epoch;
+        goto undo;
+    }
     blasx_shape_t sh = {rows, k->cols, rows, k->esz};
     int tr = trace_begin(g, cs);
     if ((rc = be->copy_h2d(cs->s, g->panel, rows, (const void *)k->host, k->ld, sh))) goto undo;
@@ -839,7 +849,8 @@ static int panel_fetch(blasx_gpu_t *g, gpu_stream_t *cs, blasx_job_t *job, blasx
         pd->held[pd->nheld].c = &g->cache, pd->held[pd->nheld].e = ext[i], pd->nheld++;
     }
     GPU_COUNT(g, job, h2d_bytes, (int64_t)bytes - (int64_t)e->bytes); /* the caller counts e's */
-    return n + 1;
+    *filled = n + 1;
+    return 0;
 undo:
     /* copies into the extra entries may have been issued: let them land */
     if (rc) be->stream_sync(cs->s);
@@ -893,8 +904,8 @@ static int acquire_input(blasx_gpu_t *g, gpu_stream_t *st, blasx_job_t *job, bla
         GPU_COUNT(g, job, p2p_bytes, (int64_t)e->bytes);
         g->p2p_from[from] += (int64_t)e->bytes;
     } else {
-        int filled = panel_fetch(g, cs, job, t, e, &k, pd);
-        if (filled < 0 && (rc = filled)) goto fail;
+        int filled = 0;
+        if ((rc = panel_fetch(g, cs, job, t, e, &k, pd, &filled))) goto fail;
         if (filled == 0 && (rc = copy_in(g, cs, job, t, e->dev, &k))) goto fail;
         GPU_COUNT(g, job, l2_misses, 1);
         GPU_COUNT(g, job, h2d_bytes, (int64_t)e->bytes);
@@ -908,8 +919,13 @@ fail:
     /* a copy into e (or out of the peer's entry) may have been issued:
      * let it land before the entry is freed and the peer's unpinned */
     stream_drain(g, st);
-    if (pe) hold_release(&pd->held[--pd->nheld]);
-    pd->nheld--;
+    if (pe) hold_release(&pd->held[--pd->nheld]); /* the peer's pin, held last (no panel then) */
+    /* e's hold, which a panel's holds may follow (those stay: the caller releases pd) */
+    for (int i = pd->nheld - 1; i >= 0; i--)
+        if (pd->held[i].e == e && pd->held[i].c == &g->cache) {
+            pd->held[i] = pd->held[--pd->nheld];
+            break;
+        }
     blasx_cache_release(&g->cache, e);
     blasx_cache_invalidate(&g->cache, &k, job->epoch);
     return rc;
@@ -940,7 +956,8 @@ static void rs_fill(blasx_gpu_t *g, blasx_job_t *job) {
     pthread_mutex_lock(&g->rs_lock);
     int n = atomic_load(&g->rs_n);
     while (n < blasx_cfg.gpu.rs_slots) {
-        int32_t t = blasx_job_take(job);
+        /* a strip task (the CPU worker's first choice) only into an empty RS */
+        int32_t t = n == 0 ? blasx_job_take(job) : blasx_job_take_queued(job);
         if (t < 0) break;
         g->rs[n].job = job, g->rs[n].task = t;
         n++;

@@ -221,21 +221,35 @@ static inline int blasx_cache_insert(blasx_tile_cache_t *c, const blasx_tile_key
     return 0;
 }
 
-/* A block of `bytes` of the cache's heap outside any entry (a worker's
- * buffer), evicting ALRU victims as insert does: 0, or BLASX_ERR_NOMEM
- * when every cached tile is in use.  Returned by blasx_cache_free_block. */
-static inline int blasx_cache_alloc_block(blasx_tile_cache_t *c, size_t bytes, uintptr_t *out) {
-    pthread_mutex_lock(&c->lock);
-    int st = 0;
+/* The unused entry nearest the back of the list that belongs to another
+ * call than `epoch` (which this call can never hit), or NULL. */
+static inline blasx_centry_t *blasx_cache_stale_victim_locked(blasx_tile_cache_t *c, uint64_t epoch) {
+    for (blasx_centry_t *e = c->tail; e; e = e->prev)
+        if (e->readers == 0 && e->epoch != epoch) return e;
+    return NULL;
+}
+
+/* Allocates `bytes` of the heap for call `epoch`, evicting only entries of
+ * other calls: 0, or BLASX_ERR_NOMEM (nothing evicted then beyond stale
+ * entries).  Caller holds the lock. */
+static inline int blasx_cache_alloc_spare_locked(blasx_tile_cache_t *c, size_t bytes, uint64_t epoch,
+                                                 uintptr_t *out) {
     while (blasx_heap_alloc(c->heap, bytes, out) != 0) {
-        blasx_centry_t *v = blasx_cache_victim_locked(c);
-        if (!v) {
-            st = BLASX_ERR_NOMEM;
-            break;
-        }
+        blasx_centry_t *v = blasx_cache_stale_victim_locked(c, epoch);
+        if (!v) return BLASX_ERR_NOMEM;
         blasx_cache_drop_locked(c, v);
         c->evictions++;
     }
+    return 0;
+}
+
+/* A block of `bytes` of the cache's heap outside any entry (a worker's
+ * buffer) for call `epoch`, from free space or entries of other calls
+ * (never this call's tiles): 0 or BLASX_ERR_NOMEM.  Returned by
+ * blasx_cache_free_block. */
+static inline int blasx_cache_alloc_block(blasx_tile_cache_t *c, size_t bytes, uint64_t epoch, uintptr_t *out) {
+    pthread_mutex_lock(&c->lock);
+    int st = blasx_cache_alloc_spare_locked(c, bytes, epoch, out);
     pthread_mutex_unlock(&c->lock);
     return st;
 }
@@ -247,10 +261,10 @@ static inline void blasx_cache_free_block(blasx_tile_cache_t *c, uintptr_t block
 }
 
 /* Inserts a new entry for key, with one reader, only if the heap has room
- * without evicting anything (a prefetch must not push out tiles in use
- * soon): 0 and the entry (the caller fills it and records its ready
- * marker), 1 if key is cached for epoch already (nothing changed), or
- * BLASX_ERR_NOMEM. */
+ * from free space or entries of other calls (a prefetch must not push out
+ * this call's tiles): 0 and the entry (the caller fills it and records its
+ * ready marker), 1 if key is cached for epoch already (nothing changed),
+ * or BLASX_ERR_NOMEM. */
 static inline int blasx_cache_insert_spare(blasx_tile_cache_t *c, const blasx_tile_key_t *k, uint64_t epoch,
                                            blasx_centry_t **out) {
     size_t bytes = (size_t)k->rows * (size_t)k->cols * k->esz;
@@ -260,7 +274,7 @@ static inline int blasx_cache_insert_spare(blasx_tile_cache_t *c, const blasx_ti
     blasx_centry_t *e = NULL;
     if (blasx_cache_find_locked(c, k, epoch)) {
         st = 1;
-    } else if (blasx_heap_alloc(c->heap, bytes, &dev) != 0) {
+    } else if (blasx_cache_alloc_spare_locked(c, bytes, epoch, &dev) != 0) {
         st = BLASX_ERR_NOMEM;
     } else if ((e = c->free_entries) != NULL) {
         c->free_entries = e->hnext;

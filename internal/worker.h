@@ -141,11 +141,16 @@ static inline int32_t blasx_job_strip_front(blasx_job_t *job) {
     return lo < hi ? job->strip[lo] : -1;
 }
 
+/* Next ready task of the job but the strip's (handed-back tasks first), or -1. */
+static inline int32_t blasx_job_take_queued(blasx_job_t *job) {
+    int32_t t = blasx_job_take_handed(job);
+    return t >= 0 ? t : blasx_queue_dequeue(&job->q);
+}
+
 /* Next ready task of the job (handed-back tasks first, the strip's last),
  * or -1 if none is ready now. */
 static inline int32_t blasx_job_take(blasx_job_t *job) {
-    int32_t t = blasx_job_take_handed(job);
-    if (t < 0) t = blasx_queue_dequeue(&job->q);
+    int32_t t = blasx_job_take_queued(job);
     return t >= 0 ? t : blasx_job_take_strip(job, 0);
 }
 

@@ -78,8 +78,9 @@ static void host_free(void *p) {
 
 /* Panel copies (BLASX_PANEL, read when the runtime starts): one DGEMM of
  * pinned operands on simulated GPUs of 1 MiB (all its tiles fit: a panel
- * never evicts) without and with them gives the same result, and with
- * them fewer L1 misses (tiles below a miss came with its panel).  Needs
+ * never evicts) without and with them gives the same result (on one GPU
+ * the same bytes to it), and with them fewer L1 misses (tiles below a miss
+ * came with its panel).  Needs
  * the copy stream; restores the caller's BLASX_PANEL and memory size. */
 static void panel_test(void) {
     const char *cs = getenv("BLASX_COPY_STREAM");
@@ -98,17 +99,18 @@ static void panel_test(void) {
     }
     bx_fill_d(A, nn), bx_fill_d(B, nn), bx_fill_d(C[0], nn);
     memcpy(C[1], C[0], nn * sizeof(double));
-    int64_t misses[2] = {0, 0};
+    int64_t misses[2] = {0, 0}, h2d[2] = {0, 0};
     const char *mem = getenv("BLASX_SIM_MEM_KB");
     char *saved = mem ? strdup(mem) : NULL;
     setenv("BLASX_SIM_MEM_KB", "1024", 1);
+    int cpu_worker = blasx_set_cpu_worker(0); /* all tasks on the GPUs: comparable counters */
     for (int p = 0; p < 2; p++) {
         setenv("BLASX_PANEL", p ? "1" : "0", 1);
         blasx_finalize(); /* the next call starts the runtime with it */
         CHECK(blasx_dgemm('N', 'T', n, n, n, 0.5, A, n, B, n, -1.0, C[p], n) == 0, "dgemm, panels %s", p ? "on" : "off");
         for (int g = 0; g < blasx_gpu_count(); g++) {
             blasx_gpu_stats_t s;
-            if (blasx_last_call_stats(g, &s) == 0) misses[p] += s.l1_misses;
+            if (blasx_last_call_stats(g, &s) == 0) misses[p] += s.l1_misses, h2d[p] += s.h2d_bytes;
         }
     }
     double d = 0;
@@ -116,6 +118,7 @@ static void panel_test(void) {
     host_free(A), host_free(B), host_free(C[0]), host_free(C[1]); /* while the backend is up */
     pinned = 0;
     unsetenv("BLASX_PANEL");
+    blasx_set_cpu_worker(cpu_worker);
     if (saved) setenv("BLASX_SIM_MEM_KB", saved, 1);
     else unsetenv("BLASX_SIM_MEM_KB");
     free(saved);
@@ -123,6 +126,10 @@ static void panel_test(void) {
     blasx_gpu_count(); /* the runtime back up with the caller's settings */
     CHECK(d == 0, "dgemm %lld with and without panels: results differ by %.2e", (long long)n, d);
     CHECK(misses[1] < misses[0], "panels on: %lld L1 misses, off: %lld", (long long)misses[1], (long long)misses[0]);
+    /* one GPU, everything fits: each tile crosses the link once either way
+     * (with peers a panel may bring from the host what a peer would give) */
+    if (blasx_gpu_count() == 1)
+        CHECK(h2d[1] == h2d[0], "panels on: %lld bytes to the GPU, off: %lld", (long long)h2d[1], (long long)h2d[0]);
     printf("test_gpu: dgemm %lld: L1 misses %lld without panels, %lld with\n", (long long)n, (long long)misses[0],
            (long long)misses[1]);
 }
