@@ -56,6 +56,13 @@ static int sim_fault(void) {
     return 0;
 }
 
+/* An injected fault of a copy or kernel fires when it is issued (the call
+ * returns BLASX_ERR_DEVICE, as CUDA reports launch errors) or when it runs
+ * (the operation is doomed: its stream breaks), alternately, so that the
+ * workers' failure paths for both are exercised. */
+static _Atomic unsigned sim_fault_turn;
+static int sim_fault_at_issue(void) { return (atomic_fetch_add(&sim_fault_turn, 1) & 1) != 0; }
+
 /* ---- sorted sets of [base, base + bytes) blocks ------------------------ */
 
 typedef struct {
@@ -567,9 +574,11 @@ static int sim_stream_wait_event(blasx_stream_t s, blasx_event_t e) {
 
 static int sim_submit_copy(blasx_stream_t s, void *dst, int64_t dld, const void *src, int64_t sld,
                            blasx_shape_t shape) {
+    int doomed = sim_fault();
+    if (doomed && sim_fault_at_issue()) return BLASX_ERR_DEVICE;
     sim_op_t *op = sim_op_new(SIM_OP_COPY);
     if (!op) return BLASX_ERR_NOMEM;
-    op->doomed = sim_fault();
+    op->doomed = doomed;
     op->u.copy.dst = dst;
     op->u.copy.src = src;
     op->u.copy.dld = dld;
@@ -633,9 +642,11 @@ static int sim_run_step(blasx_stream_t s, int prec, const blasx_step_t *step, co
         if (v && !sim_in_device(s->dev, (uintptr_t)v->ptr, sim_extent(v->rows, v->cols, v->ld, esz[prec])))
             return BLASX_ERR_INTERNAL;
     }
+    int doomed = sim_fault();
+    if (doomed && sim_fault_at_issue()) return BLASX_ERR_DEVICE;
     sim_op_t *op = sim_op_new(SIM_OP_STEP);
     if (!op) return BLASX_ERR_NOMEM;
-    op->doomed = sim_fault();
+    op->doomed = doomed;
     op->u.step.prec = prec;
     op->u.step.step = *step;
     for (int i = 0; i < 3; i++) {

@@ -366,8 +366,13 @@ static void test_faults(void) {
     CHECK(be->stream_create(0, &s2) == 0 && be->event_create(0, &e2) == 0, "stream 2");
     blasx_step_t st = gemm_step('N', 'N', 1.0, 0.0);
     blasx_view_t v = view(d, 2, 2, 2);
+    /* faults of copies and steps fire alternately when run (the copy
+     * above) and when issued (this step), then when run again */
     atomic_store(&blasx_sim_fail_after, 1);
-    CHECK(be->run_step(s2, BLASX_PREC_D, &st, &v, &v, &v) == 0, "doomed step submits");
+    CHECK(be->run_step(s2, BLASX_PREC_D, &st, &v, &v, &v) == BLASX_ERR_DEVICE, "the next fault fires at issue");
+    CHECK(be->stream_sync(s2) == 0, "a failure at issue leaves the stream usable");
+    atomic_store(&blasx_sim_fail_after, 1);
+    CHECK(be->run_step(s2, BLASX_PREC_D, &st, &v, &v, &v) == 0, "the next doomed step submits");
     CHECK(be->event_record(e2, s2) == 0, "record");
     int r;
     while ((r = be->event_query(e2)) == BLASX_EVENT_PENDING) sched_yield();
