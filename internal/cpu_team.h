@@ -26,9 +26,10 @@
  * column of thin tasks kept out of the queue.  Columns, not rows: the
  * parallel GEMM splits a task's rows among its threads, and a few rows
  * each would leave its micro-kernels idle (measured: 64-row strip tasks
- * ran at a quarter of the CPU's square-tile rate).  The CPU worker takes strip tasks from the
- * front (under the same rule), the GPUs from the back once the queue is
- * empty: a static preference with dynamic balancing, so a wrong rate
+ * ran at a quarter of the CPU's square-tile rate).  The CPU worker takes
+ * strip tasks from the front (under the same rule), the GPUs from the
+ * back once the queue is empty, one at a time into an empty reservation
+ * station: a static preference with dynamic balancing, so a wrong rate
  * estimate costs at most the strip's tail.
  *
  * Invariants: one CPU worker per call (the caller), running a task only
