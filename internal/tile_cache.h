@@ -161,45 +161,17 @@ static inline blasx_centry_t *blasx_cache_lookup(blasx_tile_cache_t *c, const bl
     return e;
 }
 
-/* Makes room for and inserts a new entry for key (which must not be cached
- * for this epoch), with one reader.  Evicts ALRU victims while the heap has
- * no block large enough.  Returns 0 and the entry (*fresh = 1: the caller
- * must fill it and record its ready marker), or BLASX_ERR_NOMEM when every
- * cached tile is in use -- the caller then lets readers finish and retries.
- * If the key was inserted meanwhile (another stream of this GPU), returns
- * that entry with a new reader and *fresh = 0. */
-static inline int blasx_cache_insert(blasx_tile_cache_t *c, const blasx_tile_key_t *k, uint64_t epoch,
-                                     blasx_centry_t **out, int *fresh) {
-    size_t bytes = (size_t)k->rows * (size_t)k->cols * k->esz;
-    pthread_mutex_lock(&c->lock);
-    blasx_centry_t *e = blasx_cache_find_locked(c, k, epoch);
-    if (e) {
-        e->readers++;
-        *out = e;
-        *fresh = 0;
-        pthread_mutex_unlock(&c->lock);
-        return 0;
-    }
-    uintptr_t dev = 0;
-    while (blasx_heap_alloc(c->heap, bytes, &dev) != 0) {
-        blasx_centry_t *v = blasx_cache_victim_locked(c);
-        if (!v) {
-            pthread_mutex_unlock(&c->lock);
-            return BLASX_ERR_NOMEM;
-        }
-        blasx_cache_drop_locked(c, v);
-        c->evictions++;
-    }
-    e = c->free_entries;
+/* A new entry for key in heap block dev of `bytes`, with one reader,
+ * state FILLING, at the front of the list; 0, or BLASX_ERR_NOMEM (dev
+ * freed) when no entry record can be had.  Caller holds the lock. */
+static inline int blasx_cache_link_new_locked(blasx_tile_cache_t *c, const blasx_tile_key_t *k, uint64_t epoch,
+                                              uintptr_t dev, size_t bytes, blasx_centry_t **out) {
+    blasx_centry_t *e = c->free_entries;
     if (e) {
         c->free_entries = e->hnext;
-    } else {
-        e = (blasx_centry_t *)calloc(1, sizeof *e);
-        if (!e) {
-            blasx_heap_free(c->heap, dev);
-            pthread_mutex_unlock(&c->lock);
-            return BLASX_ERR_NOMEM;
-        }
+    } else if (!(e = (blasx_centry_t *)calloc(1, sizeof *e))) {
+        blasx_heap_free(c->heap, dev);
+        return BLASX_ERR_NOMEM;
     }
     void *ready = e->ready;
     memset(e, 0, sizeof *e);
@@ -216,9 +188,41 @@ static inline int blasx_cache_insert(blasx_tile_cache_t *c, const blasx_tile_key
     blasx_cache_lru_front(c, e);
     c->entries++;
     *out = e;
-    *fresh = 1;
-    pthread_mutex_unlock(&c->lock);
     return 0;
+}
+
+/* Makes room for and inserts a new entry for key (which must not be cached
+ * for this epoch), with one reader.  Evicts ALRU victims while the heap has
+ * no block large enough.  Returns 0 and the entry (*fresh = 1: the caller
+ * must fill it and record its ready marker), or BLASX_ERR_NOMEM when every
+ * cached tile is in use -- the caller then lets readers finish and retries.
+ * If the key was inserted meanwhile (another stream of this GPU), returns
+ * that entry with a new reader and *fresh = 0. */
+static inline int blasx_cache_insert(blasx_tile_cache_t *c, const blasx_tile_key_t *k, uint64_t epoch,
+                                     blasx_centry_t **out, int *fresh) {
+    size_t bytes = (size_t)k->rows * (size_t)k->cols * k->esz;
+    pthread_mutex_lock(&c->lock);
+    blasx_centry_t *e = blasx_cache_find_locked(c, k, epoch);
+    int st = 0;
+    *fresh = 0;
+    if (e) {
+        e->readers++;
+        *out = e;
+    } else {
+        uintptr_t dev = 0;
+        while (st == 0 && blasx_heap_alloc(c->heap, bytes, &dev) != 0) {
+            blasx_centry_t *v = blasx_cache_victim_locked(c);
+            if (!v) {
+                st = BLASX_ERR_NOMEM;
+            } else {
+                blasx_cache_drop_locked(c, v);
+                c->evictions++;
+            }
+        }
+        if (st == 0 && (st = blasx_cache_link_new_locked(c, k, epoch, dev, bytes, out)) == 0) *fresh = 1;
+    }
+    pthread_mutex_unlock(&c->lock);
+    return st;
 }
 
 /* The unused entry nearest the back of the list that belongs to another
@@ -269,36 +273,9 @@ static inline int blasx_cache_insert_spare(blasx_tile_cache_t *c, const blasx_ti
                                            blasx_centry_t **out) {
     size_t bytes = (size_t)k->rows * (size_t)k->cols * k->esz;
     pthread_mutex_lock(&c->lock);
-    int st = 0;
     uintptr_t dev = 0;
-    blasx_centry_t *e = NULL;
-    if (blasx_cache_find_locked(c, k, epoch)) {
-        st = 1;
-    } else if (blasx_cache_alloc_spare_locked(c, bytes, epoch, &dev) != 0) {
-        st = BLASX_ERR_NOMEM;
-    } else if ((e = c->free_entries) != NULL) {
-        c->free_entries = e->hnext;
-    } else if (!(e = (blasx_centry_t *)calloc(1, sizeof *e))) {
-        blasx_heap_free(c->heap, dev);
-        st = BLASX_ERR_NOMEM;
-    }
-    if (st == 0) {
-        void *ready = e->ready;
-        memset(e, 0, sizeof *e);
-        e->ready = ready;
-        e->key = *k;
-        e->epoch = epoch;
-        e->dev = dev;
-        e->bytes = bytes;
-        e->readers = 1;
-        e->state = BLASX_TILE_FILLING;
-        size_t b = blasx_key_hash(k, c->nbuckets);
-        e->hnext = c->bucket[b];
-        c->bucket[b] = e;
-        blasx_cache_lru_front(c, e);
-        c->entries++;
-        *out = e;
-    }
+    int st = blasx_cache_find_locked(c, k, epoch) ? 1 : blasx_cache_alloc_spare_locked(c, bytes, epoch, &dev);
+    if (st == 0) st = blasx_cache_link_new_locked(c, k, epoch, dev, bytes, out);
     pthread_mutex_unlock(&c->lock);
     return st;
 }

@@ -12,7 +12,9 @@
  *     copy a peer is copying from, and take it once the pin is dropped;
  *   - a GPU marked down is no source; the switch off means no peer fetch;
  *   - a threaded stress: owners insert and evict while peers pin and copy;
- *     every pinned copy must still hold its own tile's stamp.
+ *     every pinned copy must still hold its own tile's stamp;
+ *   - prefetch memory (insert_spare, alloc_block) comes from free space or
+ *     other calls' entries, never from this call's tiles.
  */
 #include <pthread.h>
 #include <sched.h>
@@ -340,12 +342,56 @@ static void test_stress(void) {
     }
 }
 
+/* Spare memory for prefetches (blasx_cache_insert_spare, _alloc_block):
+ * free heap space or entries of other calls, never this call's tiles, even
+ * unused ones.  A private heap of 4 tiles at a made-up address (the cache
+ * never touches the memory). */
+static void test_spare(void) {
+    const size_t tb = (size_t)TR * TR * sizeof(double);
+    blasx_heap_t h;
+    blasx_tile_cache_t c;
+    CHECK(blasx_heap_init(&h, (uintptr_t)1 << 30, 4 * tb) == 0 && blasx_cache_init(&c, &h) == 0, "heap of 4 tiles");
+    blasx_centry_t *e;
+    int fresh;
+    for (int i = 0; i < 2; i++) { /* call 1 leaves two unused tiles */
+        blasx_tile_key_t k = key_of(i);
+        CHECK(blasx_cache_insert(&c, &k, 1, &e, &fresh) == 0 && fresh, "call 1 tile %d", i);
+        blasx_cache_release(&c, e);
+    }
+    int ok = 1;
+    for (int i = 10; i < 14; i++) { /* call 2: two from free space, two from call 1's tiles */
+        blasx_tile_key_t k = key_of(i);
+        ok &= blasx_cache_insert_spare(&c, &k, 2, &e) == 0 && e->readers == 1 && e->state == BLASX_TILE_FILLING;
+        blasx_cache_release(&c, e);
+    }
+    CHECK(ok, "four spare inserts for call 2 (free space, then call 1's entries)");
+    blasx_tile_key_t k0 = key_of(0), k1 = key_of(1), k10 = key_of(10), k20 = key_of(20);
+    CHECK(blasx_cache_state(&c, &k0, 1) < 0 && blasx_cache_state(&c, &k1, 1) < 0, "call 1's tiles went");
+    CHECK(blasx_cache_insert_spare(&c, &k10, 2, &e) == 1, "a cached key: 1, nothing changed");
+    CHECK(blasx_cache_insert_spare(&c, &k20, 2, &e) == BLASX_ERR_NOMEM, "heap full of call 2's tiles: no room");
+    uintptr_t blk;
+    CHECK(blasx_cache_alloc_block(&c, tb, 2, &blk) == BLASX_ERR_NOMEM, "no block from call 2's unused tiles");
+    ok = 1;
+    for (int i = 10; i < 14; i++) {
+        blasx_tile_key_t k = key_of(i);
+        ok &= blasx_cache_state(&c, &k, 2) == BLASX_TILE_FILLING;
+    }
+    CHECK(ok && c.evictions == 2, "call 2's tiles all stay (%lld evictions: call 1's two)", (long long)c.evictions);
+    CHECK(blasx_cache_alloc_block(&c, tb, 3, &blk) == 0 && c.evictions == 3, "call 3 gets a block from call 2's tiles");
+    blasx_cache_free_block(&c, blk);
+    CHECK(blasx_cache_insert_spare(&c, &k20, 2, &e) == 0, "the freed block serves a spare insert");
+    blasx_cache_release(&c, e);
+    blasx_cache_destroy(&c, NULL);
+    blasx_heap_destroy(&h);
+}
+
 int main(void) {
     setup();
     test_topology();
     test_transitions();
     test_eviction_pin();
     test_stress();
+    test_spare();
     teardown();
     return bx_summary("test_tile_dir");
 }
