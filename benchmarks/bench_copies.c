@@ -21,26 +21,35 @@
 #include <string.h>
 
 #ifndef BLASX_HAVE_CUDA
-int main(void)
-{
+int main(void) {
     printf("bench_copies: built without CUDA, skipped\n");
     return 0;
 }
 #else
-#include <cuda_runtime.h>
 #include <cublas_v2.h>
+#include <cuda_runtime.h>
 
-#define CK(call) do { cudaError_t e_ = (call); if (e_ != cudaSuccess) { \
-    fprintf(stderr, "bench_copies: %s failed (line %d): %s\n", #call, __LINE__, \
-            cudaGetErrorString(e_)); exit(1); } } while (0)
-#define CKB(call) do { cublasStatus_t s_ = (call); if (s_ != CUBLAS_STATUS_SUCCESS) { \
-    fprintf(stderr, "bench_copies: %s failed (line %d): cuBLAS status %d\n", #call, \
-            __LINE__, (int)s_); exit(1); } } while (0)
+#define CK(call)                                                                                                       \
+    do {                                                                                                               \
+        cudaError_t e_ = (call);                                                                                       \
+        if (e_ != cudaSuccess) {                                                                                       \
+            fprintf(stderr, "bench_copies: %s failed (line %d): %s\n", #call, __LINE__, cudaGetErrorString(e_));       \
+            exit(1);                                                                                                   \
+        }                                                                                                              \
+    } while (0)
+#define CKB(call)                                                                                                      \
+    do {                                                                                                               \
+        cublasStatus_t s_ = (call);                                                                                    \
+        if (s_ != CUBLAS_STATUS_SUCCESS) {                                                                             \
+            fprintf(stderr, "bench_copies: %s failed (line %d): cuBLAS status %d\n", #call, __LINE__, (int)s_);        \
+            exit(1);                                                                                                   \
+        }                                                                                                              \
+    } while (0)
 
 #define POOL 64
-#define NSRC 4                      /* device tiles that the D2H copies read */
-#define BIG  ((size_t)64 << 20)     /* contiguous chunk, bytes */
-#define GN   4096                   /* DGEMM dimension */
+#define NSRC 4                 /* device tiles that the D2H copies read */
+#define BIG ((size_t)64 << 20) /* contiguous chunk, bytes */
+#define GN 4096                /* DGEMM dimension */
 
 static size_t N, T;
 static int reps;
@@ -53,37 +62,32 @@ static cublasHandle_t cb;
 static double *gA, *gB, *gC;
 static int gemm_n;
 
-static double *next_dst(void)
-{
+static double *next_dst(void) {
     double *p = pool[pool_i];
     pool_i = (pool_i + 1) % POOL;
     return p;
 }
 
-static double el(cudaEvent_t a, cudaEvent_t b)
-{
+static double el(cudaEvent_t a, cudaEvent_t b) {
     float ms;
     CK(cudaEventElapsedTime(&ms, a, b));
     return ms * 1e-3;
 }
 
 /* make stream `to` wait for the work enqueued so far on `from` */
-static void dep(cudaStream_t from, cudaStream_t to)
-{
+static void dep(cudaStream_t from, cudaStream_t to) {
     CK(cudaEventRecord(ev[7], from));
     CK(cudaStreamWaitEvent(to, ev[7], 0));
 }
 
 /* the h x w tile of M at (i0, j0) -> next pool buffer (pitch h) */
-static void h2d(const double *M, size_t i0, size_t j0, size_t h, size_t w, cudaStream_t s)
-{
-    CK(cudaMemcpy2DAsync(next_dst(), h * sizeof(double), M + j0 * N + i0, N * sizeof(double),
-                         h * sizeof(double), w, cudaMemcpyHostToDevice, s));
+static void h2d(const double *M, size_t i0, size_t j0, size_t h, size_t w, cudaStream_t s) {
+    CK(cudaMemcpy2DAsync(next_dst(), h * sizeof(double), M + j0 * N + i0, N * sizeof(double), h * sizeof(double), w,
+                         cudaMemcpyHostToDevice, s));
 }
 
 /* every h x w tile of M once, tile row by tile row, streams st[0..ns-1] in turn */
-static void tiles_1mat(const double *M, size_t h, size_t w, int ns)
-{
+static void tiles_1mat(const double *M, size_t h, size_t w, int ns) {
     int k = 0;
     for (size_t i0 = 0; i0 < N; i0 += h)
         for (size_t j0 = 0; j0 < N; j0 += w)
@@ -93,8 +97,7 @@ static void tiles_1mat(const double *M, size_t h, size_t w, int ns)
 /* every T x T tile of A, B, C on st[0], interleaved as a GEMM reads them:
  * A(i,j), B(j,i), C(i,j); with d2h, after each triple three T x T tiles go
  * D2H into hD (at (i,j)) on st[1], enqueued interleaved so both run together */
-static void tiles_3mat(int d2h)
-{
+static void tiles_3mat(int d2h) {
     int k = 0;
     for (size_t i0 = 0; i0 < N; i0 += T)
         for (size_t j0 = 0; j0 < N; j0 += T) {
@@ -102,59 +105,55 @@ static void tiles_3mat(int d2h)
             h2d(hB, j0, i0, T, T, st[0]);
             h2d(hC, i0, j0, T, T, st[0]);
             for (int r = 0; d2h && r < 3; r++)
-                CK(cudaMemcpy2DAsync(hD + j0 * N + i0, N * sizeof(double), dsrc[k++ % NSRC],
-                                     T * sizeof(double), T * sizeof(double), T,
-                                     cudaMemcpyDeviceToHost, st[1]));
+                CK(cudaMemcpy2DAsync(hD + j0 * N + i0, N * sizeof(double), dsrc[k++ % NSRC], T * sizeof(double),
+                                     T * sizeof(double), T, cudaMemcpyDeviceToHost, st[1]));
         }
 }
 
 /* ---- scenarios: each enqueues, waits and sets t[0] (and t[1]) in seconds ---- */
 typedef void (*scen_fn)(double t[2], size_t a);
-static void begin(void) { CK(cudaEventRecord(ev[0], st[0])); }
-static void end(double t[2])
-{
+static void begin(void) {
+    CK(cudaEventRecord(ev[0], st[0]));
+}
+static void end(double t[2]) {
     CK(cudaEventRecord(ev[1], st[0]));
     CK(cudaDeviceSynchronize());
     t[0] = el(ev[0], ev[1]);
 }
 
-static void sc_contig(double t[2], size_t a)
-{
+static void sc_contig(double t[2], size_t a) {
     (void)a;
     size_t total = N * N * sizeof(double);
     begin();
     for (size_t off = 0; off < total; off += BIG)
-        CK(cudaMemcpyAsync(dbig, (const char *)hA + off, total - off < BIG ? total - off : BIG,
-                           cudaMemcpyHostToDevice, st[0]));
+        CK(cudaMemcpyAsync(dbig, (const char *)hA + off, total - off < BIG ? total - off : BIG, cudaMemcpyHostToDevice,
+                           st[0]));
     end(t);
 }
 
-static void sc_tile_same(double t[2], size_t a)
-{
+static void sc_tile_same(double t[2], size_t a) {
     (void)a;
     begin();
-    for (int r = 0; r < 64; r++) h2d(hA, 0, 0, T, T, st[0]);
+    for (int r = 0; r < 64; r++)
+        h2d(hA, 0, 0, T, T, st[0]);
     end(t);
 }
 
 /* a = tile height (rows, i.e. bytes per piece / 8); width T*T/a */
-static void sc_tile_all_1mat(double t[2], size_t a)
-{
+static void sc_tile_all_1mat(double t[2], size_t a) {
     begin();
     tiles_1mat(hA, a, T * T / a, 1);
     end(t);
 }
 
-static void sc_tile_all_3mat(double t[2], size_t a)
-{
+static void sc_tile_all_3mat(double t[2], size_t a) {
     (void)a;
     begin();
     tiles_3mat(0);
     end(t);
 }
 
-static void sc_3mat_d2h(double t[2], size_t a)
-{
+static void sc_3mat_d2h(double t[2], size_t a) {
     (void)a;
     dep(st[0], st[1]);
     CK(cudaEventRecord(ev[0], st[0]));
@@ -169,8 +168,7 @@ static void sc_3mat_d2h(double t[2], size_t a)
 
 static int gn = GN; /* DGEMM order of the concurrent GEMMs (at most GN) */
 
-static void gemm(cudaStream_t s)
-{
+static void gemm(cudaStream_t s) {
     const double one = 1.0, zero = 0.0;
     CKB(cublasSetStream(cb, s));
     CKB(cublasDgemm(cb, CUBLAS_OP_N, CUBLAS_OP_N, gn, gn, gn, &one, gA, gn, gB, gn, &zero, gC, gn));
@@ -178,19 +176,19 @@ static void gemm(cudaStream_t s)
 
 /* scenario `inner` while gemm_n DGEMMs run on st[2] (enqueued first) */
 static scen_fn inner;
-static void sc_with_gemm(double t[2], size_t a)
-{
+static void sc_with_gemm(double t[2], size_t a) {
     dep(st[0], st[2]);
-    for (int g = 0; g < gemm_n; g++) gemm(st[2]);
+    for (int g = 0; g < gemm_n; g++)
+        gemm(st[2]);
     inner(t, a);
 }
 
-static void sc_3mat_gemm(double t[2], size_t a)
-{
+static void sc_3mat_gemm(double t[2], size_t a) {
     (void)a;
     dep(st[0], st[2]);
     CK(cudaEventRecord(ev[4], st[2]));
-    for (int g = 0; g < gemm_n; g++) gemm(st[2]);   /* enqueued first: GEMM runs from the start */
+    for (int g = 0; g < gemm_n; g++)
+        gemm(st[2]); /* enqueued first: GEMM runs from the start */
     CK(cudaEventRecord(ev[5], st[2]));
     begin();
     tiles_3mat(0);
@@ -198,8 +196,7 @@ static void sc_3mat_gemm(double t[2], size_t a)
     t[1] = el(ev[4], ev[5]);
 }
 
-static void sc_1mat_2streams(double t[2], size_t a)
-{
+static void sc_1mat_2streams(double t[2], size_t a) {
     (void)a;
     begin();
     dep(st[0], st[1]);
@@ -211,8 +208,7 @@ static void sc_1mat_2streams(double t[2], size_t a)
 /* t[0]: N x T panels H2D only (contiguous, ld == N); t[1]: the same with each
  * panel split on the device into N/T tiles (D2D 2-D copies on st[1], two
  * panel buffers so that the split overlaps the next panel's H2D) */
-static void sc_panel(double t[2], size_t a)
-{
+static void sc_panel(double t[2], size_t a) {
     (void)a;
     size_t np = N / T, pb = N * T * sizeof(double);
     begin();
@@ -224,13 +220,14 @@ static void sc_panel(double t[2], size_t a)
     dep(st[0], st[1]);
     for (size_t p = 0; p < np; p++) {
         int b = (int)(p % 2);
-        if (p >= 2) CK(cudaStreamWaitEvent(st[0], ev[4 + b], 0));   /* split of p-2 done */
+        if (p >= 2)
+            CK(cudaStreamWaitEvent(st[0], ev[4 + b], 0)); /* split of p-2 done */
         CK(cudaMemcpyAsync(dpanel[b], hA + p * T * N, pb, cudaMemcpyHostToDevice, st[0]));
         CK(cudaEventRecord(ev[2 + b], st[0]));
         CK(cudaStreamWaitEvent(st[1], ev[2 + b], 0));
         for (size_t i0 = 0; i0 < N; i0 += T)
-            CK(cudaMemcpy2DAsync(next_dst(), T * sizeof(double), dpanel[b] + i0, N * sizeof(double),
-                                 T * sizeof(double), T, cudaMemcpyDeviceToDevice, st[1]));
+            CK(cudaMemcpy2DAsync(next_dst(), T * sizeof(double), dpanel[b] + i0, N * sizeof(double), T * sizeof(double),
+                                 T, cudaMemcpyDeviceToDevice, st[1]));
         CK(cudaEventRecord(ev[4 + b], st[1]));
     }
     dep(st[1], st[0]);
@@ -239,37 +236,35 @@ static void sc_panel(double t[2], size_t a)
     t[0] = h2d_only;
 }
 
-static void line(const char *name, double bytes, double s)
-{
+static void line(const char *name, double bytes, double s) {
     printf("%-30s %12.0f %10.6f %8.2f\n", name, bytes, s, bytes / s * 1e-9);
 }
 
 /* warm-up, then best of reps of each of t[0], t[1]; prints t[0]'s line */
-static void run(const char *name, double bytes, scen_fn fn, size_t a, double best[2])
-{
+static void run(const char *name, double bytes, scen_fn fn, size_t a, double best[2]) {
     double t[2] = {0, 0};
     fn(t, a);
     best[0] = best[1] = 1e300;
     for (int r = 0; r < reps; r++) {
         t[0] = t[1] = 0;
         fn(t, a);
-        if (t[0] < best[0]) best[0] = t[0];
-        if (t[1] < best[1]) best[1] = t[1];
+        if (t[0] < best[0])
+            best[0] = t[0];
+        if (t[1] < best[1])
+            best[1] = t[1];
     }
     line(name, bytes, best[0]);
     fflush(stdout);
 }
 
-static double *host_mat(size_t bytes)
-{
+static double *host_mat(size_t bytes) {
     void *p;
     CK(cudaHostAlloc(&p, bytes, cudaHostAllocDefault));
     memset(p, 0x3f, bytes);
     return p;
 }
 
-int main(int argc, char **argv)
-{
+int main(int argc, char **argv) {
     N = argc > 1 ? strtoul(argv[1], NULL, 10) : 8192;
     T = argc > 2 ? strtoul(argv[2], NULL, 10) : 1024;
     reps = argc > 3 ? atoi(argv[3]) : 3;
@@ -286,20 +281,33 @@ int main(int argc, char **argv)
     CK(cudaSetDevice(0));
     struct cudaDeviceProp pr;
     CK(cudaGetDeviceProperties(&pr, 0));
-    printf("# device 0: %s, PCI %04x:%02x:%02x, %d copy engines; N %zu, T %zu, reps %d\n",
-           pr.name, pr.pciDomainID, pr.pciBusID, pr.pciDeviceID, pr.asyncEngineCount, N, T, reps);
+    printf("# device 0: %s, PCI %04x:%02x:%02x, %d copy engines; N %zu, T %zu, reps %d\n", pr.name, pr.pciDomainID,
+           pr.pciBusID, pr.pciDeviceID, pr.asyncEngineCount, N, T, reps);
 
     size_t mb = N * N * sizeof(double), tb = T * T * sizeof(double);
-    hA = host_mat(mb); hB = host_mat(mb); hC = host_mat(mb); hD = host_mat(mb);
-    for (int i = 0; i < POOL; i++) CK(cudaMalloc((void **)&pool[i], tb));
-    for (int i = 0; i < NSRC; i++) { CK(cudaMalloc((void **)&dsrc[i], tb)); CK(cudaMemset(dsrc[i], 0x3f, tb)); }
-    for (int i = 0; i < 2; i++) CK(cudaMalloc((void **)&dpanel[i], N * T * sizeof(double)));
+    hA = host_mat(mb);
+    hB = host_mat(mb);
+    hC = host_mat(mb);
+    hD = host_mat(mb);
+    for (int i = 0; i < POOL; i++)
+        CK(cudaMalloc((void **)&pool[i], tb));
+    for (int i = 0; i < NSRC; i++) {
+        CK(cudaMalloc((void **)&dsrc[i], tb));
+        CK(cudaMemset(dsrc[i], 0x3f, tb));
+    }
+    for (int i = 0; i < 2; i++)
+        CK(cudaMalloc((void **)&dpanel[i], N * T * sizeof(double)));
     CK(cudaMalloc((void **)&dbig, BIG));
     size_t gb = (size_t)GN * GN * sizeof(double);
-    CK(cudaMalloc((void **)&gA, gb)); CK(cudaMalloc((void **)&gB, gb)); CK(cudaMalloc((void **)&gC, gb));
-    CK(cudaMemset(gA, 0x3f, gb)); CK(cudaMemset(gB, 0x3f, gb));
-    for (int i = 0; i < 3; i++) CK(cudaStreamCreateWithFlags(&st[i], cudaStreamNonBlocking));
-    for (int i = 0; i < 8; i++) CK(cudaEventCreate(&ev[i]));
+    CK(cudaMalloc((void **)&gA, gb));
+    CK(cudaMalloc((void **)&gB, gb));
+    CK(cudaMalloc((void **)&gC, gb));
+    CK(cudaMemset(gA, 0x3f, gb));
+    CK(cudaMemset(gB, 0x3f, gb));
+    for (int i = 0; i < 3; i++)
+        CK(cudaStreamCreateWithFlags(&st[i], cudaStreamNonBlocking));
+    for (int i = 0; i < 8; i++)
+        CK(cudaEventCreate(&ev[i]));
     CKB(cublasCreate(&cb));
     CK(cudaDeviceSynchronize());
 
@@ -322,8 +330,8 @@ int main(int argc, char **argv)
     double g1 = el(ev[4], ev[5]);
     gemm_n = (int)(2.0 * t3 / g1) + 2;
     run("tile_all_3mat_gemm", d3, sc_3mat_gemm, 0, b);
-    printf("# gemm: %d x DGEMM %d^3 (alone %.6f s each, %.1f TFLOP/s), stream busy %.6f s (copies %.6f s)\n",
-           gemm_n, GN, g1, 2.0 * GN * GN * GN / g1 * 1e-12, b[1], b[0]);
+    printf("# gemm: %d x DGEMM %d^3 (alone %.6f s each, %.1f TFLOP/s), stream busy %.6f s (copies %.6f s)\n", gemm_n,
+           GN, g1, 2.0 * GN * GN * GN / g1 * 1e-12, b[1], b[0]);
 
     /* the other copy shapes under the same GEMM load, and under 1024^3 GEMMs (a tile kernel) */
     inner = sc_contig;
@@ -349,20 +357,32 @@ int main(int argc, char **argv)
     const size_t hs[4] = {4 * T, 2 * T, T / 2, T / 4};
     for (int i = 0; i < 4; i++) {
         size_t h = hs[i], w = T * T / h;
-        if (N % h || N % w) continue;
+        if (N % h || N % w)
+            continue;
         char name[64];
         snprintf(name, sizeof name, "tile_rows_%zux%zu_%zuKiB", h, w, h * sizeof(double) >> 10);
         run(name, d1, sc_tile_all_1mat, h, b);
     }
 
     CKB(cublasDestroy(cb));
-    for (int i = 0; i < 8; i++) CK(cudaEventDestroy(ev[i]));
-    for (int i = 0; i < 3; i++) CK(cudaStreamDestroy(st[i]));
-    for (int i = 0; i < POOL; i++) CK(cudaFree(pool[i]));
-    for (int i = 0; i < NSRC; i++) CK(cudaFree(dsrc[i]));
-    CK(cudaFree(dpanel[0])); CK(cudaFree(dpanel[1])); CK(cudaFree(dbig));
-    CK(cudaFree(gA)); CK(cudaFree(gB)); CK(cudaFree(gC));
-    CK(cudaFreeHost(hA)); CK(cudaFreeHost(hB)); CK(cudaFreeHost(hC)); CK(cudaFreeHost(hD));
+    for (int i = 0; i < 8; i++)
+        CK(cudaEventDestroy(ev[i]));
+    for (int i = 0; i < 3; i++)
+        CK(cudaStreamDestroy(st[i]));
+    for (int i = 0; i < POOL; i++)
+        CK(cudaFree(pool[i]));
+    for (int i = 0; i < NSRC; i++)
+        CK(cudaFree(dsrc[i]));
+    CK(cudaFree(dpanel[0]));
+    CK(cudaFree(dpanel[1]));
+    CK(cudaFree(dbig));
+    CK(cudaFree(gA));
+    CK(cudaFree(gB));
+    CK(cudaFree(gC));
+    CK(cudaFreeHost(hA));
+    CK(cudaFreeHost(hB));
+    CK(cudaFreeHost(hC));
+    CK(cudaFreeHost(hD));
     return 0;
 }
 #endif
