@@ -62,6 +62,13 @@ static double team_probe(int prec, int threads) {
     return dt > 0 ? 2.0 * (double)n * (double)n * (double)n / dt : 0;
 }
 
+/* The CPU worker's rate in precision prec on `threads` threads: measured
+ * at the first need, then each task's.  Caller holds the pool. */
+static double team_rate_now(int prec, int threads) {
+    if (team_rate[prec] <= 0) team_rate[prec] = team_probe(prec, threads);
+    return team_rate[prec];
+}
+
 /* The GPUs' rate the tile model predicts for call p with `tile`, flop/s
  * (0 without a model). */
 static double team_gpu_prior(int prec, size_t esz, int64_t tile, const blasx_problem_t *p, int gpus,
@@ -86,14 +93,13 @@ int64_t blasx_team_strip(int prec, size_t esz, int64_t tile, const blasx_problem
     double r_cpu = 0; /* stays 0 (no strip) while the pool is busy */
     int pool = r_gpu > 0 && blasx_numa_reserve();
     if (pool) {
-        double *rate = &team_rate[prec];
-        if (*rate <= 0) *rate = team_probe(prec, threads);
-        r_cpu = *rate;
+        r_cpu = team_rate_now(prec, threads);
         blasx_numa_unreserve();
     }
     int64_t h = blasx_team_strip_cols(p->n, tile, r_cpu, r_gpu);
     if (blasx_settings()->verbose >= 2)
-        fprintf(stderr, "blasx: CPU worker: %.3f TFLOP/s%s against the GPUs' predicted %.3f: strip of %lld of %lld columns\n",
+        fprintf(stderr,
+                "blasx: CPU worker: %.3f TFLOP/s%s against the GPUs' predicted %.3f: strip of %lld of %lld columns\n",
                 r_cpu * 1e-12, pool || !(r_gpu > 0) ? "" : " (its pool is busy)", r_gpu * 1e-12, (long long)h,
                 (long long)p->n);
     return h;
@@ -133,7 +139,7 @@ static double team_remaining(const blasx_job_t *job) {
 int blasx_team_turn(blasx_job_t *job, int threads) {
     if (!job->team || !blasx_numa_reserve()) return 0;
     double *rate = &team_rate[job->prec];
-    if (*rate <= 0) *rate = team_probe(job->prec, threads);
+    team_rate_now(job->prec, threads);
     int ran = 0;
     for (;;) {
         int32_t t = blasx_job_strip_front(job);

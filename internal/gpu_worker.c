@@ -792,16 +792,17 @@ static int panel_buffer(blasx_gpu_t *g, gpu_stream_t *cs, const blasx_job_t *job
  * miss of input tile t from pinned host memory also fills the tiles below
  * it in its tile column that this GPU lacks (up to cfg.gpu.panel_tiles in
  * all, while the heap has room for them in free space or entries of other
- * calls -- a prefetch never evicts this call's tiles): one copy of the whole panel, whose pieces are as long as the panel
- * is tall (contiguous when the panel spans the matrix), into the GPU's
- * panel buffer, then device-to-device copies into each tile's entry, all
- * on the copy stream (in order: the buffer is reused only after its last
- * split; so only with a copy stream).  Only operands the call never
+ * calls -- a prefetch never evicts this call's tiles): one copy of the
+ * whole panel, whose pieces are as long as the panel is tall (contiguous
+ * when the panel spans the matrix), into the GPU's panel buffer, then
+ * device-to-device copies into each tile's entry, all on the copy stream
+ * (in order: the buffer is reused only after its last split; so only with
+ * a copy stream).  Only operands the call never
  * writes (not C): a tile below could otherwise be read before the task
  * writing it.  (Output tiles by panels too -- a task's load also filling
  * a GPU buffer with the tiles below for the tasks waiting in its
  * reservation station -- made DGEMM 8192 slower on an H200: 51.6 ms
- * against 42.6, though its copy stream was busy 32 ms against 39.)
+ * against 42.8, though its copy stream was busy 32 ms against 39.)
  * Sets *filled to the number of tiles filled (the extra ones VALID and
  * held in pd), 0 if it did not apply (the caller copies the tile alone);
  * returns a status. */
@@ -826,7 +827,8 @@ static int panel_fetch(blasx_gpu_t *g, gpu_stream_t *cs, blasx_job_t *job, blasx
         rows += ku.rows;
     }
     if (n == 0) return 0;
-    size_t bytes = (size_t)rows * (size_t)k->cols * k->esz, want = (size_t)max * (size_t)(job->tile * job->tile) * k->esz;
+    size_t bytes = (size_t)rows * (size_t)k->cols * k->esz;
+    size_t want = (size_t)max * (size_t)(job->tile * job->tile) * k->esz;
     if (panel_buffer(g, cs, job, bytes, want) != 0) { /* tile by tile, for the rest of this job too */
         g->panel_off = job->epoch;
         goto undo;

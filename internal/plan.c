@@ -75,11 +75,11 @@ static const blasx_tile_t NO_TILE = {-1, 0, 0};
 static void plan_gemm(blasx_graph_t *g, const blasx_problem_t *p, int64_t T, double tf) {
     int64_t mt = blasx_ceil_div64(p->m, T), nt = g->grid_cols[BLASX_OPND_C], kt = blasx_ceil_div64(p->k, T);
     char ta = p->o[0], tb = p->o[1], o[3] = {ta, tb, 0};
+    const int64_t strip = g->strip_cols[BLASX_OPND_C];
     for (int64_t j = 0; j < nt; j++)
         for (int64_t i = 0; i < mt; i++) {
             blasx_tile_t c = blasx_tile(BLASX_OPND_C, i, j);
             /* a strip task's work in proportion to its columns */
-            int64_t strip = g->strip_cols[BLASX_OPND_C];
             double cols = strip && j == nt - 1 ? (double)strip / (double)T : 1.0;
             blasx_graph_begin_task(g, c, tf * (double)kt * cols);
             for (int64_t l = 0; l < kt; l++)

@@ -139,11 +139,26 @@ static inline blasx_centry_t *blasx_cache_find_locked(blasx_tile_cache_t *c, con
     return NULL;
 }
 
-/* Alg. 2 Dequeue: the entry nearest the back of the list with no readers. */
-static inline blasx_centry_t *blasx_cache_victim_locked(blasx_tile_cache_t *c) {
+/* Alg. 2 Dequeue: the entry nearest the back of the list with no readers;
+ * with keep != 0 only an entry of another call than epoch `keep` (which
+ * that call can never hit; epochs start at 1). */
+static inline blasx_centry_t *blasx_cache_victim_locked(blasx_tile_cache_t *c, uint64_t keep) {
     for (blasx_centry_t *e = c->tail; e; e = e->prev)
-        if (e->readers == 0) return e;
+        if (e->readers == 0 && (keep == 0 || e->epoch != keep)) return e;
     return NULL;
+}
+
+/* Allocates `bytes` of the heap, evicting victims (blasx_cache_victim_locked
+ * with keep) while it has no block large enough: 0, or BLASX_ERR_NOMEM when
+ * no victim is left.  Caller holds the lock. */
+static inline int blasx_cache_alloc_locked(blasx_tile_cache_t *c, size_t bytes, uint64_t keep, uintptr_t *out) {
+    while (blasx_heap_alloc(c->heap, bytes, out) != 0) {
+        blasx_centry_t *v = blasx_cache_victim_locked(c, keep);
+        if (!v) return BLASX_ERR_NOMEM;
+        blasx_cache_drop_locked(c, v);
+        c->evictions++;
+    }
+    return 0;
 }
 
 /* Looks key up for epoch.  On a hit the entry gains a reader, moves to the
@@ -210,41 +225,11 @@ static inline int blasx_cache_insert(blasx_tile_cache_t *c, const blasx_tile_key
         *out = e;
     } else {
         uintptr_t dev = 0;
-        while (st == 0 && blasx_heap_alloc(c->heap, bytes, &dev) != 0) {
-            blasx_centry_t *v = blasx_cache_victim_locked(c);
-            if (!v) {
-                st = BLASX_ERR_NOMEM;
-            } else {
-                blasx_cache_drop_locked(c, v);
-                c->evictions++;
-            }
-        }
+        st = blasx_cache_alloc_locked(c, bytes, 0, &dev);
         if (st == 0 && (st = blasx_cache_link_new_locked(c, k, epoch, dev, bytes, out)) == 0) *fresh = 1;
     }
     pthread_mutex_unlock(&c->lock);
     return st;
-}
-
-/* The unused entry nearest the back of the list that belongs to another
- * call than `epoch` (which this call can never hit), or NULL. */
-static inline blasx_centry_t *blasx_cache_stale_victim_locked(blasx_tile_cache_t *c, uint64_t epoch) {
-    for (blasx_centry_t *e = c->tail; e; e = e->prev)
-        if (e->readers == 0 && e->epoch != epoch) return e;
-    return NULL;
-}
-
-/* Allocates `bytes` of the heap for call `epoch`, evicting only entries of
- * other calls: 0, or BLASX_ERR_NOMEM (nothing evicted then beyond stale
- * entries).  Caller holds the lock. */
-static inline int blasx_cache_alloc_spare_locked(blasx_tile_cache_t *c, size_t bytes, uint64_t epoch,
-                                                 uintptr_t *out) {
-    while (blasx_heap_alloc(c->heap, bytes, out) != 0) {
-        blasx_centry_t *v = blasx_cache_stale_victim_locked(c, epoch);
-        if (!v) return BLASX_ERR_NOMEM;
-        blasx_cache_drop_locked(c, v);
-        c->evictions++;
-    }
-    return 0;
 }
 
 /* A block of `bytes` of the cache's heap outside any entry (a worker's
@@ -253,7 +238,7 @@ static inline int blasx_cache_alloc_spare_locked(blasx_tile_cache_t *c, size_t b
  * blasx_cache_free_block. */
 static inline int blasx_cache_alloc_block(blasx_tile_cache_t *c, size_t bytes, uint64_t epoch, uintptr_t *out) {
     pthread_mutex_lock(&c->lock);
-    int st = blasx_cache_alloc_spare_locked(c, bytes, epoch, out);
+    int st = blasx_cache_alloc_locked(c, bytes, epoch, out);
     pthread_mutex_unlock(&c->lock);
     return st;
 }
@@ -274,7 +259,7 @@ static inline int blasx_cache_insert_spare(blasx_tile_cache_t *c, const blasx_ti
     size_t bytes = (size_t)k->rows * (size_t)k->cols * k->esz;
     pthread_mutex_lock(&c->lock);
     uintptr_t dev = 0;
-    int st = blasx_cache_find_locked(c, k, epoch) ? 1 : blasx_cache_alloc_spare_locked(c, bytes, epoch, &dev);
+    int st = blasx_cache_find_locked(c, k, epoch) ? 1 : blasx_cache_alloc_locked(c, bytes, epoch, &dev);
     if (st == 0) st = blasx_cache_link_new_locked(c, k, epoch, dev, bytes, out);
     pthread_mutex_unlock(&c->lock);
     return st;

@@ -314,7 +314,7 @@ static void test_stress(void) {
         pthread_mutex_lock(&cache[g].lock); /* the heap belongs to the cache */
         int rc = blasx_heap_alloc(&heap[g], TR * TR * sizeof(double), &a[g].tmp);
         while (rc != 0 && cache[g].tail) {
-            blasx_cache_drop_locked(&cache[g], blasx_cache_victim_locked(&cache[g]));
+            blasx_cache_drop_locked(&cache[g], blasx_cache_victim_locked(&cache[g], 0));
             rc = blasx_heap_alloc(&heap[g], TR * TR * sizeof(double), &a[g].tmp);
         }
         pthread_mutex_unlock(&cache[g].lock);
