@@ -112,7 +112,8 @@ netlib: $(BUILD)/libblasx.so $(BUILD)/tiny/libblasx.so
 # again with the second cache level (peer copies) off, without the copy
 # stream, without panel copies, and with the CPU worker and its strip.
 SIM_ENV = BLASX_SIM_MEM_KB=16 NETLIB_SETS=debian
-sim: $(BUILD)/tiny/test_api $(BUILD)/tiny/test_gpu $(BUILD)/tiny/test_errors $(BUILD)/tiny/test_naninf $(BUILD)/tiny/test_trace $(BUILD)/tiny/libblasx.so
+sim: $(BUILD)/tiny/test_api $(BUILD)/tiny/test_gpu $(BUILD)/tiny/test_errors $(BUILD)/tiny/test_naninf $(BUILD)/tiny/test_trace $(BUILD)/tiny/libblasx.so \
+     $(BUILD)/test_api $(BUILD)/test_errors $(BUILD)/test_naninf $(BUILD)/test_threads $(BUILD)/libblasx.so
 	for g in 1 2 3; do \
 	  echo "=== $$g simulated GPU(s)"; \
 	  BLASX_STAGE_PAGEABLE=$$((g % 2)) BLASX_SIM_GPUS=$$g $(SIM_ENV) bash testing/run_unit.sh $(BUILD)/tiny/test_api $(BUILD)/tiny/test_gpu $(BUILD)/tiny/test_errors $(BUILD)/tiny/test_naninf || exit 1; \
@@ -124,6 +125,9 @@ sim: $(BUILD)/tiny/test_api $(BUILD)/tiny/test_gpu $(BUILD)/tiny/test_errors $(B
 	BLASX_COPY_STREAM=0 BLASX_SIM_GPUS=2 $(SIM_ENV) bash testing/run_unit.sh $(BUILD)/tiny/test_gpu
 	BLASX_PANEL=0 BLASX_SIM_GPUS=2 $(SIM_ENV) bash testing/run_unit.sh $(BUILD)/tiny/test_gpu
 	BLASX_CPU_WORKER=1 BLASX_CPU_STRIP=2 BLASX_SIM_GPUS=2 $(SIM_ENV) bash testing/run_unit.sh $(BUILD)/tiny/test_gpu $(BUILD)/tiny/test_api
+	echo "=== 2 simulated GPU(s), default build: calls below the offload threshold forced whole on a GPU (BLASX_SMALL=2)"
+	BLASX_SMALL=2 BLASX_SIM_GPUS=2 BLASX_SIM_MEM_KB=4096 bash testing/run_unit.sh $(BUILD)/test_api $(BUILD)/test_errors $(BUILD)/test_naninf $(BUILD)/test_threads
+	BLASX_SMALL=2 BLASX_SIM_GPUS=2 BLASX_SIM_MEM_KB=4096 NETLIB_SETS=debian bash testing/netlib/run_netlib.sh $(abspath $(BUILD)/libblasx.so) sim2-small
 	echo "=== 3 simulated GPU(s) of 512 KiB with 128-tiles: 2-4 tiles fit (stalls, CPU fallbacks), traced"
 	for i in 1 2 3 4; do BLASX_SIM_GPUS=3 BLASX_SIM_MEM_KB=512 bash testing/run_unit.sh $(BUILD)/tiny/test_trace || exit 1; done
 

@@ -1137,7 +1137,12 @@ static int run_blasx(const case_t *c, int g, row_t *row, int cpuw) {
     if (have != g) snprintf(row->note, sizeof row->note, "blasx runs on %d GPU(s), not %d", have, g);
     blasx_routine_stats(c->prec, RNAME[c->rt], &s1);
     row->h2d = row->d2h = row->p2p = 0;
-    if (s1.tiled_calls > s0.tiled_calls) { /* else the last call ran as one CPU kernel: no counters */
+    int whole = s1.whole_gpu_calls > s0.whole_gpu_calls; /* the last call ran whole on one GPU (small calls) */
+    if (whole) {
+        size_t l = strlen(row->note);
+        snprintf(row->note + l, sizeof row->note - l, "%swhole on one GPU (below the offload threshold)", l ? "; " : "");
+    }
+    if (s1.tiled_calls > s0.tiled_calls || whole) { /* else the last call ran on the CPU kernels: no counters */
         for (int i = 0; i < have; i++) {
             blasx_gpu_stats_t s;
             if (blasx_last_call_stats(i, &s) != 0) continue;
@@ -1155,7 +1160,7 @@ static int run_blasx(const case_t *c, int g, row_t *row, int cpuw) {
         }
     } else if (g > 0) {
         size_t l = strlen(row->note);
-        snprintf(row->note + l, sizeof row->note - l, "%suntiled (below the offload threshold)", l ? "; " : "");
+        snprintf(row->note + l, sizeof row->note - l, "%son the CPU (below the offload threshold)", l ? "; " : "");
     }
     if (have > 1 && !(LINKS_SHOWN & (1 << have))) {
         LINKS_SHOWN |= 1 << have;

@@ -7,11 +7,13 @@
 #include "blasx/errors.h"
 #include "internal/runtime.h"
 #include "internal/settings.h"
+#include "internal/small_call.h"
 #include "internal/stats.h"
 #include "kernels/cpu_kernels.h"
 #include "numa/hybrid_gemm.h"
 
-/* Set by the tiled path of the current call (for the call statistics). */
+/* Where the current call ran (for the call statistics). */
+enum { API_CPU = BLASX_STATS_CPU, API_TILED = BLASX_STATS_TILED, API_WHOLE_GPU = BLASX_STATS_WHOLE_GPU };
 static _Thread_local int api_tiled;
 
 #define BX_PREC BX_PREC_S

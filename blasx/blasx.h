@@ -81,6 +81,7 @@ typedef struct {
 typedef struct {
     int64_t calls;       /* valid calls (argument errors are not counted) */
     int64_t tiled_calls; /* of which ran on the tiled runtime (GPUs or CPU workers) */
+    int64_t whole_gpu_calls; /* of which ran whole on one GPU (below the offload threshold) */
     double flops;        /* floating-point operations (complex: real operations) */
     double seconds;      /* wall time inside blasx */
 } blasx_routine_stats_t;

@@ -65,6 +65,27 @@
 #define BLASX_CFG_OFFLOAD_MIN_FLOPS 268435456LL /* flops (2*512^3) */
 #endif
 
+/* ---- small calls (below the offload threshold): CPU or whole on one GPU,
+ * whichever is measured faster (internal/small_call.h) ------------------ */
+#ifndef BLASX_CFG_SMALL_MODE
+#define BLASX_CFG_SMALL_MODE 1 /* 0: always the CPU; 1: measured choice (real GPUs only); 2: a GPU whenever one is free */
+#endif
+#ifndef BLASX_CFG_SMALL_GPU_MIN_FLOPS
+#define BLASX_CFG_SMALL_GPU_MIN_FLOPS 524288LL /* flops (2*64^3); smaller calls always run on the CPU */
+#endif
+#ifndef BLASX_CFG_SMALL_GPU_MAX_MB
+#define BLASX_CFG_SMALL_GPU_MAX_MB 256 /* MiB; larger operands together never go whole to a GPU */
+#endif
+#ifndef BLASX_CFG_SMALL_WARM
+#define BLASX_CFG_SMALL_WARM 2 /* timed runs of each path before a class of calls trusts its estimates */
+#endif
+#ifndef BLASX_CFG_SMALL_PROBE_EVERY
+#define BLASX_CFG_SMALL_PROBE_EVERY 64 /* calls; then the slower path runs once to refresh its estimate */
+#endif
+#ifndef BLASX_CFG_SMALL_RISE_PCT
+#define BLASX_CFG_SMALL_RISE_PCT 25 /* percent of a slower sample taken into an estimate (a faster one replaces it) */
+#endif
+
 /* ---- CPU workers of the tiled runtime -------------------------------- */
 #ifndef BLASX_CFG_CPU_WORKERS
 #define BLASX_CFG_CPU_WORKERS 0 /* threads besides the caller; 0 = cores - 1 */
@@ -300,6 +321,13 @@ typedef struct {
 } blasx_sched_cfg_t;
 
 typedef struct {
+    int mode;                 /* BLASX_CFG_SMALL_MODE */
+    long long gpu_min_flops;  /* flops */
+    long long gpu_max_bytes;  /* bytes */
+    int warm, probe_every, rise_pct;
+} blasx_small_cfg_t;
+
+typedef struct {
     long long mc, kc, nc, tri_nb; /* elements; complex kernels and triangular blocks */
     long long dmr, dnr, dmc, dkc, dnc; /* elements; double real GEMM */
     long long smr, snr, smc, skc, snc; /* elements; single real GEMM */
@@ -331,6 +359,7 @@ typedef struct {
     blasx_tile_cfg_t tile;
     blasx_tile_model_cfg_t tile_model;
     blasx_sched_cfg_t sched;
+    blasx_small_cfg_t small;
     blasx_cpu_kernel_cfg_t cpu;
     blasx_gpu_cfg_t gpu;
     blasx_numa_cfg_t numa;
@@ -345,6 +374,8 @@ static const blasx_config_t blasx_cfg = {
               BLASX_CFG_CPU_PAR_MIN_FLOPS, BLASX_CFG_CPU_TEAM_THREADS, BLASX_CFG_CPU_TEAM_MARGIN_PCT,
               BLASX_CFG_CPU_TEAM_PROBE, BLASX_CFG_CPU_TEAM_STRIP_PCT, BLASX_CFG_CPU_TEAM_STRIP_ALIGN,
               BLASX_CFG_CPU_TEAM_STRIP_MIN},
+    .small = {BLASX_CFG_SMALL_MODE, BLASX_CFG_SMALL_GPU_MIN_FLOPS, BLASX_CFG_SMALL_GPU_MAX_MB * 1048576LL,
+              BLASX_CFG_SMALL_WARM, BLASX_CFG_SMALL_PROBE_EVERY, BLASX_CFG_SMALL_RISE_PCT},
     .cpu = {BLASX_CFG_CPU_MC, BLASX_CFG_CPU_KC, BLASX_CFG_CPU_NC, BLASX_CFG_CPU_TRI_NB,
             BLASX_CFG_CPU_DMR, BLASX_CFG_CPU_DNR, BLASX_CFG_CPU_DMC, BLASX_CFG_CPU_DKC, BLASX_CFG_CPU_DNC,
             BLASX_CFG_CPU_SMR, BLASX_CFG_CPU_SNR, BLASX_CFG_CPU_SMC, BLASX_CFG_CPU_SKC, BLASX_CFG_CPU_SNC},
@@ -372,6 +403,12 @@ _Static_assert(BLASX_CFG_TILE_MODEL_MAX >= BLASX_CFG_TILE_MODEL_MIN && BLASX_CFG
                "largest model tile: a power of two in [min, 65536]");
 _Static_assert(BLASX_CFG_TILE_MODEL_PITCH >= 1 && BLASX_CFG_TILE_MODEL_PITCH <= 64, "tile model probe pitch in [1, 64] tiles");
 _Static_assert(BLASX_CFG_OFFLOAD_MIN_FLOPS >= 0, "offload threshold is a flop count >= 0");
+_Static_assert(BLASX_CFG_SMALL_MODE >= 0 && BLASX_CFG_SMALL_MODE <= 2, "small-call mode is 0, 1 or 2");
+_Static_assert(BLASX_CFG_SMALL_GPU_MIN_FLOPS >= 0, "small calls' GPU minimum is a flop count >= 0");
+_Static_assert(BLASX_CFG_SMALL_GPU_MAX_MB >= 1 && BLASX_CFG_SMALL_GPU_MAX_MB <= 65536, "small calls' GPU operands in [1, 65536] MiB");
+_Static_assert(BLASX_CFG_SMALL_WARM >= 1 && BLASX_CFG_SMALL_WARM <= 100, "small calls' warm-up runs in [1, 100]");
+_Static_assert(BLASX_CFG_SMALL_PROBE_EVERY >= 2 && BLASX_CFG_SMALL_PROBE_EVERY <= 1000000, "small calls' probe interval in [2, 1e6] calls");
+_Static_assert(BLASX_CFG_SMALL_RISE_PCT >= 1 && BLASX_CFG_SMALL_RISE_PCT <= 100, "small calls' estimate rise in [1, 100] percent");
 _Static_assert(BLASX_CFG_CPU_WORKERS >= 0 && BLASX_CFG_CPU_WORKERS <= BLASX_CFG_CPU_WORKERS_MAX,
                "CPU workers in [0, max]");
 _Static_assert(BLASX_CFG_CPU_WORKERS_MAX >= 1 && BLASX_CFG_CPU_WORKERS_MAX <= 4096, "pool bound");

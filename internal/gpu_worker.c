@@ -101,6 +101,10 @@ struct blasx_gpu {
     gpu_rs_entry_t rs[GPU_RS_MAX];
     _Atomic int rs_n;
     int heap_ok, cache_ok;
+    /* small calls run whole by other threads (blasx_gpu_direct_begin) */
+    blasx_stream_t direct;
+    pthread_mutex_t direct_lock;
+    _Atomic int direct_off; /* a whole call failed on it: no more */
     uintptr_t panel;    /* heap block of panel copies, panel_bytes long (0: none yet) */
     size_t panel_bytes;
     uint64_t panel_off; /* the job for which no panel buffer could be had: no more panels for it */
@@ -157,6 +161,28 @@ void blasx_gpu_counters(int i, blasx_gpu_counters_t *out) {
     pthread_mutex_lock(&g->cache.lock);
     out->evictions = g->cache.evictions;
     pthread_mutex_unlock(&g->cache.lock);
+}
+
+int blasx_gpu_direct_begin(int i, blasx_gpu_direct_t *d) {
+    blasx_gpu_t *g = blasx_gpu_get(i);
+    if (!g || atomic_load(&g->broken) || atomic_load(&g->direct_off) || pthread_mutex_trylock(&g->direct_lock) != 0)
+        return 0;
+    d->be = g->be;
+    d->s = g->direct;
+    d->cache = &g->cache;
+    d->dev = g->dev;
+    d->idx = i;
+    return 1;
+}
+
+void blasx_gpu_direct_end(int i, int status) {
+    blasx_gpu_t *g = blasx_gpu_get(i);
+    if (!g) return;
+    if (status && atomic_exchange(&g->direct_off, 1) == 0)
+        fprintf(stderr, "blasx: GPU %d: a small call run whole on it failed (status %d%s%s); small calls no longer "
+                        "go to it\n",
+                g->dev, status, blasx_err_site.expr ? ", at " : "", blasx_err_site.expr ? blasx_err_site.expr : "");
+    pthread_mutex_unlock(&g->direct_lock);
 }
 
 int blasx_gpu_link_info(int i, int peer, blasx_gpu_link_t *out) {
@@ -224,6 +250,11 @@ static void gpu_destroy(blasx_gpu_t *g) {
         }
         if (st->s) be->stream_destroy(st->s);
     }
+    if (g->direct) {
+        be->stream_sync(g->direct);
+        be->stream_destroy(g->direct);
+    }
+    pthread_mutex_destroy(&g->direct_lock);
     if (g->cache_ok) blasx_cache_destroy(&g->cache, gpu_free_event);
     if (g->heap_ok) blasx_heap_destroy(&g->heap); /* with the panel buffer */
     if (g->base) be->mem_free(g->dev, g->base);
@@ -239,6 +270,7 @@ static int gpu_create(const blasx_device_backend_t *be, int dev, blasx_gpu_t **o
     g->cpu_helper.ops = &blasx_cpu_worker_ops;
     g->cpu_helper.id = -1 - dev;
     pthread_mutex_init(&g->rs_lock, NULL);
+    pthread_mutex_init(&g->direct_lock, NULL);
     size_t freeb = 0, total = 0;
     int st = be->mem_info(dev, &freeb, &total);
     if (st == 0) {
@@ -269,6 +301,7 @@ static int gpu_create(const blasx_device_backend_t *be, int dev, blasx_gpu_t **o
         st = be->stream_create(dev, &s->s);
     }
     for (int i = 0; st == 0 && i < GPU_WB_MAX; i++) st = be->event_create(dev, &g->wbq[i].done);
+    if (st == 0) st = be->stream_create(dev, &g->direct);
     if (st) {
         gpu_destroy(g);
         return st;

@@ -50,6 +50,7 @@
 #define BLASX_INTERNAL_GPU_WORKER_H
 
 #include "internal/device.h"
+#include "internal/tile_cache.h"
 #include "internal/worker.h"
 
 /* Per-GPU counters: the public blasx_gpu_stats_t. */
@@ -82,6 +83,24 @@ BLASX_INTERNAL int blasx_gpu_broken(const blasx_gpu_t *g);
 BLASX_INTERNAL int blasx_gpu_work_on(blasx_gpu_t *g, blasx_job_t *job);
 
 BLASX_INTERNAL void blasx_gpu_counters(int i, blasx_gpu_counters_t *out);
+
+/* What a thread running a small call whole on GPU i uses
+ * (internal/small_call.h): the GPU's direct stream (its own cuBLAS
+ * handle), and its tile cache for heap memory. */
+typedef struct {
+    const blasx_device_backend_t *be;
+    blasx_stream_t s;
+    blasx_tile_cache_t *cache;
+    int dev, idx;
+} blasx_gpu_direct_t;
+
+/* 1 if GPU i (healthy, direct calls not turned off) is now the caller's
+ * for one whole call (one at a time per GPU; never waits), else 0. */
+BLASX_INTERNAL int blasx_gpu_direct_begin(int i, blasx_gpu_direct_t *d);
+/* Ends it; status != 0 (a device operation of the call failed) turns
+ * direct calls off on this GPU for the rest of the process, with a message
+ * (its tiled work is left to its own thread, which meets any fault itself). */
+BLASX_INTERNAL void blasx_gpu_direct_end(int i, int status);
 /* The link from GPU peer to GPU i (indexes of the GPU table); -1 if none. */
 BLASX_INTERNAL int blasx_gpu_link_info(int i, int peer, blasx_gpu_link_t *out);
 

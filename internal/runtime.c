@@ -25,6 +25,7 @@ static struct {
     pthread_cond_t wake;
     pthread_once_t once;
     int started;  /* pool threads created (under lock) */
+    int gpus_up;  /* GPUs initialized without the pool, for small calls (under lock) */
     int stopping; /* finalize in progress (under lock) */
     uint64_t gen; /* under lock */
     _Atomic int sleepers;
@@ -34,7 +35,10 @@ static struct {
     pthread_t gpu_threads[BLASX_CFG_MAX_GPUS];
     int ngpu_threads;
     _Atomic uint64_t epoch;
-} rt = {PTHREAD_MUTEX_INITIALIZER, PTHREAD_COND_INITIALIZER, PTHREAD_ONCE_INIT, 0, 0, 0, 0, NULL, NULL, 0, {0}, 0, 0};
+} rt = {PTHREAD_MUTEX_INITIALIZER, PTHREAD_COND_INITIALIZER, PTHREAD_ONCE_INIT, 0, 0, 0, 0, 0, NULL, NULL, 0, {0}, 0, 0};
+
+/* GPUs for small calls: -1 until initialized (then their number). */
+static _Atomic int small_gpus = -1;
 
 static void notify(void) {
     atomic_thread_fence(memory_order_seq_cst); /* order the new work before reading sleepers */
@@ -240,7 +244,10 @@ static int pool_start_locked(void) {
 
 void blasx_finalize(void) {
     pthread_mutex_lock(&rt.lock);
+    atomic_store(&small_gpus, -1);
     if (!rt.started) {
+        if (rt.gpus_up) blasx_gpus_shutdown(); /* small calls used them: no thread of ours runs on them */
+        rt.gpus_up = 0;
         pthread_mutex_unlock(&rt.lock);
         return;
     }
@@ -257,9 +264,23 @@ void blasx_finalize(void) {
     rt.threads = NULL;
     rt.nthreads = 0;
     rt.started = 0;
+    rt.gpus_up = 0;
     rt.stopping = 0;
     pthread_mutex_unlock(&rt.lock);
     blasx_trace_write(); /* every GPU operation has been drained into it */
+}
+
+int blasx_runtime_small_gpus(void) {
+    int n = atomic_load_explicit(&small_gpus, memory_order_acquire);
+    if (n >= 0) return n;
+    pthread_once(&rt.once, register_exit);
+    pthread_mutex_lock(&rt.lock);
+    n = blasx_gpus_init(); /* idempotent; the pool, if it starts later, finds them ready */
+    if (n < 0) n = 0;
+    rt.gpus_up = 1;
+    atomic_store_explicit(&small_gpus, n, memory_order_release);
+    pthread_mutex_unlock(&rt.lock);
+    return n;
 }
 
 int blasx_runtime_threads(void) {
@@ -470,6 +491,17 @@ int blasx_gpu_stats(int gpu, blasx_gpu_stats_t *out) {
     if (ok) blasx_gpu_counters(gpu, out);
     pthread_mutex_unlock(&rt.lock);
     return ok ? 0 : -1;
+}
+
+void blasx_runtime_whole_call(int gpu, int64_t h2d_bytes, int64_t d2h_bytes) {
+    int n = blasx_gpus_count();
+    last_call_gpus = n;
+    memset(last_call, 0, sizeof last_call);
+    memset(&last_call_cpu, 0, sizeof last_call_cpu);
+    if (gpu < 0 || gpu >= n) return;
+    last_call[gpu].tasks = 1;
+    last_call[gpu].h2d_bytes = h2d_bytes;
+    last_call[gpu].d2h_bytes = d2h_bytes;
 }
 
 void blasx_runtime_untiled_call(void) {

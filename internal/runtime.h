@@ -31,6 +31,15 @@ BLASX_INTERNAL int64_t blasx_runtime_pick_tile(int prec, size_t esz, int64_t com
  * counters (blasx_last_call_stats) become zero, not the last tiled call's. */
 BLASX_INTERNAL void blasx_runtime_untiled_call(void);
 
+/* GPUs that small calls may run whole on (internal/small_call.h):
+ * initializes them on first use without starting the pool (blasx_finalize
+ * shuts them down again); 0 without any. */
+BLASX_INTERNAL int blasx_runtime_small_gpus(void);
+
+/* The calling thread's call ran whole on GPU `gpu`: its per-call counters
+ * (blasx_last_call_stats) show one task and these bytes there. */
+BLASX_INTERNAL void blasx_runtime_whole_call(int gpu, int64_t h2d_bytes, int64_t d2h_bytes);
+
 /* Number of pool threads now running (0 before the first tiled call). */
 BLASX_INTERNAL int blasx_runtime_threads(void);
 

@@ -39,6 +39,13 @@ static void parse(void) {
     S.cpu_worker = (int)blasx_env_ll("BLASX_CPU_WORKER", 0, 1, blasx_cfg.sched.cpu_worker);
     S.verbose = (int)blasx_env_ll("BLASX_VERBOSE", 0, 2, 0);
     S.cpu_strip = blasx_env_ll("BLASX_CPU_STRIP", 0, SETTINGS_TILE_MAX, -1);
+    S.small = (int)blasx_env_ll("BLASX_SMALL", 0, 2, blasx_cfg.small.mode);
+}
+
+int blasx_settings_set_small(int mode) {
+    if (mode < 0 || mode > 2) return -1;
+    pthread_once(&once, parse);
+    return atomic_exchange(&S.small, mode);
 }
 
 int blasx_settings_set_cpu_worker(int on) {

@@ -7,13 +7,17 @@
  *                       2 also one per call the CPU worker joins (its strip)
  *   BLASX_CPU_STRIP=n   columns of a GEMM's strip for the CPU worker (0: none;
  *                       unset: from the measured rates, cpu_team.h)
+ *   BLASX_SMALL=0|1|2   calls below the offload threshold: always the CPU,
+ *                       the measured faster of CPU and one GPU, or a GPU
+ *                       whenever one is free (internal/small_call.h)
  * (BLASX_GPUS, BLASX_L2_CACHE, BLASX_STAGE_PAGEABLE, BLASX_COPY_STREAM,
  * BLASX_WB_STREAM and BLASX_SIM_* are
  * read by the GPU workers at each runtime start, through blasx_env_ll;
  * BLASX_STATS by internal/stats.c, BLASX_TRACE by internal/trace.c.)
- * Invariants: the four above are read once per process (cpu_worker may
+ * Invariants: the five above are read once per process (cpu_worker may
  * change later through blasx_set_cpu_worker, cpu_strip through
- * blasx_settings_set_cpu_strip, for calls that start after); a value that
+ * blasx_settings_set_cpu_strip, small through blasx_settings_set_small,
+ * for calls that start after); a value that
  * cannot be honoured is reported once on stderr and the default is kept.
  */
 #ifndef BLASX_INTERNAL_SETTINGS_H
@@ -26,6 +30,7 @@ typedef struct {
     _Atomic int cpu_worker; /* cfg.sched.cpu_worker unless overridden; read at each call */
     int verbose;
     _Atomic long long cpu_strip; /* -1: from the rates; read at each call */
+    _Atomic int small; /* cfg.small.mode unless overridden; read at each call */
 } blasx_settings_t;
 
 /* Integer environment variable `name` in [lo, hi], else dflt; a value out
@@ -40,6 +45,10 @@ BLASX_INTERNAL int blasx_settings_set_cpu_worker(int on);
 /* Sets cpu_strip (columns, or -1: from the rates) for calls that start from
  * now on; returns the previous value (tests and benchmarks). */
 BLASX_INTERNAL long long blasx_settings_set_cpu_strip(long long cols);
+
+/* Sets small (0, 1 or 2) for calls that start from now on; returns the
+ * previous value, or -1 (and changes nothing) for any other value. */
+BLASX_INTERNAL int blasx_settings_set_small(int mode);
 
 /* The settings of this process (parsed at the first call, thread-safely). */
 BLASX_INTERNAL const blasx_settings_t *blasx_settings(void);

@@ -26,13 +26,14 @@ static void register_report(void) {
     if (v && *v && strcmp(v, "0") != 0) atexit(report_at_exit);
 }
 
-void blasx_stats_record(int prec, int routine, double flops, double seconds, int tiled) {
+void blasx_stats_record(int prec, int routine, double flops, double seconds, int where) {
     if (prec < BLASX_PREC_S || prec > BLASX_PREC_Z || routine < 0 || routine >= NROUT) return;
     pthread_once(&S.once, register_report);
     pthread_mutex_lock(&S.lock);
     blasx_routine_stats_t *r = &S.r[prec - 1][routine];
     r->calls++;
-    r->tiled_calls += tiled != 0;
+    r->tiled_calls += where == BLASX_STATS_TILED;
+    r->whole_gpu_calls += where == BLASX_STATS_WHOLE_GPU;
     r->flops += flops;
     r->seconds += seconds;
     pthread_mutex_unlock(&S.lock);
@@ -56,13 +57,14 @@ void blasx_stats_print(void) {
     pthread_mutex_lock(&S.lock);
     memcpy(copy, S.r, sizeof copy);
     pthread_mutex_unlock(&S.lock);
-    fprintf(stderr, "blasx stats: routine, calls, tiled calls, GFLOP, seconds, GFLOP/s\n");
+    fprintf(stderr, "blasx stats: routine, calls, tiled calls, calls whole on one GPU, GFLOP, seconds, GFLOP/s\n");
     for (int p = 0; p < NPREC; p++)
         for (int q = 0; q < NROUT; q++) {
             const blasx_routine_stats_t *r = &copy[p][q];
             if (!r->calls) continue;
-            fprintf(stderr, "blasx stats: %c%s %lld calls, %lld tiled, %.3f GFLOP, %.3f s, %.2f GFLOP/s\n",
-                    prec_char[p], blasx_kernel_name(q), (long long)r->calls, (long long)r->tiled_calls, r->flops * 1e-9,
+            fprintf(stderr, "blasx stats: %c%s %lld calls, %lld tiled, %lld whole on a GPU, %.3f GFLOP, %.3f s, %.2f GFLOP/s\n",
+                    prec_char[p], blasx_kernel_name(q), (long long)r->calls, (long long)r->tiled_calls,
+                    (long long)r->whole_gpu_calls, r->flops * 1e-9,
                     r->seconds, r->seconds > 0 ? r->flops * 1e-9 / r->seconds : 0.0);
         }
     /* GPUs of a running runtime only (blasx_gpu_stats starts nothing) */

@@ -20,8 +20,11 @@ static inline double blasx_now(void) {
     return (double)t.tv_sec + 1e-9 * (double)t.tv_nsec;
 }
 
+/* Where a call ran. */
+enum { BLASX_STATS_CPU = 0, BLASX_STATS_TILED = 1, BLASX_STATS_WHOLE_GPU = 2 };
+
 /* Records one valid call of routine (BLASX_K_*) in precision prec
- * (BX_PREC_S..Z); tiled: it ran on the tiled runtime. */
-BLASX_INTERNAL void blasx_stats_record(int prec, int routine, double flops, double seconds, int tiled);
+ * (BX_PREC_S..Z) that ran at `where` (BLASX_STATS_*). */
+BLASX_INTERNAL void blasx_stats_record(int prec, int routine, double flops, double seconds, int where);
 
 #endif
