@@ -58,7 +58,11 @@
  * cuBLAS-XT's TRMM is out of place (its result goes to a second buffer).
  * Order per case: fill, in-core, then per GPU count blasx and cuBLAS-XT;
  * blasx_finalize() after each blasx run, because its runtime holds 90% of
- * free GPU memory (its heap) until finalized.  cuBLAS-XT block dimensions
+ * free GPU memory (its heap) until finalized.  The driver then scrubs that
+ * memory with the copy engines for about a second (pinned copies ran ~18x
+ * slower meanwhile on the H200), so before the in-core, blasx and each
+ * cuBLAS-XT measurement the harness waits until a 1 MiB copy per GPU runs
+ * at its start-up speed again (quiet()).  cuBLAS-XT block dimensions
  * (--xt-dims) are tried largest first, skipping those larger than the
  * problem and those giving more than --xt-max-blocks blocks per side (the
  * 1024 block of N = 32768 alone costs ~17 s a call on one GPU); one whose
@@ -1001,6 +1005,58 @@ static void host_free(void) {
     memset(&H, 0, sizeof H);
 }
 
+/* ---- quiet copy engines ----------------------------------------------------------- */
+
+/* The driver scrubs device memory just freed with the copy engines: on the
+ * H200, pinned copies ran ~1.1 ms instead of ~60 us (a 256^3 DGEMM's) for
+ * about a second after blasx's 125 GB heap or a large buffer was freed.
+ * So every measurement first waits (at most 5 s) until a short copy on
+ * each GPU runs within 1.5x its speed at start-up. */
+#define SETTLE_BYTES (1 << 20)
+static struct {
+    void *h;
+    void *d[MAXG];
+    cudaStream_t s[MAXG];
+    double base[MAXG];
+    int n;
+} Q;
+
+static double quiet_copy(int i) {
+    double t0 = now();
+    if (cudaSetDevice(i) != cudaSuccess || cudaMemcpyAsync(Q.d[i], Q.h, SETTLE_BYTES, cudaMemcpyHostToDevice,
+                                                           Q.s[i]) != cudaSuccess ||
+        cudaStreamSynchronize(Q.s[i]) != cudaSuccess) {
+        (void)cudaGetLastError();
+        return -1;
+    }
+    return now() - t0;
+}
+
+static void quiet_init(int n) {
+    if (cudaMallocHost(&Q.h, SETTLE_BYTES) != cudaSuccess) return;
+    memset(Q.h, 0, SETTLE_BYTES);
+    for (int i = 0; i < n; i++) {
+        if (cudaSetDevice(i) != cudaSuccess || cudaMalloc(&Q.d[i], SETTLE_BYTES) != cudaSuccess ||
+            cudaStreamCreateWithFlags(&Q.s[i], cudaStreamNonBlocking) != cudaSuccess)
+            break;
+        Q.base[i] = INFINITY;
+        for (int r = 0; r < 5; r++) Q.base[i] = fmin(Q.base[i], quiet_copy(i));
+        Q.n = i + 1;
+    }
+    (void)cudaGetLastError();
+}
+
+static void quiet(void) {
+    for (int i = 0; i < Q.n; i++) {
+        double t0 = now(), t;
+        while ((t = quiet_copy(i)) > 1.5 * Q.base[i] && now() - t0 < 5) {
+            struct timespec ts = {0, 20000000};
+            nanosleep(&ts, NULL);
+        }
+        if (now() - t0 > 0.05) printf("   (waited %.2f s for GPU %d's copy engines to quieten)\n", now() - t0, i);
+    }
+}
+
 /* ---- in-core cuBLAS on GPU 0 ---------------------------------------------------- */
 
 typedef struct {
@@ -1012,6 +1068,7 @@ typedef struct {
 
 static int incore(const case_t *c, incore_t *res, char *err, size_t errlen) {
     int rc = 0;
+    quiet();
     void *d[3] = {0}, *dx = NULL;
     cublasHandle_t cb = NULL;
     size_t freeb = 0, total = 0, es = esz_of(c->prec);
@@ -1111,6 +1168,7 @@ static int LINKS_SHOWN;
 static int run_blasx(const case_t *c, int g, row_t *row, int cpuw) {
     eng_t e = {LIB_BLASX, NULL, NULL};
     blasx_select(g);
+    quiet();
     blasx_set_cpu_worker(cpuw);
     reset_out(c);
     double best = INFINITY;
@@ -1230,6 +1288,7 @@ static void run_xt(const case_t *c, int g, row_t *rows, int *nrows, int *best_i,
             continue;
         }
         reset_out(c);
+        quiet();
         int st = 0, i;
         double bt = INFINITY;
         for (i = 0; i <= c->reps && st == 0; i++) {
@@ -1440,6 +1499,7 @@ int main(int argc, char **argv) {
         FAILS++;
     }
     printf("bench_harness: links measured in %.1f s\n", now() - t0);
+    quiet_init(nuse);
     node_report(nuse, stdout, "bench_harness: ");
     if (CSV) {
         fprintf(CSV, "# bench_harness: alpha %g beta %g, bound bytes %s\n", ALPHA, BETA,

@@ -65,10 +65,14 @@
 #define BLASX_CFG_OFFLOAD_MIN_FLOPS 268435456LL /* flops (2*512^3) */
 #endif
 
-/* ---- small calls (below the offload threshold): CPU or whole on one GPU,
- * whichever is measured faster (internal/small_call.h) ------------------ */
+/* ---- calls up to BLASX_CFG_SMALL_MAX_FLOPS: as usual (the CPU below the
+ * offload threshold, else tiled) or whole on one GPU, whichever is measured
+ * faster (internal/small_call.h) ----------------------------------------- */
 #ifndef BLASX_CFG_SMALL_MODE
-#define BLASX_CFG_SMALL_MODE 1 /* 0: always the CPU; 1: measured choice (real GPUs only); 2: a GPU whenever one is free */
+#define BLASX_CFG_SMALL_MODE 1 /* 0: never whole on a GPU; 1: measured choice (real GPUs only); 2: whole on a GPU whenever one is free */
+#endif
+#ifndef BLASX_CFG_SMALL_MAX_FLOPS
+#define BLASX_CFG_SMALL_MAX_FLOPS 8589934592LL /* flops (2^33: a ZGEMM of 1024); up to here a call may also run whole on one GPU instead of tiled */
 #endif
 #ifndef BLASX_CFG_SMALL_GPU_MIN_FLOPS
 #define BLASX_CFG_SMALL_GPU_MIN_FLOPS 524288LL /* flops (2*64^3); smaller calls always run on the CPU */
@@ -80,7 +84,7 @@
 #define BLASX_CFG_SMALL_WARM 2 /* timed runs of each path before a class of calls trusts its estimates */
 #endif
 #ifndef BLASX_CFG_SMALL_PROBE_EVERY
-#define BLASX_CFG_SMALL_PROBE_EVERY 64 /* calls; then the slower path runs once to refresh its estimate */
+#define BLASX_CFG_SMALL_PROBE_EVERY 64 /* the slower path runs once after the faster one has run this many times its estimate */
 #endif
 #ifndef BLASX_CFG_SMALL_RISE_PCT
 #define BLASX_CFG_SMALL_RISE_PCT 25 /* percent of a slower sample taken into an estimate (a faster one replaces it) */
@@ -322,6 +326,7 @@ typedef struct {
 
 typedef struct {
     int mode;                 /* BLASX_CFG_SMALL_MODE */
+    long long max_flops;      /* flops */
     long long gpu_min_flops;  /* flops */
     long long gpu_max_bytes;  /* bytes */
     int warm, probe_every, rise_pct;
@@ -374,7 +379,7 @@ static const blasx_config_t blasx_cfg = {
               BLASX_CFG_CPU_PAR_MIN_FLOPS, BLASX_CFG_CPU_TEAM_THREADS, BLASX_CFG_CPU_TEAM_MARGIN_PCT,
               BLASX_CFG_CPU_TEAM_PROBE, BLASX_CFG_CPU_TEAM_STRIP_PCT, BLASX_CFG_CPU_TEAM_STRIP_ALIGN,
               BLASX_CFG_CPU_TEAM_STRIP_MIN},
-    .small = {BLASX_CFG_SMALL_MODE, BLASX_CFG_SMALL_GPU_MIN_FLOPS, BLASX_CFG_SMALL_GPU_MAX_MB * 1048576LL,
+    .small = {BLASX_CFG_SMALL_MODE, BLASX_CFG_SMALL_MAX_FLOPS, BLASX_CFG_SMALL_GPU_MIN_FLOPS, BLASX_CFG_SMALL_GPU_MAX_MB * 1048576LL,
               BLASX_CFG_SMALL_WARM, BLASX_CFG_SMALL_PROBE_EVERY, BLASX_CFG_SMALL_RISE_PCT},
     .cpu = {BLASX_CFG_CPU_MC, BLASX_CFG_CPU_KC, BLASX_CFG_CPU_NC, BLASX_CFG_CPU_TRI_NB,
             BLASX_CFG_CPU_DMR, BLASX_CFG_CPU_DNR, BLASX_CFG_CPU_DMC, BLASX_CFG_CPU_DKC, BLASX_CFG_CPU_DNC,
@@ -404,10 +409,11 @@ _Static_assert(BLASX_CFG_TILE_MODEL_MAX >= BLASX_CFG_TILE_MODEL_MIN && BLASX_CFG
 _Static_assert(BLASX_CFG_TILE_MODEL_PITCH >= 1 && BLASX_CFG_TILE_MODEL_PITCH <= 64, "tile model probe pitch in [1, 64] tiles");
 _Static_assert(BLASX_CFG_OFFLOAD_MIN_FLOPS >= 0, "offload threshold is a flop count >= 0");
 _Static_assert(BLASX_CFG_SMALL_MODE >= 0 && BLASX_CFG_SMALL_MODE <= 2, "small-call mode is 0, 1 or 2");
-_Static_assert(BLASX_CFG_SMALL_GPU_MIN_FLOPS >= 0, "small calls' GPU minimum is a flop count >= 0");
+_Static_assert(BLASX_CFG_SMALL_GPU_MIN_FLOPS >= 0 && BLASX_CFG_SMALL_MAX_FLOPS >= BLASX_CFG_SMALL_GPU_MIN_FLOPS,
+               "calls whole on a GPU: flop counts 0 <= min <= max");
 _Static_assert(BLASX_CFG_SMALL_GPU_MAX_MB >= 1 && BLASX_CFG_SMALL_GPU_MAX_MB <= 65536, "small calls' GPU operands in [1, 65536] MiB");
 _Static_assert(BLASX_CFG_SMALL_WARM >= 1 && BLASX_CFG_SMALL_WARM <= 100, "small calls' warm-up runs in [1, 100]");
-_Static_assert(BLASX_CFG_SMALL_PROBE_EVERY >= 2 && BLASX_CFG_SMALL_PROBE_EVERY <= 1000000, "small calls' probe interval in [2, 1e6] calls");
+_Static_assert(BLASX_CFG_SMALL_PROBE_EVERY >= 2 && BLASX_CFG_SMALL_PROBE_EVERY <= 1000000, "small calls' probe interval in [2, 1e6] estimates");
 _Static_assert(BLASX_CFG_SMALL_RISE_PCT >= 1 && BLASX_CFG_SMALL_RISE_PCT <= 100, "small calls' estimate rise in [1, 100] percent");
 _Static_assert(BLASX_CFG_CPU_WORKERS >= 0 && BLASX_CFG_CPU_WORKERS <= BLASX_CFG_CPU_WORKERS_MAX,
                "CPU workers in [0, max]");

@@ -105,6 +105,7 @@ struct blasx_gpu {
     blasx_stream_t direct;
     pthread_mutex_t direct_lock;
     _Atomic int direct_off; /* a whole call failed on it: no more */
+    _Atomic int64_t direct_calls, direct_h2d, direct_d2h; /* their counters (added to ctr's) */
     uintptr_t panel;    /* heap block of panel copies, panel_bytes long (0: none yet) */
     size_t panel_bytes;
     uint64_t panel_off; /* the job for which no panel buffer could be had: no more panels for it */
@@ -158,6 +159,9 @@ void blasx_gpu_counters(int i, blasx_gpu_counters_t *out) {
     blasx_gpu_t *g = blasx_gpu_get(i);
     if (!g) return;
     *out = g->ctr;
+    out->tasks += atomic_load(&g->direct_calls); /* whole calls: one task each */
+    out->h2d_bytes += atomic_load(&g->direct_h2d);
+    out->d2h_bytes += atomic_load(&g->direct_d2h);
     pthread_mutex_lock(&g->cache.lock);
     out->evictions = g->cache.evictions;
     pthread_mutex_unlock(&g->cache.lock);
@@ -175,9 +179,12 @@ int blasx_gpu_direct_begin(int i, blasx_gpu_direct_t *d) {
     return 1;
 }
 
-void blasx_gpu_direct_end(int i, int status) {
+void blasx_gpu_direct_end(int i, int status, int64_t h2d, int64_t d2h) {
     blasx_gpu_t *g = blasx_gpu_get(i);
     if (!g) return;
+    if (status == 0 && d2h > 0) atomic_fetch_add(&g->direct_calls, 1);
+    atomic_fetch_add(&g->direct_h2d, h2d);
+    atomic_fetch_add(&g->direct_d2h, d2h);
     if (status && atomic_exchange(&g->direct_off, 1) == 0)
         fprintf(stderr, "blasx: GPU %d: a small call run whole on it failed (status %d%s%s); small calls no longer "
                         "go to it\n",

@@ -97,10 +97,12 @@ typedef struct {
 /* 1 if GPU i (healthy, direct calls not turned off) is now the caller's
  * for one whole call (one at a time per GPU; never waits), else 0. */
 BLASX_INTERNAL int blasx_gpu_direct_begin(int i, blasx_gpu_direct_t *d);
-/* Ends it; status != 0 (a device operation of the call failed) turns
- * direct calls off on this GPU for the rest of the process, with a message
- * (its tiled work is left to its own thread, which meets any fault itself). */
-BLASX_INTERNAL void blasx_gpu_direct_end(int i, int status);
+/* Ends it, adding the bytes it copied to the GPU's counters (and a task
+ * when it completed: d2h > 0, status 0); status != 0 (a device operation
+ * of the call failed) turns direct calls off on this GPU for the rest of
+ * the process, with a message (its tiled work is left to its own thread,
+ * which meets any fault itself). */
+BLASX_INTERNAL void blasx_gpu_direct_end(int i, int status, int64_t h2d, int64_t d2h);
 /* The link from GPU peer to GPU i (indexes of the GPU table); -1 if none. */
 BLASX_INTERNAL int blasx_gpu_link_info(int i, int peer, blasx_gpu_link_t *out);
 

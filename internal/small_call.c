@@ -17,7 +17,7 @@
 typedef struct {
     _Atomic float t[2];
     _Atomic int n[2];
-    _Atomic uint32_t calls;
+    _Atomic float spent;
 } small_class_t;
 
 static small_class_t T[BLASX_SMALL_CLASSES];
@@ -41,20 +41,22 @@ blasx_small_state_t blasx_small_state(int cls) {
         s.t[p] = atomic_load_explicit(&T[cls].t[p], memory_order_relaxed);
         s.n[p] = atomic_load_explicit(&T[cls].n[p], memory_order_relaxed);
     }
-    s.calls = atomic_load_explicit(&T[cls].calls, memory_order_relaxed);
+    s.spent = atomic_load_explicit(&T[cls].spent, memory_order_relaxed);
     return s;
 }
 
+/* A lost update between threads only delays learning. */
 static void record(const blasx_small_ticket_t *tk, int path, double seconds) {
     if (tk->cls < 0) return;
     small_class_t *c = &T[tk->cls];
-    int n = atomic_load_explicit(&c->n[path], memory_order_relaxed);
-    float est = atomic_load_explicit(&c->t[path], memory_order_relaxed);
-    atomic_store_explicit(&c->t[path], blasx_small_update(est, n, (float)seconds), memory_order_relaxed);
-    if (n < blasx_cfg.small.warm) atomic_store_explicit(&c->n[path], n + 1, memory_order_relaxed);
+    blasx_small_state_t s = blasx_small_state(tk->cls);
+    blasx_small_learn(&s, path, (float)seconds);
+    atomic_store_explicit(&c->t[path], s.t[path], memory_order_relaxed);
+    atomic_store_explicit(&c->n[path], s.n[path], memory_order_relaxed);
+    atomic_store_explicit(&c->spent, s.spent, memory_order_relaxed);
 }
 
-void blasx_small_cpu_done(const blasx_small_ticket_t *tk) { record(tk, BLASX_SMALL_CPU, blasx_now() - tk->t0); }
+void blasx_small_done(const blasx_small_ticket_t *tk) { record(tk, BLASX_SMALL_USUAL, blasx_now() - tk->t0); }
 
 /* Whether the operands used are page-locked (a class key: their copies
  * run at a different speed). */
@@ -75,27 +77,28 @@ static double operand_bytes(size_t esz, const blasx_operand_t op[BLASX_OPND_COUN
 int blasx_small_route(int prec, size_t esz, const blasx_problem_t *p, const blasx_operand_t op[BLASX_OPND_COUNT],
                       blasx_small_ticket_t *tk) {
     tk->cls = -1;
-    tk->path = BLASX_SMALL_CPU;
-    tk->t0 = blasx_now();
+    tk->path = BLASX_SMALL_USUAL;
+    tk->t0 = 0;
     int mode = blasx_settings()->small;
     int rf = blasx_small_family((int)p->routine);
+    if (mode == 0 || rf < 0) return BLASX_SMALL_USUAL;
     double flops = blasx_problem_flops(p), bytes = operand_bytes(esz, op);
-    if (mode == 0 || rf < 0 || bytes > (double)blasx_cfg.small.gpu_max_bytes) return BLASX_SMALL_CPU;
-    if (mode == 1 && flops < (double)blasx_cfg.small.gpu_min_flops) return BLASX_SMALL_CPU;
-    if (blasx_runtime_small_gpus() == 0) return BLASX_SMALL_CPU;
+    if (flops >= (double)blasx_cfg.small.max_flops || bytes > (double)blasx_cfg.small.gpu_max_bytes)
+        return BLASX_SMALL_USUAL;
+    if (mode == 1 && flops < (double)blasx_cfg.small.gpu_min_flops) return BLASX_SMALL_USUAL;
+    if (blasx_runtime_small_gpus() == 0) return BLASX_SMALL_USUAL;
     const blasx_device_backend_t *be = blasx_gpus_backend();
     if (mode == 2) {
         tk->path = BLASX_SMALL_GPU;
-        return tk->path;
+    } else {
+        if (!be || strcmp(be->name, "cuda") != 0) return BLASX_SMALL_USUAL; /* measured choice: real GPUs only */
+        int tiled = flops >= (double)blasx_cfg.sched.offload_min_flops;
+        tk->cls = blasx_small_class(rf, prec, operands_pinned(be, op), tiled, flops, bytes);
+        if (tk->cls < 0) return BLASX_SMALL_USUAL;
+        blasx_small_state_t s = blasx_small_state(tk->cls);
+        tk->path = blasx_small_pick(&s);
     }
-    if (!be || strcmp(be->name, "cuda") != 0) return BLASX_SMALL_CPU; /* measured choice: real GPUs only */
-    tk->cls = blasx_small_class(rf, prec, operands_pinned(be, op), flops, bytes);
-    if (tk->cls < 0) return BLASX_SMALL_CPU;
-    small_class_t *c = &T[tk->cls];
-    uint32_t call = atomic_fetch_add_explicit(&c->calls, 1, memory_order_relaxed);
-    blasx_small_state_t s = blasx_small_state(tk->cls);
-    tk->path = blasx_small_pick(&s, call);
-    tk->t0 = blasx_now(); /* the routing itself is not either path's time */
+    tk->t0 = blasx_now(); /* the routing itself is neither path's time */
     return tk->path;
 }
 
@@ -147,7 +150,7 @@ int blasx_small_gpu_run(int prec, size_t esz, const blasx_problem_t *p, const bl
     int gi = -1;
     for (int i = 0; i < n && gi < 0; i++)
         if (blasx_gpu_direct_begin((int)((first + (unsigned)i) % (unsigned)n), &d)) gi = d.idx;
-    if (gi < 0) goto cpu;
+    if (gi < 0) goto usual;
 
     /* One task: every operand is one tile. */
     int64_t T1 = 1;
@@ -160,8 +163,8 @@ int blasx_small_gpu_run(int prec, size_t esz, const blasx_problem_t *p, const bl
     int st = blasx_plan(&g, p, T1);
     if (st || g.ntasks != 1 || g.tasks[0].out.opnd != BLASX_OPND_C) {
         blasx_graph_free(&g);
-        blasx_gpu_direct_end(gi, 0);
-        goto cpu;
+        blasx_gpu_direct_end(gi, 0, 0, 0);
+        goto usual;
     }
     int used[BLASX_OPND_COUNT] = {0, 0, 1};
     for (int32_t i = 0; i < g.tasks[0].nsteps; i++) {
@@ -177,8 +180,8 @@ int blasx_small_gpu_run(int prec, size_t esz, const blasx_problem_t *p, const bl
     uintptr_t blk = 0, dev[BLASX_OPND_COUNT];
     if (blasx_cache_alloc_block(d.cache, total, 0, &blk) != 0) {
         blasx_graph_free(&g);
-        blasx_gpu_direct_end(gi, 0);
-        goto cpu;
+        blasx_gpu_direct_end(gi, 0, 0, 0);
+        goto usual;
     }
     for (int o = 0; o < BLASX_OPND_COUNT; o++) dev[o] = blk + off[o];
 
@@ -191,8 +194,8 @@ int blasx_small_gpu_run(int prec, size_t esz, const blasx_problem_t *p, const bl
     if (st) {
         blasx_cache_free_block(d.cache, blk);
         blasx_graph_free(&g);
-        blasx_gpu_direct_end(gi, st);
-        goto cpu;
+        blasx_gpu_direct_end(gi, st, h2d, 0);
+        goto usual;
     }
     const blasx_operand_t *c = &op[BLASX_OPND_C];
     blasx_shape_t sh = {c->rows, c->cols, c->rows, esz};
@@ -203,15 +206,15 @@ int blasx_small_gpu_run(int prec, size_t esz, const blasx_problem_t *p, const bl
     d2h = c->rows * c->cols * (int64_t)esz;
     blasx_cache_free_block(d.cache, blk);
     blasx_graph_free(&g);
-    blasx_gpu_direct_end(gi, st);
-    if (st && !issued) goto cpu;
+    blasx_gpu_direct_end(gi, st, h2d, issued ? d2h : 0);
+    if (st && !issued) goto usual;
     if (st) return BLASX_ERR_DEVICE;
     blasx_runtime_whole_call(gi, h2d, d2h);
     record(tk, BLASX_SMALL_GPU, blasx_now() - tk->t0);
     return 0;
 
-cpu:
-    tk->path = BLASX_SMALL_CPU;
+usual:
+    tk->path = BLASX_SMALL_USUAL;
     tk->t0 = blasx_now();
     return BLASX_SMALL_DECLINED;
 }

@@ -2,25 +2,25 @@
  * the CPU or run whole on one GPU (internal/small_call.h).
  *
  * Checked:
- *  - the policy: each path timed cfg.small.warm times (CPU first), then the
- *    faster one, the slower exactly once every probe_every calls; an
- *    estimate drops to a faster sample and rises by rise_pct of a slower
- *    one; classes separate precision, routine, pinned, flops (half
- *    octaves) and bytes (octaves);
+ *  - the policy: each path timed cfg.small.warm times (the usual first),
+ *    then the faster one, the slower once whenever the faster has spent
+ *    probe_every times its estimate (so probes cost at most 1/probe_every);
+ *    an estimate drops to a faster sample and rises by rise_pct of a
+ *    slower one; classes separate routine, precision, pinned, usual path,
+ *    flops (half octaves) and bytes (octaves);
  *  - with a GPU forced (BLASX_SMALL=2; simulated GPUs when no real one):
  *    GEMM (every op pair), SYMM/HEMM and TRMM/TRSM (every side, triangle,
  *    op and diagonal) in S, D, C, Z with leading dimensions larger than the
  *    rows equal the independent reference (testing/refblas.h) to rounding,
  *    and ran whole on a GPU (routine statistics, per-call GPU counters);
- *    beta = 0 never reads C (NaN there stays out); SYRK stays on the CPU;
- *    mode 0 never uses a GPU, nor does mode 1 on simulated devices;
+ *    beta = 0 never reads C (NaN there stays out); SYRK never runs whole;
+ *    mode 0 never runs a call whole, nor does mode 1 on simulated devices;
  *  - an injected device fault at each of the 5 operations of a DGEMM
- *    still gives the right result (the call reruns on the CPU) or returns
+ *    still gives the right result (the call reruns the usual way) or returns
  *    BLASX_ERR_DEVICE, and that GPU takes no more small calls until
  *    blasx_finalize;
  *  - four threads of small calls at once on two GPUs: every result right.
- * The default build only (the tiny one has no offload threshold: no call
- * is small); without any GPU the end-to-end part prints a SKIP line.
+ * Without any GPU the end-to-end part prints a SKIP line.
  * The file includes itself once per precision (TEST_SMALL_TEMPLATE).
  */
 #ifndef TEST_SMALL_TEMPLATE
@@ -60,23 +60,38 @@ static void policy(void) {
     const int W = blasx_cfg.small.warm, P = blasx_cfg.small.probe_every;
     blasx_small_state_t s;
     memset(&s, 0, sizeof s);
-    CHECK(blasx_small_pick(&s, 0) == BLASX_SMALL_CPU, "a new class starts on the CPU");
-    s.n[BLASX_SMALL_CPU] = W;
-    CHECK(blasx_small_pick(&s, 1) == BLASX_SMALL_GPU, "then the GPU, once the CPU has %d runs", W);
-    s.n[BLASX_SMALL_GPU] = W - 1;
-    CHECK(blasx_small_pick(&s, 2) == BLASX_SMALL_GPU, "the GPU until it has %d runs", W);
-    s.n[BLASX_SMALL_GPU] = W;
-    for (int fast = 0; fast < 2; fast++) {
-        s.t[fast] = 1e-5f, s.t[1 - fast] = 3e-5f;
-        int chose[2] = {0, 0}, first_probe = -1;
-        for (uint32_t c = 0; c < (uint32_t)(10 * P); c++) {
-            int p = blasx_small_pick(&s, c);
-            chose[p]++;
-            if (p != fast && first_probe < 0) first_probe = (int)c;
+    for (int i = 0; i < W; i++) {
+        CHECK(blasx_small_pick(&s) == BLASX_SMALL_USUAL, "a new class runs the usual path first (run %d)", i);
+        blasx_small_learn(&s, BLASX_SMALL_USUAL, 1e-4f);
+    }
+    for (int i = 0; i < W; i++) {
+        CHECK(blasx_small_pick(&s) == BLASX_SMALL_GPU, "then whole on a GPU (run %d)", i);
+        blasx_small_learn(&s, BLASX_SMALL_GPU, 3e-5f);
+    }
+    CHECK(s.n[0] == W && s.n[1] == W && s.spent == 0, "warm: %d/%d runs, nothing spent", s.n[0], s.n[1]);
+    /* Simulated calls: the faster path costs 1 (GPU 3e-5 s, usual 1e-4 s),
+     * the slower runs once per P times its estimate spent on the faster. */
+    for (int fast = 1; fast >= 0; fast--) {
+        if (fast == 0) { /* the usual path becomes the faster: estimates drop at once */
+            for (int i = 0; i < 2; i++) blasx_small_learn(&s, BLASX_SMALL_USUAL, 1e-5f);
+            s.spent = 0;
         }
-        CHECK(chose[1 - fast] == 10, "faster path %d: the slower ran %d times in %d calls (want 10)", fast,
-              chose[1 - fast], 10 * P);
-        CHECK(first_probe == P - 1, "faster path %d: first probe at call %d (want %d)", fast, first_probe, P - 1);
+        float tf = s.t[fast], ts = s.t[1 - fast];
+        int runs[2] = {0, 0}, first_probe = -1;
+        for (int c = 0; c < 4000; c++) {
+            int p = blasx_small_pick(&s);
+            runs[p]++;
+            if (p != fast && first_probe < 0) first_probe = c;
+            blasx_small_learn(&s, p, p == fast ? tf : ts);
+        }
+        int per = (int)ceilf((float)P * ts / tf); /* faster calls between probes */
+        CHECK(abs(first_probe - per) <= 1, "faster path %d: first probe after %d calls (want %d)", fast, first_probe,
+              per); /* float sums: one call either way */
+        CHECK(abs(runs[1 - fast] - 4000 / (per + 1)) <= 1, "faster path %d: %d probes in 4000 calls (want %d)", fast,
+              runs[1 - fast], 4000 / (per + 1));
+        CHECK((double)runs[1 - fast] * ts <= (double)runs[fast] * tf / P * 1.05,
+              "faster path %d: probes cost %.3g s against %.3g s on the faster path (at most 1/%d)", fast,
+              (double)runs[1 - fast] * ts, (double)runs[fast] * tf, P);
     }
     CHECK(blasx_small_update(5.0f, 0, 9.0f) == 9.0f, "first sample is the estimate");
     CHECK(blasx_small_update(5.0f, 1, 2.0f) == 2.0f, "a faster sample replaces the estimate");
@@ -85,20 +100,26 @@ static void policy(void) {
           blasx_cfg.small.rise_pct, up, want);
 
     const double f = 4.0 * (double)(blasx_cfg.small.gpu_min_flops > 0 ? blasx_cfg.small.gpu_min_flops : 1), b = 65536;
-    int c0 = blasx_small_class(0, 2, 1, f, b);
+    int c0 = blasx_small_class(0, 2, 1, 0, f, b);
     CHECK(c0 >= 0 && c0 < BLASX_SMALL_CLASSES, "class in range: %d", c0);
-    CHECK(blasx_small_class(0, 2, 1, 2 * f, b) == c0 + 2 * BLASX_SMALL_BYTE_BINS, "doubled flops: two half octaves up");
-    CHECK(blasx_small_class(0, 2, 1, 1.5 * f, b) == c0 + BLASX_SMALL_BYTE_BINS, "1.5x flops: one half octave up");
-    CHECK(blasx_small_class(0, 2, 1, f, 2 * b) == c0 + 1, "doubled bytes: one octave up");
-    int cls[5] = {c0, blasx_small_class(1, 2, 1, f, b), blasx_small_class(0, 3, 1, f, b), blasx_small_class(0, 2, 0, f, b),
-                  blasx_small_class(3, 4, 0, f, b)};
+    CHECK(blasx_small_class(0, 2, 1, 0, 2 * f, b) == c0 + 2 * BLASX_SMALL_BYTE_BINS,
+          "doubled flops: two half octaves up");
+    CHECK(blasx_small_class(0, 2, 1, 0, 1.5 * f, b) == c0 + BLASX_SMALL_BYTE_BINS, "1.5x flops: one half octave up");
+    CHECK(blasx_small_class(0, 2, 1, 0, f, 2 * b) == c0 + 1, "doubled bytes: one octave up");
+    int cls[6] = {c0,
+                  blasx_small_class(1, 2, 1, 0, f, b),
+                  blasx_small_class(0, 3, 1, 0, f, b),
+                  blasx_small_class(0, 2, 0, 0, f, b),
+                  blasx_small_class(0, 2, 1, 1, f, b),
+                  blasx_small_class(3, 4, 0, 1, f, b)};
     int distinct = 1;
-    for (int i = 0; i < 5; i++)
+    for (int i = 0; i < 6; i++)
         for (int j = 0; j < i; j++) distinct &= cls[i] != cls[j] && cls[i] >= 0;
-    CHECK(distinct, "routine, precision and pinned give distinct classes");
-    CHECK(blasx_small_class(0, 1, 0, 1e-3, 1) >= 0 && blasx_small_class(3, 4, 1, 1e30, 1e30) < BLASX_SMALL_CLASSES,
+    CHECK(distinct, "routine, precision, pinned and usual path give distinct classes");
+    CHECK(blasx_small_class(0, 1, 0, 0, 1e-3, 1) >= 0 && blasx_small_class(3, 4, 1, 1, 1e30, 1e30) < BLASX_SMALL_CLASSES,
           "sizes outside the bins clamp to the end bins");
-    CHECK(blasx_small_class(-1, 2, 1, f, b) == -1 && blasx_small_class(0, 5, 1, f, b) == -1, "no class for bad keys");
+    CHECK(blasx_small_class(-1, 2, 1, 0, f, b) == -1 && blasx_small_class(0, 5, 1, 0, f, b) == -1,
+          "no class for bad keys");
     CHECK(blasx_small_family(BLASX_K_GEMM) == 0 && blasx_small_family(BLASX_K_SYMM) == 1 &&
               blasx_small_family(BLASX_K_HEMM) == 1 && blasx_small_family(BLASX_K_TRMM) == 2 &&
               blasx_small_family(BLASX_K_TRSM) == 3,
@@ -219,15 +240,11 @@ static void threads(void) {
     int64_t w = whole_calls('d', "gemm") - w0;
     CHECK(w > 0 && w <= NT * 25, "threads: %lld of %d calls whole on a GPU (the rest found every GPU busy)", (long long)w,
           NT * 25);
-    printf("test_small_call: 4 threads x 25 DGEMMs: %lld whole on a GPU, the rest on the CPU, all right\n", (long long)w);
+    printf("test_small_call: 4 threads x 25 DGEMMs: %lld whole on a GPU, the rest the usual way, all right\n", (long long)w);
 }
 
 int main(void) {
     policy();
-    if (blasx_cfg.sched.offload_min_flops <= 0) {
-        printf("test_small_call: end-to-end part skipped: this build has no offload threshold (no call is small)\n");
-        return bx_summary("test_small_call");
-    }
     setenv("BLASX_SIM_GPUS", "2", 0); /* used only when no real GPU is visible */
     unsetenv("BLASX_GPUS");
     if (blasx_gpu_count() < 1) {
