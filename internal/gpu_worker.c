@@ -102,7 +102,8 @@ struct blasx_gpu {
     _Atomic int rs_n;
     int heap_ok, cache_ok;
     /* small calls run whole by other threads (blasx_gpu_direct_begin) */
-    blasx_stream_t direct;
+    blasx_stream_t direct, direct_out; /* inputs and kernels; the copy of the output back */
+    blasx_event_t direct_ev;           /* kernels done: the copy back waits on it */
     pthread_mutex_t direct_lock;
     _Atomic int direct_off; /* a whole call failed on it: no more */
     _Atomic int64_t direct_calls, direct_h2d, direct_d2h; /* their counters (added to ctr's) */
@@ -173,6 +174,8 @@ int blasx_gpu_direct_begin(int i, blasx_gpu_direct_t *d) {
         return 0;
     d->be = g->be;
     d->s = g->direct;
+    d->s_out = g->direct_out;
+    d->ev = g->direct_ev;
     d->cache = &g->cache;
     d->dev = g->dev;
     d->idx = i;
@@ -257,10 +260,13 @@ static void gpu_destroy(blasx_gpu_t *g) {
         }
         if (st->s) be->stream_destroy(st->s);
     }
-    if (g->direct) {
-        be->stream_sync(g->direct);
-        be->stream_destroy(g->direct);
+    for (int i = 0; i < 2; i++) {
+        blasx_stream_t ds = i ? g->direct_out : g->direct;
+        if (!ds) continue;
+        be->stream_sync(ds);
+        be->stream_destroy(ds);
     }
+    if (g->direct_ev) be->event_destroy(g->direct_ev);
     pthread_mutex_destroy(&g->direct_lock);
     if (g->cache_ok) blasx_cache_destroy(&g->cache, gpu_free_event);
     if (g->heap_ok) blasx_heap_destroy(&g->heap); /* with the panel buffer */
@@ -309,6 +315,8 @@ static int gpu_create(const blasx_device_backend_t *be, int dev, blasx_gpu_t **o
     }
     for (int i = 0; st == 0 && i < GPU_WB_MAX; i++) st = be->event_create(dev, &g->wbq[i].done);
     if (st == 0) st = be->stream_create(dev, &g->direct);
+    if (st == 0) st = be->stream_create(dev, &g->direct_out);
+    if (st == 0) st = be->event_create(dev, &g->direct_ev);
     if (st) {
         gpu_destroy(g);
         return st;

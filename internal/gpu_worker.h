@@ -84,12 +84,14 @@ BLASX_INTERNAL int blasx_gpu_work_on(blasx_gpu_t *g, blasx_job_t *job);
 
 BLASX_INTERNAL void blasx_gpu_counters(int i, blasx_gpu_counters_t *out);
 
-/* What a thread running a small call whole on GPU i uses
- * (internal/small_call.h): the GPU's direct stream (its own cuBLAS
- * handle), and its tile cache for heap memory. */
+/* What a thread running a call whole on GPU i uses (internal/small_call.h):
+ * the GPU's direct streams (inputs and kernels on s, with its own cuBLAS
+ * handle; the copy back on s_out after event ev), and its tile cache for
+ * heap memory. */
 typedef struct {
     const blasx_device_backend_t *be;
-    blasx_stream_t s;
+    blasx_stream_t s, s_out;
+    blasx_event_t ev;
     blasx_tile_cache_t *cache;
     int dev, idx;
 } blasx_gpu_direct_t;

@@ -134,8 +134,8 @@ static int issue(const blasx_gpu_direct_t *d, int prec, size_t esz, const blasx_
 
 /* Waits for the direct stream; a failure is recorded as this call's site
  * unless an earlier operation of the call recorded its own. */
-static int sync_direct(const blasx_gpu_direct_t *d) {
-    int st = d->be->stream_sync(d->s);
+static int sync_direct(const blasx_gpu_direct_t *d, blasx_stream_t s) {
+    int st = d->be->stream_sync(s);
     if (st && blasx_err_site.status == 0) blasx_err_record(__FILE__, __LINE__, "stream_sync(direct stream)", st, st);
     return st;
 }
@@ -185,29 +185,24 @@ int blasx_small_gpu_run(int prec, size_t esz, const blasx_problem_t *p, const bl
     }
     for (int o = 0; o < BLASX_OPND_COUNT; o++) dev[o] = blk + off[o];
 
-    /* Inputs and kernels, then wait: a failure so far has written nothing
-     * to the host (a failed stream runs nothing after its failure). */
+    /* Inputs and kernels on s; the copy back on s_out once they are done.
+     * A stream that failed runs nothing after its failure, nor does one
+     * waiting on its event: if s failed, the host was not written. */
     int64_t h2d = 0, d2h = 0;
-    st = issue(&d, prec, esz, &g, op, dev, used, &h2d);
-    int sync = sync_direct(&d);
-    if (st == 0) st = sync;
-    if (st) {
-        blasx_cache_free_block(d.cache, blk);
-        blasx_graph_free(&g);
-        blasx_gpu_direct_end(gi, st, h2d, 0);
-        goto usual;
-    }
     const blasx_operand_t *c = &op[BLASX_OPND_C];
     blasx_shape_t sh = {c->rows, c->cols, c->rows, esz};
-    st = d.be->copy_d2h(d.s, c->ptr, c->ld, dev[BLASX_OPND_C], c->rows, sh);
-    int issued = st == 0; /* refused when issued: nothing was written */
-    sync = sync_direct(&d);
-    if (st == 0) st = sync;
-    d2h = c->rows * c->cols * (int64_t)esz;
+    st = issue(&d, prec, esz, &g, op, dev, used, &h2d);
+    int issued = 0; /* the copy back was issued */
+    if (st == 0) st = d.be->event_record(d.ev, d.s);
+    if (st == 0) st = d.be->stream_wait_event(d.s_out, d.ev);
+    if (st == 0) issued = (st = d.be->copy_d2h(d.s_out, c->ptr, c->ld, dev[BLASX_OPND_C], c->rows, sh)) == 0;
+    int in = sync_direct(&d, d.s), out = sync_direct(&d, d.s_out);
+    if (st == 0) st = in ? in : out;
     blasx_cache_free_block(d.cache, blk);
     blasx_graph_free(&g);
-    blasx_gpu_direct_end(gi, st, h2d, issued ? d2h : 0);
-    if (st && !issued) goto usual;
+    if (issued) d2h = c->rows * c->cols * (int64_t)esz;
+    blasx_gpu_direct_end(gi, st, h2d, st == 0 ? d2h : 0);
+    if (st && (!issued || in)) goto usual; /* the host is untouched */
     if (st) return BLASX_ERR_DEVICE;
     blasx_runtime_whole_call(gi, h2d, d2h);
     record(tk, BLASX_SMALL_GPU, blasx_now() - tk->t0);
