@@ -61,8 +61,8 @@
  * free GPU memory (its heap) until finalized.  The driver then scrubs that
  * memory with the copy engines for about a second (pinned copies ran ~18x
  * slower meanwhile on the H200), so before the in-core, blasx and each
- * cuBLAS-XT measurement the harness waits until a 1 MiB copy per GPU runs
- * at its start-up speed again (quiet()).  cuBLAS-XT block dimensions
+ * cuBLAS-XT measurement the harness waits until a burst of copies per GPU
+ * runs near its start-up speed again (quiet()).  cuBLAS-XT block dimensions
  * (--xt-dims) are tried largest first, skipping those larger than the
  * problem and those giving more than --xt-max-blocks blocks per side (the
  * 1024 block of N = 32768 alone costs ~17 s a call on one GPU); one whose
@@ -1010,9 +1010,12 @@ static void host_free(void) {
 /* The driver scrubs device memory just freed with the copy engines: on the
  * H200, pinned copies ran ~1.1 ms instead of ~60 us (a 256^3 DGEMM's) for
  * about a second after blasx's 125 GB heap or a large buffer was freed.
- * So every measurement first waits (at most 5 s) until a short copy on
- * each GPU runs within 1.5x its speed at start-up. */
+ * So every measurement first waits (at most 5 s) until a burst of short
+ * copies on each GPU runs within 2.5x its time at start-up (a lone copy
+ * after an idle spell is slower for other reasons: clocks, link power
+ * states). */
 #define SETTLE_BYTES (1 << 20)
+#define SETTLE_BURST 4
 static struct {
     void *h;
     void *d[MAXG];
@@ -1023,9 +1026,10 @@ static struct {
 
 static double quiet_copy(int i) {
     double t0 = now();
-    if (cudaSetDevice(i) != cudaSuccess || cudaMemcpyAsync(Q.d[i], Q.h, SETTLE_BYTES, cudaMemcpyHostToDevice,
-                                                           Q.s[i]) != cudaSuccess ||
-        cudaStreamSynchronize(Q.s[i]) != cudaSuccess) {
+    int ok = cudaSetDevice(i) == cudaSuccess;
+    for (int b = 0; ok && b < SETTLE_BURST; b++)
+        ok = cudaMemcpyAsync(Q.d[i], Q.h, SETTLE_BYTES, cudaMemcpyHostToDevice, Q.s[i]) == cudaSuccess;
+    if (!ok || cudaStreamSynchronize(Q.s[i]) != cudaSuccess) {
         (void)cudaGetLastError();
         return -1;
     }
@@ -1049,7 +1053,7 @@ static void quiet_init(int n) {
 static void quiet(void) {
     for (int i = 0; i < Q.n; i++) {
         double t0 = now(), t;
-        while ((t = quiet_copy(i)) > 1.5 * Q.base[i] && now() - t0 < 5) {
+        while ((t = quiet_copy(i)) > 2.5 * Q.base[i] && now() - t0 < 5) {
             struct timespec ts = {0, 20000000};
             nanosleep(&ts, NULL);
         }
