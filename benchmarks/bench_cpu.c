@@ -6,7 +6,9 @@
  * Per precision and N (square, column-major, NN, alpha = 1, beta = 0.5): the
  * hybrid-grained GEMM (numa/hybrid_gemm.h), the same with static-only
  * scheduling, and OpenBLAS's cblas_<p>gemm, each the best of `reps` timed
- * runs after one warm-up, in GFLOP/s, and the ratio blasx hybrid / OpenBLAS;
+ * runs after one warm-up (taken in turns: hybrid, static, OpenBLAS, then
+ * again, so that a noisy spell of a shared host hits all three alike), in
+ * GFLOP/s, and the ratio blasx hybrid / OpenBLAS;
  * then, for the best run of each blasx schedule, the seconds summed over
  * threads spent waiting (packed B not ready, slot not released, predecessor
  * task), packing B, computing tasks, and idle at the end (behind the last
@@ -127,11 +129,13 @@ int main(int argc, char **argv) {
             }
             const double flops = 2.0 * (double)n * (double)n * (double)n;
             res_t r[3] = {{0}};
-            for (int which = 0; which < 3; which++) { /* hybrid, static-only, OpenBLAS */
-                if (which == 2 && !(dp ? (void *)ob_d : (void *)ob_s)) continue;
-                blasx_numa_gemm_opts_t o = {.threads = T, .sched = which ? BLASX_NUMA_STATIC : BLASX_NUMA_HYBRID, .stats = 1};
-                r[which].best = 1e30;
-                for (int rep = 0; rep <= reps; rep++) { /* rep 0 warms up */
+            for (int which = 0; which < 3; which++) r[which].best = 1e30;
+            /* Repetitions outer, libraries inner: a noisy spell of a shared
+             * host slows all three alike instead of one library's runs. */
+            for (int rep = 0; rep <= reps; rep++) { /* rep 0 warms up */
+                for (int which = 0; which < 3; which++) { /* hybrid, static-only, OpenBLAS */
+                    if (which == 2 && !(dp ? (void *)ob_d : (void *)ob_s)) continue;
+                    blasx_numa_gemm_opts_t o = {.threads = T, .sched = which ? BLASX_NUMA_STATIC : BLASX_NUMA_HYBRID, .stats = 1};
                     void *Cw = which == 2 ? Cref : C;
                     memcpy(Cw, C0, bytes);
                     const double t0 = now_s();
@@ -150,6 +154,7 @@ int main(int argc, char **argv) {
                     }
                 }
             }
+            if (r[2].best >= 1e30) r[2].best = 0;
             const double gh = flops / r[0].best * 1e-9, gs = flops / r[1].best * 1e-9;
             if (r[2].best > 0) {
                 double maxd = 0, maxc = 0; /* hybrid against OpenBLAS, relative to the largest |C| */
