@@ -120,6 +120,13 @@ int blasx_team_prepare(blasx_job_t *job) {
     atomic_init(&job->hand_head, 0);
     atomic_init(&job->hand_tail, 0);
     job->gpu_rate_prior = team_gpu_prior(job->prec, job->esz, job->tile, &job->prob, job->gpus, total);
+    int32_t s0 = blasx_job_strip_front(job);
+    if (!blasx_team_could_claim(big, s0 >= 0 ? job->g.tasks[s0].flops : 0, team_rate[job->prec], job->gpu_rate_prior,
+                                total)) {
+        free(job->hand); /* the call runs exactly as with the worker off */
+        job->hand = NULL;
+        return 0;
+    }
     job->team = 1;
     return 0;
 }

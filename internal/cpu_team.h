@@ -52,6 +52,20 @@ static inline int blasx_team_claim_ok(double flops, double r_cpu, double r_gpu, 
     return t_cpu * 100.0 <= (double)blasx_cfg.sched.team_margin_pct * t_rem;
 }
 
+/* 1 if the CPU worker could ever start a task of a call of `total` flops:
+ * its largest eligible task (what it dequeues against) or, with a strip,
+ * the strip's first task (strip_flops; 0: none) passes the claim rule at
+ * the call's start.  Later the rule only tightens (remaining work shrinks;
+ * the GPUs' rate the rule uses is never below the prior r_gpu), so 0 means
+ * it would only watch -- and watching cost DGEMM N = 8192 ~0.7% on the
+ * H200 with the worker taking nothing.  Unknown rates: 1 (it may learn). */
+static inline int blasx_team_could_claim(double max_flops, double strip_flops, double r_cpu, double r_gpu,
+                                         double total) {
+    if (!(r_cpu > 0) || !(r_gpu > 0)) return 1;
+    return blasx_team_claim_ok(max_flops, r_cpu, r_gpu, total) ||
+           (strip_flops > 0 && blasx_team_claim_ok(strip_flops, r_cpu, r_gpu, total));
+}
+
 /* Columns of an n-column GEMM planned as the CPU worker's strip (plan.h):
  * its predicted share r_cpu / (r_cpu + r_gpu) of the columns, times
  * cfg.sched.team_strip_pct percent, rounded down to a multiple of
@@ -87,7 +101,8 @@ BLASX_INTERNAL int64_t blasx_team_strip(int prec, size_t esz, int64_t tile, cons
                                         int threads);
 
 /* Prepares `job` for the CPU worker (job->team = 1): the hand-back list,
- * the largest eligible task and the GPUs' predicted rate.  Returns a
+ * the largest eligible task and the GPUs' predicted rate; job->team stays
+ * 0 when it could never start a task (blasx_team_could_claim).  Returns a
  * status; on failure the job simply runs without it (job->team = 0). */
 BLASX_INTERNAL int blasx_team_prepare(blasx_job_t *job);
 

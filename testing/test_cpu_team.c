@@ -67,6 +67,20 @@ static void claim_rule(void) {
     CHECK(!blasx_team_claim_ok(1.0, 1.0, 20.0, 1), "last task: no claim");
     CHECK(last_fast > 1 && last_slow > last_fast, "a slower CPU stops claiming earlier (%d vs %d tasks left)",
           last_slow, last_fast);
+    /* Whether it joins a call at all, with H200 figures: CPU 0.5 TFLOP/s,
+     * GPU 50.  DGEMM 8192 (1.1 TFLOP) in 1024-tiles (17 GFLOP a task):
+     * 34 ms of CPU against ~22 ms for the call -- never; DGEMM 32768
+     * (70 TFLOP) with a strip task of 256 columns (17 GFLOP): it may. */
+    const double t8192 = 2.0 * 8192.0 * 8192.0 * 8192.0, task = 2.0 * 1024.0 * 1024.0 * 8192.0;
+    const double t32768 = 2.0 * 32768.0 * 32768.0 * 32768.0, strip = 2.0 * 1024.0 * 256.0 * 32768.0;
+    CHECK(!blasx_team_could_claim(task, 0, 0.5e12, 50e12, t8192), "DGEMM 8192, 1024-tiles: stays out");
+    CHECK(!blasx_team_could_claim(16 * task, 0, 0.5e12, 50e12, t8192), "DGEMM 8192, 4096-tiles: stays out");
+    CHECK(blasx_team_could_claim(64 * strip, strip, 0.5e12, 50e12, t32768), "DGEMM 32768 with a strip: joins");
+    CHECK(!blasx_team_could_claim(64 * strip, 0, 0.5e12, 50e12, t32768) ==
+              !blasx_team_claim_ok(64 * strip, 0.5e12, 50e12, t32768),
+          "DGEMM 32768 without a strip: joins iff its largest task passes the rule");
+    CHECK(blasx_team_could_claim(task, 0, 0, 50e12, t8192) && blasx_team_could_claim(task, 0, 0.5e12, 0, t8192),
+          "unknown rates: joins (to learn them)");
 }
 
 /* Eligible tasks of a plan (a job around a bare graph). */
