@@ -19,6 +19,8 @@
  *    still gives the right result (the call reruns the usual way) or returns
  *    BLASX_ERR_DEVICE, and that GPU takes no more small calls until
  *    blasx_finalize;
+ *  - a call whose operands exceed the (simulated) GPU's heap runs the usual
+ *    way, right;
  *  - four threads of small calls at once on two GPUs: every result right.
  * Without any GPU the end-to-end part prints a SKIP line.
  * The file includes itself once per precision (TEST_SMALL_TEMPLATE).
@@ -199,6 +201,25 @@ static void faults(void) {
     free(A), free(B), free(C), free(R);
 }
 
+/* A whole call whose operands do not fit the (simulated) GPU's heap runs
+ * the usual way: right result, not counted as whole. */
+static void too_big(void) {
+    const int64_t n = 600; /* 3 x 2.9 MB against a heap of under 4 MB */
+    const size_t nn = (size_t)(n * n);
+    double *A = malloc(nn * sizeof *A), *B = malloc(nn * sizeof *B), *C = malloc(nn * sizeof *C),
+           *R = malloc(nn * sizeof *R);
+    bx_fill_d(A, nn), bx_fill_d(B, nn), bx_fill_d(C, nn);
+    memcpy(R, C, nn * sizeof *R);
+    ref_dgemm('N', 'N', n, n, n, 1.0, A, n, B, n, 0.5, R, n);
+    int64_t w0 = whole_calls('d', "gemm");
+    int st = blasx_dgemm('N', 'N', n, n, n, 1.0, A, n, B, n, 0.5, C, n);
+    double e = rel_err_d(C, R, n, n, n);
+    CHECK(st == 0 && e < 1e-12, "DGEMM %lld, operands larger than the heap: status %d, error %.2e", (long long)n, st, e);
+    CHECK(whole_calls('d', "gemm") == w0, "DGEMM %lld, operands larger than the heap: ran the usual way",
+          (long long)n);
+    free(A), free(B), free(C), free(R);
+}
+
 /* ---- threads ------------------------------------------------------------- */
 
 typedef struct {
@@ -246,6 +267,7 @@ static void threads(void) {
 int main(void) {
     policy();
     setenv("BLASX_SIM_GPUS", "2", 0); /* used only when no real GPU is visible */
+    setenv("BLASX_SIM_MEM_KB", "4096", 1); /* room for every whole call below but the one meant not to fit */
     unsetenv("BLASX_GPUS");
     if (blasx_gpu_count() < 1) {
         printf("test_small_call: SKIP end-to-end part: no GPU (real or simulated) came up\n");
@@ -266,7 +288,10 @@ int main(void) {
     routines_d(1);
     routines_c(1);
     routines_z(1);
-    if (sim) faults();
+    if (sim) {
+        faults();
+        if (blasx_cfg.tile.d >= 64) too_big(); /* (tiled with 3-tiles its usual path takes minutes) */
+    }
     threads();
     blasx_settings_set_small(blasx_cfg.small.mode);
     blasx_finalize();
