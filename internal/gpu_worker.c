@@ -1069,8 +1069,7 @@ static int task_start(blasx_gpu_t *g, gpu_stream_t *st, blasx_job_t *job, int32_
     if (rc) return rc;
     if (!fresh) return BLASX_ERR_INTERNAL; /* invalidated just above */
     blasx_cache_set_state(&g->cache, st->out, BLASX_TILE_MODIFIED);
-    int overwrites = s0->kernel != BLASX_K_TRMM && s0->kernel != BLASX_K_TRSM && s0->beta == 0;
-    st->loaded = !overwrites;
+    st->loaded = !blasx_step_overwrites_out(s0);
     st->staged = st->tri || !operand_pinned(g, job, tk->out.opnd);
     if (st->loaded) {
         gpu_stream_t *cs = copier(g, st);

@@ -494,11 +494,9 @@ int blasx_gpu_stats(int gpu, blasx_gpu_stats_t *out) {
 }
 
 void blasx_runtime_whole_call(int gpu, int64_t h2d_bytes, int64_t d2h_bytes) {
-    int n = blasx_gpus_count();
-    last_call_gpus = n;
-    memset(last_call, 0, sizeof last_call);
-    memset(&last_call_cpu, 0, sizeof last_call_cpu);
-    if (gpu < 0 || gpu >= n) return;
+    blasx_runtime_untiled_call(); /* zero counters, then this GPU's */
+    last_call_gpus = blasx_gpus_count();
+    if (gpu < 0 || gpu >= last_call_gpus) return;
     last_call[gpu].tasks = 1;
     last_call[gpu].h2d_bytes = h2d_bytes;
     last_call[gpu].d2h_bytes = d2h_bytes;

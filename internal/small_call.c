@@ -108,8 +108,7 @@ static int issue(const blasx_gpu_direct_t *d, int prec, size_t esz, const blasx_
                  const blasx_operand_t op[BLASX_OPND_COUNT], const uintptr_t dev[BLASX_OPND_COUNT],
                  const int used[BLASX_OPND_COUNT], int64_t *h2d) {
     const blasx_task_t *tk = &g->tasks[0];
-    const blasx_step_t *s0 = &g->steps[tk->step0];
-    int overwrites = s0->kernel != BLASX_K_TRMM && s0->kernel != BLASX_K_TRSM && s0->beta == 0;
+    int overwrites = blasx_step_overwrites_out(&g->steps[tk->step0]);
     for (int o = 0; o < BLASX_OPND_COUNT; o++) {
         if (!used[o] || (o == BLASX_OPND_C && overwrites)) continue;
         blasx_shape_t sh = {op[o].rows, op[o].cols, op[o].rows, esz};

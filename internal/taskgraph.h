@@ -163,6 +163,13 @@ static inline int blasx_tile_eq(blasx_tile_t x, blasx_tile_t y) {
     return x.opnd == y.opnd && x.ti == y.ti && x.tj == y.tj;
 }
 
+/* 1 if step s (a task's first) overwrites its output tile without reading
+ * it (beta == 0; TRMM/TRSM always read their in-place tile), so a worker
+ * need not load that tile first. */
+static inline int blasx_step_overwrites_out(const blasx_step_t *s) {
+    return s->kernel != BLASX_K_TRMM && s->kernel != BLASX_K_TRSM && s->beta == 0;
+}
+
 /* Derives the edges from the tasks' read and write sets; fills npred, the
  * successor lists (CSR) and nedges.  Returns a status. */
 BLASX_INTERNAL int blasx_graph_infer_deps(blasx_graph_t *g);
