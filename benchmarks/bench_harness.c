@@ -115,6 +115,7 @@
 #include <unistd.h>
 
 #include "blasx/blasx.h"
+#include "internal/settings.h" /* blasx_settings_set_tile_m (--tile-m): linked from libblasx.a */
 
 #ifdef BLASX_HAVE_CUDA
 #include <cublasXt.h>
@@ -152,6 +153,8 @@ static struct {
     int xt_dims[MAXL], nxt_dims;
     int reps, big_reps;
     int no_xt, no_blasx, tri_bytes, list, cpu_worker;
+    int64_t tile_m[MAXL];
+    int ntile_m;
     const char *csv;
     size_t bw_mib;
     double xt_prune;
@@ -204,12 +207,13 @@ static void case_label(const case_t *c, char *buf, size_t len) {
     else snprintf(buf, len, "%c%s %lldx%lld", c->prec, RNAME[c->rt], (long long)c->m, (long long)c->n);
 }
 
-static int parse_ll_list(const char *s, int64_t *out, int max) {
+/* Comma-separated integers >= lo into out[max]: their count, -1 if bad. */
+static int parse_ll_list_from(const char *s, int64_t *out, int max, long long lo) {
     int n = 0;
     while (*s && n < max) {
         char *end;
         long long v = strtoll(s, &end, 10);
-        if (end == s || v <= 0) return -1;
+        if (end == s || v < lo) return -1;
         out[n++] = v;
         s = end;
         if (*s == ',') s++;
@@ -217,6 +221,8 @@ static int parse_ll_list(const char *s, int64_t *out, int max) {
     }
     return n;
 }
+
+static int parse_ll_list(const char *s, int64_t *out, int max) { return parse_ll_list_from(s, out, max, 1); }
 
 static int parse_int_list(const char *s, int *out, int max) {
     int64_t t[MAXL];
@@ -350,6 +356,8 @@ static void usage(void) {
          "  --bw-mib     size of each bandwidth copy (default 1024)\n"
          "  --tri-bytes  count only the referenced triangle of symmetric/triangular operands in the bound\n"
          "  --cpu-worker also run blasx with the CPU worker beside the GPUs on (row blasx_cpuw)\n"
+         "  --tile-m     GEMM cases: also run blasx with tall tiles of each of these rows pinned (0: square\n"
+         "               tiles; rows blasx_tm<rows>; the plain blasx row has the tile model's choice)\n"
          "  --csv        output CSV (default bench_harness.csv); --list: print the plan and exit");
 }
 
@@ -398,7 +406,9 @@ static int parse_args(int argc, char **argv) {
         else if (!strcmp(a, "--tri-bytes")) O.tri_bytes = 1;
         else if (!strcmp(a, "--list")) O.list = 1;
         else if (!strcmp(a, "--cpu-worker")) O.cpu_worker = 1;
-        else {
+        else if (!strcmp(a, "--tile-m")) {
+            NEEDV bad = (O.ntile_m = parse_ll_list_from(v, O.tile_m, MAXL, 0)) <= 0;
+        } else {
             fprintf(stderr, "bench_harness: unknown option '%s' (--help)\n", a);
             return -1;
         }
@@ -1166,6 +1176,7 @@ static void blasx_select(int g) {
 }
 
 static int LINKS_SHOWN;
+static int RUN_COMPARE; /* run_blasx compares its result with H.Cs (row->diff) and keeps H.Cs */
 static double CPUW_OFF_T; /* run_blasx with the worker on: best time of the worker-off calls paired with it */
 
 /* blasx on g GPUs (0: its CPU path), with the CPU worker beside the GPUs
@@ -1273,6 +1284,8 @@ static int run_blasx(const case_t *c, int g, row_t *row, int cpuw) {
             snprintf(row->note + l, sizeof row->note - l, "%sMISMATCH vs worker off", l ? "; " : "");
             FAILS++;
         }
+    } else if (RUN_COMPARE) {
+        row->diff = rel_diff(H.C, H.Cs, c->prec, out_elems(c));
     } else {
         pcopy(H.Cs, H.C, (size_t)op_bytes(c, 2));
     }
@@ -1413,6 +1426,26 @@ static void run_case(const case_t *c, const int *gl, int ng) {
         if (!O.no_blasx) bok = run_blasx(c, g, &br, 0) == 0;
         row_t wr = row_new(c, g, "blasx_cpuw");
         int wok = O.cpu_worker && bok && run_blasx(c, g, &wr, 1) == 0;
+        row_t tmr[MAXL];
+        int ntm = 0;
+        for (int i = 0; c->rt == R_GEMM && bok && i < O.ntile_m; i++) {
+            char lib[16];
+            snprintf(lib, sizeof lib, "blasx_tm%lld", (long long)O.tile_m[i]);
+            tmr[ntm] = row_new(c, g, lib);
+            blasx_settings_set_tile_m(O.tile_m[i]);
+            RUN_COMPARE = 1; /* its result against the plain row's, kept in H.Cs */
+            int ok = run_blasx(c, g, &tmr[ntm], 0) == 0;
+            RUN_COMPARE = 0;
+            blasx_settings_set_tile_m(-1);
+            if (!ok) continue;
+            tmr[ntm].bound = tb;
+            if (!(tmr[ntm].diff <= tol_of(c->prec))) {
+                size_t l = strlen(tmr[ntm].note);
+                snprintf(tmr[ntm].note + l, sizeof tmr[ntm].note - l, "%sMISMATCH vs blasx", l ? "; " : "");
+                FAILS++;
+            }
+            ntm++;
+        }
         if (!O.no_xt) run_xt(c, g, xrows, &nx, &bi, bok);
         double txt = bi >= 0 ? xrows[bi].t : 0;
         if (!O.no_blasx) {
@@ -1438,6 +1471,14 @@ static void run_case(const case_t *c, const int *gl, int ng) {
                     snprintf(wr.note + l, sizeof wr.note - l, "; off/on time %.3f (calls in turns: off %.4f s)",
                              CPUW_OFF_T / wr.t, CPUW_OFF_T);
                 emit(&wr);
+            }
+            for (int i = 0; i < ntm; i++) {
+                if (txt > 0 && tmr[i].t > 0) tmr[i].vs_xt = txt / tmr[i].t;
+                size_t l = strlen(tmr[i].note);
+                if (tmr[i].t > 0 && br.t > 0)
+                    snprintf(tmr[i].note + l, sizeof tmr[i].note - l, "%stile_m pinned; plain blasx / this %.3f",
+                             l ? "; " : "", br.t / tmr[i].t);
+                emit(&tmr[i]);
             }
         }
         if (bi >= 0) {

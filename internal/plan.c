@@ -73,7 +73,8 @@ static void step(blasx_graph_t *g, blasx_kernel_t kern, const char *opts, double
 static const blasx_tile_t NO_TILE = {-1, 0, 0};
 
 static void plan_gemm(blasx_graph_t *g, const blasx_problem_t *p, int64_t T, double tf) {
-    int64_t mt = blasx_ceil_div64(p->m, T), nt = g->grid_cols[BLASX_OPND_C], kt = blasx_ceil_div64(p->k, T);
+    int64_t mt = g->grid_rows[BLASX_OPND_C], nt = g->grid_cols[BLASX_OPND_C], kt = blasx_ceil_div64(p->k, T);
+    tf *= (double)g->blk_rows[BLASX_OPND_C] / (double)T; /* tall tiles */
     char ta = p->o[0], tb = p->o[1], o[3] = {ta, tb, 0};
     const int64_t strip = g->strip_cols[BLASX_OPND_C];
     for (int64_t j = 0; j < nt; j++)
@@ -201,9 +202,14 @@ int blasx_plan(blasx_graph_t *g, const blasx_problem_t *p, int64_t tile) {
     for (int o = 0; o < BLASX_OPND_COUNT; o++) g->strip_rows[o] = g->strip_cols[o] = 0;
     g->strip_cols[BLASX_OPND_C] = strip;
     *(p->o[1] == 'N' ? &g->strip_cols[BLASX_OPND_B] : &g->strip_rows[BLASX_OPND_B]) = strip;
+    for (int o = 0; o < BLASX_OPND_COUNT; o++) g->blk_rows[o] = g->blk_cols[o] = tile;
+    if (p->routine == BLASX_K_GEMM && p->tile_m > 0) { /* tall tiles: C's rows and op(A)'s */
+        g->blk_rows[BLASX_OPND_C] = p->tile_m;
+        *(p->o[0] == 'N' ? &g->blk_rows[BLASX_OPND_A] : &g->blk_cols[BLASX_OPND_A]) = p->tile_m;
+    }
     for (int o = 0; o < BLASX_OPND_COUNT; o++) {
-        g->grid_rows[o] = blasx_grid_count(rows[o], tile, g->strip_rows[o]);
-        g->grid_cols[o] = blasx_grid_count(cols[o], tile, g->strip_cols[o]);
+        g->grid_rows[o] = blasx_grid_count(rows[o], g->blk_rows[o], g->strip_rows[o]);
+        g->grid_cols[o] = blasx_grid_count(cols[o], g->blk_cols[o], g->strip_cols[o]);
         if (g->grid_rows[o] >= INT32_MAX || g->grid_cols[o] >= INT32_MAX) return BLASX_ERR_NOMEM;
     }
     /* The plan's size before any of it is allocated: a call too large to

@@ -330,7 +330,8 @@ static int job_build(blasx_job_t *job) {
     return 0;
 }
 
-int64_t blasx_runtime_pick_tile(int prec, size_t esz, int64_t compiled, const blasx_problem_t *p) {
+int64_t blasx_runtime_pick_tile(int prec, size_t esz, int64_t compiled, const blasx_problem_t *p, int64_t *tile_m) {
+    *tile_m = 0;
     if (!blasx_cfg.tile_model.on) return compiled;
     pthread_once(&rt.once, register_exit);
     pthread_mutex_lock(&rt.lock);
@@ -341,7 +342,7 @@ int64_t blasx_runtime_pick_tile(int prec, size_t esz, int64_t compiled, const bl
     const blasx_tile_model_t *md = blasx_gpus_tile_model(prec, esz);
     if (!md) return compiled;
     return blasx_tile_model_pick(md, p, esz, gpus, blasx_cfg.gpu.streams_per_gpu, blasx_gpus_heap_bytes(), compiled,
-                                 NULL);
+                                 NULL, tile_m);
 }
 
 /* A call's record on the host's calls track (BLASX_TRACE): the whole call
@@ -403,6 +404,13 @@ int blasx_runtime_execute(int prec, size_t esz, int64_t tile, const blasx_proble
         return st;
     }
     if (t_plan > 0) trace_call(&job, "plan", t_plan);
+    if (blasx_settings()->verbose >= 2 && job.gpus > 0) {
+        char nm[8];
+        blasx_kernel_blas_name(prec, p->routine, nm);
+        fprintf(stderr, "blasx: %s %lldx%lldx%lld: tiles of %lld x %lld, %lld tasks\n", nm, (long long)p->m,
+                (long long)p->n, (long long)p->k, (long long)job.g.blk_rows[BLASX_OPND_C],
+                (long long)job.g.blk_cols[BLASX_OPND_C], (long long)job.g.ntasks);
+    }
     if (want_team) blasx_team_prepare(&job); /* failure: runs without */
     job.t_start = blasx_now();
     pthread_mutex_lock(&rt.lock);

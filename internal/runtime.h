@@ -23,9 +23,11 @@ BLASX_INTERNAL int blasx_runtime_execute(int prec, size_t esz, int64_t tile, con
                                          const blasx_operand_t op[BLASX_OPND_COUNT]);
 
 /* Tile side for problem p: the tile model's choice (internal/tile_model.h)
- * when GPUs will run it and cfg.tile_model.on, else `compiled`.  Starts the
+ * when GPUs will run it and cfg.tile_model.on, else `compiled`; *tile_m
+ * gets the model's rows of a GEMM's tall tiles (0: square).  Starts the
  * runtime if needed. */
-BLASX_INTERNAL int64_t blasx_runtime_pick_tile(int prec, size_t esz, int64_t compiled, const blasx_problem_t *p);
+BLASX_INTERNAL int64_t blasx_runtime_pick_tile(int prec, size_t esz, int64_t compiled, const blasx_problem_t *p,
+                                               int64_t *tile_m);
 
 /* The calling thread's call ran as one CPU kernel: its per-call GPU
  * counters (blasx_last_call_stats) become zero, not the last tiled call's. */

@@ -8,6 +8,9 @@
 /* Largest accepted tile side: a tile of doubles must fit a GPU heap block
  * comfortably and index arithmetic of a tile stays far from overflow. */
 #define SETTINGS_TILE_MAX 65536
+/* Largest accepted height of GEMM's tall tiles (BLASX_TILE_M): a column of
+ * C tiles of a matrix with a million rows. */
+#define SETTINGS_TILE_M_MAX (1LL << 20)
 
 static blasx_settings_t S;
 static pthread_once_t once = PTHREAD_ONCE_INIT;
@@ -40,6 +43,12 @@ static void parse(void) {
     S.verbose = (int)blasx_env_ll("BLASX_VERBOSE", 0, 2, 0);
     S.cpu_strip = blasx_env_ll("BLASX_CPU_STRIP", 0, SETTINGS_TILE_MAX, -1);
     S.small = (int)blasx_env_ll("BLASX_SMALL", 0, 2, blasx_cfg.small.mode);
+    S.tile_m = blasx_env_ll("BLASX_TILE_M", 0, SETTINGS_TILE_M_MAX, -1);
+}
+
+long long blasx_settings_set_tile_m(long long rows) {
+    pthread_once(&once, parse);
+    return atomic_exchange(&S.tile_m, rows < 0 ? -1 : rows);
 }
 
 int blasx_settings_set_small(int mode) {

@@ -92,6 +92,9 @@ typedef struct {
     int64_t nedges;
     /* tile grid of each operand, for dependency inference */
     int64_t grid_rows[BLASX_OPND_COUNT], grid_cols[BLASX_OPND_COUNT];
+    /* rows / columns of each operand's tiles (the tile side, but GEMM's
+     * tall tiles: C and op(A) tile_m rows high, plan.h) */
+    int64_t blk_rows[BLASX_OPND_COUNT], blk_cols[BLASX_OPND_COUNT];
     /* rows / columns of each operand's last tile row / column when it is a
      * thin strip (blasx_grid_*; 0: uniform tiles) */
     int64_t strip_rows[BLASX_OPND_COUNT], strip_cols[BLASX_OPND_COUNT];

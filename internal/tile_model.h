@@ -18,6 +18,10 @@
  * and picks the smallest estimate among the T whose working set fits the
  * GPU heap.  Small T gives parallelism and a short pipeline fill, large T
  * the kernel rate (H200 DGEMM: about 40 TFLOP/s at 1024, 58 at 4096).
+ * For a GEMM it also weighs tall tiles (plan.h tile_m: C and op(A) tiles
+ * 2 T, 4 T, ... or all M rows high), whose host pieces are longer: C's
+ * bytes, read and written back in place by each task, cannot come by
+ * panels, and as 8 KiB pieces crossed at ~31 GB/s beside the kernels.
  * Invariants: a pure function of its inputs (unit-tested with measured
  * rates); used only when GPUs run the call, the compile-time tile is not
  * pinned (cfg.tile_model.on) and BLASX_TILE is unset; any failure of the
@@ -51,7 +55,8 @@ static inline void blasx_tile_model_links(const blasx_tile_model_t *md, int64_t 
 
 /* Output-tile tasks of p with tile T (triangular outputs count their half). */
 static inline double blasx_tile_model_tasks(const blasx_problem_t *p, int64_t T) {
-    double tm = (double)blasx_ceil_div64(p->m, T), tn = (double)blasx_ceil_div64(p->n, T);
+    int64_t TM = p->routine == BLASX_K_GEMM && p->tile_m > 0 ? p->tile_m : T; /* tall tiles */
+    double tm = (double)blasx_ceil_div64(p->m, TM), tn = (double)blasx_ceil_div64(p->n, T);
     switch (p->routine) {
     case BLASX_K_SYRK:
     case BLASX_K_HERK:
@@ -62,43 +67,63 @@ static inline double blasx_tile_model_tasks(const blasx_problem_t *p, int64_t T)
 }
 
 /* Estimated seconds of p with tile T on `gpus` GPUs (rate: flop/s of T's
- * tile step).  reads_c: the call reads its output (beta != 0, TRMM/TRSM). */
+ * tile step), with GEMM's tall tiles when p->tile_m > T: the bytes of C
+ * and op(A) then cross in pieces tile_m long (their link rate: that of the
+ * largest candidate up to tile_m), the first step waits for its tall A and
+ * C tiles and the last write-back is a tall tile. */
 static inline double blasx_tile_model_estimate(const blasx_tile_model_t *md, double rate, int64_t T,
                                                const blasx_problem_t *p, size_t esz, int gpus) {
     int64_t rows[BLASX_OPND_COUNT], cols[BLASX_OPND_COUNT];
     blasx_problem_shapes(p, rows, cols);
     int reads_c = p->routine == BLASX_K_TRMM || p->routine == BLASX_K_TRSM || p->beta != 0;
-    double in = 0, out = (double)rows[BLASX_OPND_C] * (double)cols[BLASX_OPND_C] * (double)esz;
-    for (int o = 0; o < BLASX_OPND_COUNT; o++)
-        if (o != BLASX_OPND_C || reads_c) in += (double)rows[o] * (double)cols[o] * (double)esz;
+    int64_t TM = p->routine == BLASX_K_GEMM && p->tile_m > T ? p->tile_m : T;
+    double bytes[BLASX_OPND_COUNT];
+    for (int o = 0; o < BLASX_OPND_COUNT; o++) bytes[o] = (double)rows[o] * (double)cols[o] * (double)esz;
     double tasks = blasx_tile_model_tasks(p, T), G = gpus < 1 ? 1 : gpus;
     double per_gpu = tasks / G, whole = per_gpu == (double)(int64_t)per_gpu ? per_gpu : (double)(int64_t)per_gpu + 1;
     double compute = whole / tasks * blasx_problem_flops(p) / rate;
-    double h2d, d2h;
+    double h2d, d2h, h2d_m = 0, d2h_m = 0;
     blasx_tile_model_links(md, T, &h2d, &d2h);
-    double transfer = in / (G * h2d), back = out / (G * d2h);
+    int64_t Tl = T; /* the measured candidate whose pieces are nearest tile_m from below */
+    for (int i = 0; i < md->n; i++)
+        if (md->tile[i] <= TM && md->tile[i] > Tl) Tl = md->tile[i];
+    blasx_tile_model_links(md, Tl, &h2d_m, &d2h_m);
+    double in = (bytes[BLASX_OPND_A] + (reads_c ? bytes[BLASX_OPND_C] : 0)) / h2d_m + bytes[BLASX_OPND_B] / h2d;
+    if (TM == T) in = (bytes[BLASX_OPND_A] + bytes[BLASX_OPND_B] + (reads_c ? bytes[BLASX_OPND_C] : 0)) / h2d;
+    double transfer = in / G, back = bytes[BLASX_OPND_C] / (G * d2h_m);
     if (back > transfer) transfer = back;
-    double tile_bytes = (double)T * (double)T * (double)esz;
-    double pipeline = 2 * tile_bytes / h2d + tile_bytes / d2h;
+    double tile_bytes = (double)T * (double)T * (double)esz, tall_bytes = tile_bytes * (double)TM / (double)T;
+    double pipeline = (2 * tall_bytes + tile_bytes) / h2d + tall_bytes / d2h;
     return (compute > transfer ? compute : transfer) + pipeline;
 }
 
 /* The tile of p: the candidate with the smallest estimate whose working
  * set (3 tiles per stream and 2 more) fits heap_bytes; `fallback` when
- * the model is empty or nothing fits.  *est (may be NULL) gets its estimate. */
+ * the model is empty or nothing fits.  *est (may be NULL) gets its
+ * estimate.  For a GEMM, when tile_m is not NULL, also tall tiles of
+ * 2 T, 4 T, ... rows (and all of C's rows) are weighed: *tile_m gets the
+ * rows of the best (0: square tiles). */
 static inline int64_t blasx_tile_model_pick(const blasx_tile_model_t *md, const blasx_problem_t *p, size_t esz,
                                             int gpus, int streams, double heap_bytes, int64_t fallback,
-                                            double *est) {
-    int64_t best = fallback;
+                                            double *est, int64_t *tile_m) {
+    int64_t best = fallback, best_m = 0;
     double best_t = 0;
+    blasx_problem_t q = *p;
+    int tall = tile_m && p->routine == BLASX_K_GEMM;
     for (int i = 0; i < md->n; i++) {
         int64_t T = md->tile[i];
         if (md->rate[i] <= 0 || md->h2d <= 0 || md->d2h <= 0) continue;
-        if ((double)T * (double)T * (double)esz * (3.0 * streams + 2) > heap_bytes) continue;
-        double t = blasx_tile_model_estimate(md, md->rate[i], T, p, esz, gpus);
-        if (best_t == 0 || t < best_t) best = T, best_t = t;
+        for (int64_t TM = T;; TM = TM * 2 < p->m ? TM * 2 : p->m) {
+            double tb = (double)T * (double)T * (double)esz, mb = tb * (double)TM / (double)T;
+            if ((2 * mb + tb) * streams + 2 * mb > heap_bytes) break;
+            q.tile_m = TM > T ? TM : 0;
+            double t = blasx_tile_model_estimate(md, md->rate[i], T, &q, esz, gpus);
+            if (best_t == 0 || t < best_t) best = T, best_m = q.tile_m, best_t = t;
+            if (!tall || TM >= p->m) break;
+        }
     }
     if (est) *est = best_t;
+    if (tile_m) *tile_m = best_m;
     return best;
 }
 

@@ -95,13 +95,14 @@ struct blasx_worker {
 /* Host view of tile t of a job's operand (shape clipped at the matrix edge). */
 static inline blasx_view_t blasx_job_host_view(const blasx_job_t *job, blasx_tile_t t) {
     const blasx_operand_t *o = &job->op[t.opnd];
-    int64_t T = job->tile, sr = job->g.strip_rows[t.opnd], sc = job->g.strip_cols[t.opnd];
-    int64_t r0 = blasx_grid_start(t.ti, o->rows, T, sr), c0 = blasx_grid_start(t.tj, o->cols, T, sc);
+    int64_t TR = job->g.blk_rows[t.opnd], TC = job->g.blk_cols[t.opnd];
+    int64_t sr = job->g.strip_rows[t.opnd], sc = job->g.strip_cols[t.opnd];
+    int64_t r0 = blasx_grid_start(t.ti, o->rows, TR, sr), c0 = blasx_grid_start(t.tj, o->cols, TC, sc);
     blasx_view_t v;
     v.ptr = o->ptr + (size_t)(r0 + c0 * o->ld) * job->esz;
     v.ld = o->ld;
-    v.rows = blasx_grid_extent(t.ti, o->rows, T, sr);
-    v.cols = blasx_grid_extent(t.tj, o->cols, T, sc);
+    v.rows = blasx_grid_extent(t.ti, o->rows, TR, sr);
+    v.cols = blasx_grid_extent(t.tj, o->cols, TC, sc);
     return v;
 }
 

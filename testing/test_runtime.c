@@ -174,14 +174,14 @@ static void test_plans(void) {
     char name[64];
     for (int a = 0; a < 3; a++)
         for (int b = 0; b < 3; b++) {
-            blasx_problem_t p = {BLASX_K_GEMM, {tr[a], tr[b], 0, 0}, 10, 8, 7, 1.0, 1.0, 0, 0};
+            blasx_problem_t p = {BLASX_K_GEMM, {tr[a], tr[b], 0, 0}, 10, 8, 7, 1.0, 1.0, 0, 0, 0};
             snprintf(name, sizeof name, "gemm %c%c", tr[a], tr[b]);
             check_plan(name, &p, T, 4 * 3, &seed);
         }
     for (int r = 0; r < 2; r++)
         for (int s = 0; s < 2; s++)
             for (int u = 0; u < 2; u++) {
-                blasx_problem_t p = {r ? BLASX_K_HEMM : BLASX_K_SYMM, {"LR"[s], "UL"[u], 0, 0}, 10, 8, 0, 1.0, 1.0, r, 0};
+                blasx_problem_t p = {r ? BLASX_K_HEMM : BLASX_K_SYMM, {"LR"[s], "UL"[u], 0, 0}, 10, 8, 0, 1.0, 1.0, r, 0, 0};
                 snprintf(name, sizeof name, "%s %c%c", r ? "hemm" : "symm", "LR"[s], "UL"[u]);
                 check_plan(name, &p, T, 4 * 3, &seed);
             }
@@ -190,7 +190,7 @@ static void test_plans(void) {
         for (int u = 0; u < 2; u++)
             for (int t = 0; t < 2; t++) {
                 char tc = t ? (r & 1 ? 'C' : 'T') : 'N';
-                blasx_problem_t p = {rank[r], {"UL"[u], tc, 0, 0}, 0, 10, 7, 1.0, 1.0, r & 1, 0};
+                blasx_problem_t p = {rank[r], {"UL"[u], tc, 0, 0}, 0, 10, 7, 1.0, 1.0, r & 1, 0, 0};
                 snprintf(name, sizeof name, "rank%d %c%c", r, "UL"[u], tc);
                 check_plan(name, &p, T, 4 * 5 / 2, &seed);
             }
@@ -199,7 +199,7 @@ static void test_plans(void) {
             for (int u = 0; u < 2; u++)
                 for (int t = 0; t < 3; t++) {
                     blasx_problem_t p = {r ? BLASX_K_TRSM : BLASX_K_TRMM, {"LR"[s], "UL"[u], tr[t], 'N'}, 10, 8, 0,
-                                         1.0, 0.0, 0, 0};
+                                         1.0, 0.0, 0, 0, 0};
                     snprintf(name, sizeof name, "%s %c%c%c", r ? "trsm" : "trmm", "LR"[s], "UL"[u], tr[t]);
                     check_plan(name, &p, T, 4 * 3, &seed);
                 }
@@ -230,7 +230,7 @@ static void test_strip(void) {
     for (int a = 0; a < 3; a++)
         for (int64_t strip = 1; strip <= 4; strip += 3) {
             /* n = 10, tile 3: 10 - strip columns in ceil((10 - strip) / 3) blocks, then the strip */
-            blasx_problem_t p = {BLASX_K_GEMM, {'N', tr[a], 0, 0}, 8, 10, 7, 1.0, 1.0, 0, strip};
+            blasx_problem_t p = {BLASX_K_GEMM, {'N', tr[a], 0, 0}, 8, 10, 7, 1.0, 1.0, 0, strip, 0};
             snprintf(name, sizeof name, "gemm N%c strip %lld", tr[a], (long long)strip);
             check_plan(name, &p, 3, (blasx_ceil_div64(10 - strip, 3) + 1) * 3, &seed);
         }
@@ -246,7 +246,7 @@ static void test_strip(void) {
         for (int64_t strip = 1; strip <= 9; strip += 4) {
             const char tb = "NT"[t];
             for (int i = 0; i < M * N; i++) C[i] = R[i] = (double)i / (M * N);
-            blasx_problem_t p = {BLASX_K_GEMM, {'N', tb, 0, 0}, M, N, K, -1.5, 0.5, 0, strip};
+            blasx_problem_t p = {BLASX_K_GEMM, {'N', tb, 0, 0}, M, N, K, -1.5, 0.5, 0, strip, 0};
             int64_t ldb = tb == 'N' ? K : N, br = tb == 'N' ? K : N, bc = tb == 'N' ? N : K;
             blasx_operand_t op[3] = {{(char *)A, M, M, K}, {(char *)B, ldb, br, bc}, {(char *)C, M, M, N}};
             int st = blasx_runtime_execute(BLASX_PREC_D, sizeof(double), 4, &p, op);
@@ -258,6 +258,64 @@ static void test_strip(void) {
             CHECK(st == 0 && md < 1e-13, "tiled dgemm N%c, tile 4, strip %lld: status %d, error %.2e", tb,
                   (long long)strip, st, md);
         }
+    free(A), free(B), free(C), free(R);
+}
+
+/* ---- GEMM's tall tiles (plan.h tile_m): C and op(A) tiles tile_m rows high */
+
+static void test_tall(void) {
+    uint64_t seed = 13;
+    const char *tr = "NTC";
+    char name[64];
+    /* m = 10, tile 3: ceil(10 / tile_m) tile rows of C, ceil(8 / 3) columns */
+    const int64_t tms[4] = {4, 6, 10, 16};
+    for (int a = 0; a < 3; a++)
+        for (int b = 0; b < 3; b += 2)
+            for (int i = 0; i < 4; i++) {
+                blasx_problem_t p = {BLASX_K_GEMM, {tr[a], tr[b], 0, 0}, 10, 8, 7, 1.0, 1.0, 0, a == 1 ? 2 : 0, tms[i]};
+                snprintf(name, sizeof name, "gemm %c%c tile_m %lld%s", tr[a], tr[b], (long long)tms[i],
+                         a == 1 ? " strip 2" : "");
+                int64_t cols = a == 1 ? blasx_ceil_div64(8 - 2, 3) + 1 : 3;
+                check_plan(name, &p, 3, blasx_ceil_div64(10, tms[i]) * cols, &seed);
+            }
+    /* every element of C and op(A) lies in exactly one tile, shapes as planned */
+    {
+        blasx_problem_t p = {BLASX_K_GEMM, {'T', 'N', 0, 0}, 11, 7, 5, 1.0, 1.0, 0, 0, 4};
+        blasx_graph_t g;
+        blasx_graph_init(&g);
+        int st = blasx_plan(&g, &p, 2);
+        CHECK(st == 0 && g.blk_rows[BLASX_OPND_C] == 4 && g.blk_cols[BLASX_OPND_C] == 2 &&
+                  g.blk_rows[BLASX_OPND_A] == 2 && g.blk_cols[BLASX_OPND_A] == 4 && g.grid_rows[BLASX_OPND_C] == 3 &&
+                  g.grid_cols[BLASX_OPND_A] == 3 && g.grid_rows[BLASX_OPND_A] == 3,
+              "gemm TN m 11 tile_m 4 tile 2: C tiles 4 x 2 in a 3 x 4 grid, A^T tiles 2 x 4 (status %d)", st);
+        blasx_graph_free(&g);
+    }
+
+    /* tiled DGEMM with tall tiles on the CPU pool against one kernel call */
+    enum { M = 29, N = 37, K = 23 };
+    double *A = malloc(sizeof(double) * M * K), *B = malloc(sizeof(double) * K * N);
+    double *C = malloc(sizeof(double) * M * N), *R = malloc(sizeof(double) * M * N);
+    for (int i = 0; i < M * K; i++) A[i] = (double)(rng_next(&seed) >> 11) * 0x1.0p-53 - 0.5;
+    for (int i = 0; i < K * N; i++) B[i] = (double)(rng_next(&seed) >> 11) * 0x1.0p-53 - 0.5;
+    const int64_t tall[3] = {8, 16, 29};
+    for (int a = 0; a < 2; a++)
+        for (int t = 0; t < 2; t++)
+            for (int i = 0; i < 3; i++) {
+                const char ta = "NT"[a], tb = "NT"[t];
+                for (int e = 0; e < M * N; e++) C[e] = R[e] = (double)e / (M * N);
+                blasx_problem_t p = {BLASX_K_GEMM, {ta, tb, 0, 0}, M, N, K, -1.5, 0.5, 0, t ? 5 : 0, tall[i]};
+                int64_t lda = ta == 'N' ? M : K, ar = ta == 'N' ? M : K, ac = ta == 'N' ? K : M;
+                int64_t ldb = tb == 'N' ? K : N, br = tb == 'N' ? K : N, bc = tb == 'N' ? N : K;
+                blasx_operand_t op[3] = {{(char *)A, lda, ar, ac}, {(char *)B, ldb, br, bc}, {(char *)C, M, M, N}};
+                int st = blasx_runtime_execute(BLASX_PREC_D, sizeof(double), 4, &p, op);
+                blasx_step_t s = {-1.5, 0.5, {0, 0, 0}, {1, 0, 0}, {2, 0, 0}, BLASX_K_GEMM, {ta, tb, 0, 0}};
+                blasx_view_t va = {A, lda, ar, ac}, vb = {B, ldb, br, bc}, vc = {R, M, M, N};
+                blasx_cpu_run_step(BLASX_PREC_D, &s, &va, &vb, &vc);
+                double md = 0;
+                for (int e = 0; e < M * N; e++) md = fmax(md, fabs(C[e] - R[e]));
+                CHECK(st == 0 && md < 1e-13, "tiled dgemm %c%c, tile 4, tile_m %lld%s: status %d, error %.2e", ta, tb,
+                      (long long)tall[i], t ? ", strip 5" : "", st, md);
+            }
     free(A), free(B), free(C), free(R);
 }
 
@@ -284,7 +342,7 @@ static void *concurrent_call(void *argp) {
         memcpy(C, B, sizeof(double) * CN * CN);
         memcpy(R, B, sizeof(double) * CN * CN);
         /* Tiled TRSM (long dependency chains) against the direct kernel. */
-        blasx_problem_t p = {BLASX_K_TRSM, {'L', 'U', 'N', 'N'}, CN, CN, 0, 2.0, 0.0, 0, 0};
+        blasx_problem_t p = {BLASX_K_TRSM, {'L', 'U', 'N', 'N'}, CN, CN, 0, 2.0, 0.0, 0, 0, 0};
         blasx_operand_t op[3] = {{(char *)A, CN, CN, CN}, {NULL, 0, 0, 0}, {(char *)C, CN, CN, CN}};
         int st = blasx_runtime_execute(BLASX_PREC_D, sizeof(double), 4, &p, op);
         blasx_step_t s = {2.0, 0.0, {0, 0, 0}, {-1, 0, 0}, {2, 0, 0}, BLASX_K_TRSM, {'L', 'U', 'N', 'N'}};
@@ -324,6 +382,7 @@ int main(void) {
     test_queue();
     test_plans();
     test_strip();
+    test_tall();
     test_concurrent_calls();
     return bx_summary("test_runtime");
 }

@@ -33,10 +33,10 @@ int main(void) {
 
     blasx_problem_t big = gemm(32768, 32768, 32768), mid = gemm(8192, 8192, 8192), small = gemm(2048, 2048, 2048);
     double e_big, e_mid;
-    int64_t tb1 = blasx_tile_model_pick(&md, &big, 8, 1, streams, heap, 1024, &e_big);
-    int64_t tb2 = blasx_tile_model_pick(&md, &big, 8, 2, streams, heap, 1024, NULL);
-    int64_t tm2 = blasx_tile_model_pick(&md, &mid, 8, 2, streams, heap, 1024, &e_mid);
-    int64_t ts2 = blasx_tile_model_pick(&md, &small, 8, 2, streams, heap, 1024, NULL);
+    int64_t tb1 = blasx_tile_model_pick(&md, &big, 8, 1, streams, heap, 1024, &e_big, NULL);
+    int64_t tb2 = blasx_tile_model_pick(&md, &big, 8, 2, streams, heap, 1024, NULL, NULL);
+    int64_t tm2 = blasx_tile_model_pick(&md, &mid, 8, 2, streams, heap, 1024, &e_mid, NULL);
+    int64_t ts2 = blasx_tile_model_pick(&md, &small, 8, 2, streams, heap, 1024, NULL, NULL);
     printf("test_tile_model: DGEMM 32768 -> %lld (1 GPU, est %.3f s), %lld (2 GPUs); 8192 -> %lld (est %.4f s); "
            "2048 -> %lld\n", (long long)tb1, e_big, (long long)tb2, (long long)tm2, e_mid, (long long)ts2);
     CHECK(tb1 == 4096 && tb2 == 4096, "N = 32768 takes the fastest kernel's tile (%lld, %lld)", (long long)tb1,
@@ -54,7 +54,7 @@ int main(void) {
         double prev = 1e30;
         for (int g = 1; g <= 8; g++) {
             double est;
-            int64_t t = blasx_tile_model_pick(&md, &p, 8, g, streams, heap, 1024, &est);
+            int64_t t = blasx_tile_model_pick(&md, &p, 8, g, streams, heap, 1024, &est, NULL);
             int least = 1;
             for (int i = 0; i < md.n; i++)
                 least &= est <= blasx_tile_model_estimate(&md, md.rate[i], md.tile[i], &p, 8, g);
@@ -66,9 +66,9 @@ int main(void) {
 
     /* the working set bounds the tile: 3 per stream + 2 of T^2 doubles */
     double small_heap = 2048.0 * 2048 * 8 * (3 * streams + 2);
-    int64_t th = blasx_tile_model_pick(&md, &big, 8, 2, streams, small_heap, 1024, NULL);
+    int64_t th = blasx_tile_model_pick(&md, &big, 8, 2, streams, small_heap, 1024, NULL, NULL);
     CHECK(th == 2048, "heap for 2048-tiles only: %lld", (long long)th);
-    CHECK(blasx_tile_model_pick(&md, &big, 8, 2, streams, 1.0, 777, NULL) == 777,
+    CHECK(blasx_tile_model_pick(&md, &big, 8, 2, streams, 1.0, 777, NULL, NULL) == 777,
           "nothing fits: the compiled tile");
 
     /* triangular outputs: half the tasks */
@@ -81,7 +81,7 @@ int main(void) {
     /* an empty model keeps the compiled tile */
     blasx_tile_model_t none;
     memset(&none, 0, sizeof none);
-    CHECK(blasx_tile_model_pick(&none, &big, 8, 2, streams, heap, 1024, NULL) == 1024, "no model: compiled tile");
+    CHECK(blasx_tile_model_pick(&none, &big, 8, 2, streams, heap, 1024, NULL, NULL) == 1024, "no model: compiled tile");
     /* tile-shaped copies slower for small tiles (as measured on the H200:
      * 2-D copies of 8 KiB pieces at about 33 GB/s): the links of T are
      * T's own, estimates grow, and a PCIe-bound call moves to larger tiles */
@@ -97,8 +97,8 @@ int main(void) {
         blasx_tile_model_links(&md, 1024, &lh, &ld);
         CHECK(lh == 50e9 && ld == 50e9, "a model without tile-shaped rates: the contiguous links");
         double e0, e1;
-        int64_t t0 = blasx_tile_model_pick(&md, &mid, 8, 1, streams, heap, 1024, &e0);
-        int64_t t1 = blasx_tile_model_pick(&m2, &mid, 8, 1, streams, heap, 1024, &e1);
+        int64_t t0 = blasx_tile_model_pick(&md, &mid, 8, 1, streams, heap, 1024, &e0, NULL);
+        int64_t t1 = blasx_tile_model_pick(&m2, &mid, 8, 1, streams, heap, 1024, &e1, NULL);
         printf("test_tile_model: DGEMM 8192 on 1 GPU: %lld (contiguous links, est %.4f s) -> %lld (tile links, "
                "est %.4f s)\n", (long long)t0, e0, (long long)t1, e1);
         CHECK(t1 > t0, "slow small-tile copies move N = 8192 to larger tiles (%lld -> %lld)", (long long)t0,
