@@ -59,6 +59,9 @@
 #ifndef BLASX_CFG_TILE_MODEL_MAX
 #define BLASX_CFG_TILE_MODEL_MAX 4096 /* elements; largest candidate (a power of two) */
 #endif
+#ifndef BLASX_CFG_TILE_MODEL_TALL_KIB
+#define BLASX_CFG_TILE_MODEL_TALL_KIB 64 /* KiB; a GEMM's C and op(A) tiles are made this many bytes tall (at most the matrix), so their host columns cross PCIe as long pieces (0 = square tiles) */
+#endif
 
 /* ---- offload: calls below this many flops run as one CPU kernel call -- */
 #ifndef BLASX_CFG_OFFLOAD_MIN_FLOPS
@@ -306,6 +309,7 @@ typedef struct {
     int on;             /* choose the tile per call (internal/tile_model.h) */
     long long min, max; /* candidates: powers of two in [min, max] */
     int pitch;          /* its link probe's host leading dimension, in tile sides */
+    long long tall_kib; /* GEMM: C and op(A) tiles at least this many KiB tall (plan.h tile_m); 0: square */
 } blasx_tile_model_cfg_t;
 
 typedef struct {
@@ -373,7 +377,8 @@ typedef struct {
 
 static const blasx_config_t blasx_cfg = {
     .tile = {BLASX_CFG_TILE_S, BLASX_CFG_TILE_D, BLASX_CFG_TILE_C, BLASX_CFG_TILE_Z},
-    .tile_model = {BLASX_CFG_TILE_MODEL, BLASX_CFG_TILE_MODEL_MIN, BLASX_CFG_TILE_MODEL_MAX, BLASX_CFG_TILE_MODEL_PITCH},
+    .tile_model = {BLASX_CFG_TILE_MODEL, BLASX_CFG_TILE_MODEL_MIN, BLASX_CFG_TILE_MODEL_MAX, BLASX_CFG_TILE_MODEL_PITCH,
+                   BLASX_CFG_TILE_MODEL_TALL_KIB},
     .sched = {BLASX_CFG_OFFLOAD_MIN_FLOPS, BLASX_CFG_CPU_WORKERS, BLASX_CFG_CPU_WORKERS_MAX,
               BLASX_CFG_CPU_WORKER, BLASX_CFG_IDLE_SPINS, BLASX_CFG_PLAN_MEM_PCT,
               BLASX_CFG_CPU_PAR_MIN_FLOPS, BLASX_CFG_CPU_TEAM_THREADS, BLASX_CFG_CPU_TEAM_MARGIN_PCT,
@@ -407,6 +412,8 @@ _Static_assert(BLASX_CFG_TILE_MODEL_MAX >= BLASX_CFG_TILE_MODEL_MIN && BLASX_CFG
                        (BLASX_CFG_TILE_MODEL_MAX & (BLASX_CFG_TILE_MODEL_MAX - 1)) == 0,
                "largest model tile: a power of two in [min, 65536]");
 _Static_assert(BLASX_CFG_TILE_MODEL_PITCH >= 1 && BLASX_CFG_TILE_MODEL_PITCH <= 64, "tile model probe pitch in [1, 64] tiles");
+_Static_assert(BLASX_CFG_TILE_MODEL_TALL_KIB >= 0 && BLASX_CFG_TILE_MODEL_TALL_KIB <= 65536,
+               "tall GEMM tiles: 0 (square) to 65536 KiB of host column");
 _Static_assert(BLASX_CFG_OFFLOAD_MIN_FLOPS >= 0, "offload threshold is a flop count >= 0");
 _Static_assert(BLASX_CFG_SMALL_MODE >= 0 && BLASX_CFG_SMALL_MODE <= 2, "small-call mode is 0, 1 or 2");
 _Static_assert(BLASX_CFG_SMALL_GPU_MIN_FLOPS >= 0 && BLASX_CFG_SMALL_MAX_FLOPS >= BLASX_CFG_SMALL_GPU_MIN_FLOPS,

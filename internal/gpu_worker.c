@@ -382,12 +382,6 @@ static struct {
     double h2d, d2h;
 } TM = {PTHREAD_MUTEX_INITIALIZER, {0}, {{0}}, 0, 0, 0};
 
-/* Most GEMM steps queued to keep the GPU busy during one candidate's
- * tile-shaped link probe: its four copies of cfg.gpu.l2_probe_mb (64 MiB)
- * take ~5 ms, ~460 steps of the smallest (512) tile on an H200; the cap
- * bounds the probe on a GPU whose kernels are far slower than its links. */
-#define TM_BUSY_MAX_STEPS 4096
-
 /* Heap blocks for a measurement, under the cache lock: GPU threads may be
  * serving other calls meanwhile. */
 static int tm_alloc(blasx_gpu_t *g, size_t bytes, uintptr_t *a) {
@@ -450,37 +444,22 @@ static int tm_links(blasx_gpu_t *g, blasx_stream_t s, blasx_event_t e0, blasx_ev
  * failure): T rows of as many columns (at most T) as fit cfg.gpu.l2_probe_mb
  * MiB, out of a host matrix cfg.tile_model.pitch times as tall -- a 2-D copy of
  * T * esz-byte pieces a column apart, as a tile of a call's matrix travels
- * -- while a GEMM step runs on stream `busy` (v: its tiles, `step_s` its
- * measured seconds), as in a call: on an H200, 8 KiB pieces crossed at
- * 48-54 GB/s alone but ~31-33 beside a DGEMM, where contiguous copies kept
- * 55 (bench_copies); a probe without the kernel could not tell 1024-tiles
- * from tall ones. */
-static void tm_tile_links(blasx_gpu_t *g, blasx_stream_t s, blasx_stream_t busy, blasx_event_t e0, blasx_event_t e1,
-                          int64_t T, size_t esz, int prec, const blasx_step_t *step, const blasx_view_t v[3],
-                          double step_s, double *h2d, double *d2h) {
+ * (the spacing seems to matter: in a DGEMM N = 8192 trace, pitch 8 T, the
+ * 1024-tiles crossed at about 33 GB/s; this probe at pitch 2 T measured 54). */
+static void tm_tile_links(blasx_gpu_t *g, blasx_stream_t s, blasx_event_t e0, blasx_event_t e1, int64_t T,
+                          size_t esz, double *h2d, double *d2h) {
     const int64_t ld = blasx_cfg.tile_model.pitch * T;
     int64_t cols = (int64_t)(((size_t)blasx_cfg.gpu.l2_probe_mb << 20) / ((size_t)ld * esz));
     *h2d = *d2h = 0;
     if (cols > T) cols = T;
-    if (cols < 1 || step_s <= 0) return;
-    /* enough steps to outlast the four copies (a warm-up and a timed one
-     * each way) even at the contiguous rate */
-    double copies_s = 4.0 * (double)(T * cols) * (double)esz / TM.h2d;
-    int64_t n = (int64_t)(copies_s / step_s) + 2, rc = 0;
-    if (n > TM_BUSY_MAX_STEPS) n = TM_BUSY_MAX_STEPS;
-    for (int64_t i = 0; rc == 0 && i < n; i++) rc = g->be->run_step(busy, prec, step, &v[0], &v[1], &v[2]);
-    if (rc == 0) tm_copy_rates(g, s, e0, e1, T, cols, ld, esz, h2d, d2h);
-    g->be->stream_sync(busy);
-    if (rc) *h2d = *d2h = 0;
+    if (cols >= 1) tm_copy_rates(g, s, e0, e1, T, cols, ld, esz, h2d, d2h);
 }
 
 /* Rate of one T x T x T GEMM step of precision prec on g for each
  * candidate T (device-timed; enough repetitions that small tiles run for
- * about as long as one large one); then each T's tile-shaped link rates
- * beside the largest candidate's step (a small kernel beside the probe did
- * not slow 8 KiB pieces on an H200, a DGEMM of 4096 did). */
-static void tm_rates(blasx_gpu_t *g, blasx_stream_t s, blasx_stream_t busy, blasx_event_t e0, blasx_event_t e1,
-                     int prec, size_t esz, blasx_tile_model_t *md) {
+ * about as long as one large one). */
+static void tm_rates(blasx_gpu_t *g, blasx_stream_t s, blasx_event_t e0, blasx_event_t e1, int prec, size_t esz,
+                     blasx_tile_model_t *md) {
     const blasx_device_backend_t *be = g->be;
     blasx_step_t step;
     memset(&step, 0, sizeof step);
@@ -489,9 +468,7 @@ static void tm_rates(blasx_gpu_t *g, blasx_stream_t s, blasx_stream_t busy, blas
     step.alpha = 1, step.beta = 1;
     step.a = blasx_tile(BLASX_OPND_A, 0, 0), step.b = blasx_tile(BLASX_OPND_B, 0, 0);
     step.c = blasx_tile(BLASX_OPND_C, 0, 0);
-    double cplx = prec == BLASX_PREC_C || prec == BLASX_PREC_Z ? 4 : 1, step_s = 0;
-    uintptr_t keep[3] = {0, 0, 0}; /* the largest candidate's tiles, for the link probes */
-    blasx_view_t kv[3];
+    double cplx = prec == BLASX_PREC_C || prec == BLASX_PREC_Z ? 4 : 1;
     for (int64_t T = blasx_cfg.tile_model.min; T <= blasx_cfg.tile_model.max && md->n < BLASX_TILE_MODEL_MAX_CAND;
          T *= 2) {
         size_t bytes = (size_t)(T * T) * esz;
@@ -508,23 +485,14 @@ static void tm_rates(blasx_gpu_t *g, blasx_stream_t s, blasx_stream_t busy, blas
         if (rc == 0) rc = be->event_record(e1, s);
         if (rc == 0) rc = be->stream_sync(s);
         double t = rc == 0 ? tm_seconds(be, e0, e1) : 0;
-        if (t <= 0) { /* no room (or a failure): larger tiles will not do better */
-            for (int i = 0; i < 3; i++)
-                if (blk[i]) tm_free(g, blk[i]);
-            break;
-        }
+        for (int i = 0; i < 3; i++)
+            if (blk[i]) tm_free(g, blk[i]);
+        if (t <= 0) break; /* no room (or a failure): larger tiles will not do better */
         md->tile[md->n] = T;
         md->rate[md->n] = cplx * 2.0 * (double)T * (double)T * (double)T * (double)reps / t;
+        tm_tile_links(g, s, e0, e1, T, esz, &md->h2d_t[md->n], &md->d2h_t[md->n]);
         md->n++;
-        for (int i = 0; i < 3; i++) /* keep this candidate's tiles, free the previous one's */
-            if (keep[i]) tm_free(g, keep[i]);
-        memcpy(keep, blk, sizeof keep), memcpy(kv, v, sizeof kv);
-        step_s = t / (double)reps;
     }
-    for (int i = 0; i < md->n; i++)
-        tm_tile_links(g, s, busy, e0, e1, md->tile[i], esz, prec, &step, kv, step_s, &md->h2d_t[i], &md->d2h_t[i]);
-    for (int i = 0; i < 3; i++)
-        if (keep[i]) tm_free(g, keep[i]);
 }
 
 const blasx_tile_model_t *blasx_gpus_tile_model(int prec, size_t esz) {
@@ -536,19 +504,17 @@ const blasx_tile_model_t *blasx_gpus_tile_model(int prec, size_t esz) {
         TM.done[prec] = 1;
         blasx_gpu_t *g = G.gpu[0];
         const blasx_device_backend_t *be = g->be;
-        blasx_stream_t s = NULL, busy = NULL;
+        blasx_stream_t s = NULL;
         blasx_event_t e0 = NULL, e1 = NULL;
         blasx_tile_model_t *md = &TM.m[prec];
         int rc = be->stream_create(g->dev, &s);
-        if (rc == 0) rc = be->stream_create(g->dev, &busy);
         if (rc == 0) rc = be->event_create_timed(g->dev, &e0);
         if (rc == 0) rc = be->event_create_timed(g->dev, &e1);
         if (rc == 0 && !TM.bw_done) TM.bw_done = 1, rc = tm_links(g, s, e0, e1);
         if (rc == 0 && TM.h2d > 0) {
             md->h2d = TM.h2d, md->d2h = TM.d2h;
-            tm_rates(g, s, busy, e0, e1, prec, esz, md);
+            tm_rates(g, s, e0, e1, prec, esz, md);
         }
-        if (busy) be->stream_sync(busy), be->stream_destroy(busy);
         if (s) be->stream_sync(s);
         if (e0) be->event_destroy(e0);
         if (e1) be->event_destroy(e1);

@@ -18,10 +18,11 @@
  * and picks the smallest estimate among the T whose working set fits the
  * GPU heap.  Small T gives parallelism and a short pipeline fill, large T
  * the kernel rate (H200 DGEMM: about 40 TFLOP/s at 1024, 58 at 4096).
- * For a GEMM it also weighs tall tiles (plan.h tile_m: C and op(A) tiles
- * 2 T, 4 T, ... or all M rows high), whose host pieces are longer: C's
- * bytes, read and written back in place by each task, cannot come by
- * panels, and as 8 KiB pieces crossed at ~31 GB/s beside the kernels.
+ * A GEMM gets tall tiles (plan.h tile_m: C and op(A) tiles
+ * cfg.tile_model.tall_kib of host column high, at most all M rows), whose
+ * host pieces are long: C's bytes, read and written back in place by each
+ * task, cannot come by panels, and as 8 KiB pieces crossed at ~31 GB/s
+ * beside the kernels (blasx_tile_model_tall).
  * Invariants: a pure function of its inputs (unit-tested with measured
  * rates); used only when GPUs run the call, the compile-time tile is not
  * pinned (cfg.tile_model.on) and BLASX_TILE is unset; any failure of the
@@ -97,30 +98,41 @@ static inline double blasx_tile_model_estimate(const blasx_tile_model_t *md, dou
     return (compute > transfer ? compute : transfer) + pipeline;
 }
 
+/* Rows of a GEMM's tall tiles for side T (plan.h tile_m; 0: square): C
+ * and op(A) tiles cfg.tile_model.tall_kib KiB of host column tall, at
+ * most all m rows, never shorter than T.  Not from the model's probes:
+ * on an H200 a copy of 8 KiB pieces beside one GEMM kernel crossed at
+ * 52-54 GB/s, yet in DGEMM calls the square 1024-tiles' copies ran at
+ * ~31-33 and tall tiles of 8192 rows (64 KiB) made DGEMM N = 8192 /
+ * 16384 / 32768 1.23 / 1.14 / 1.05x faster, M = N = 32768, K = 4096
+ * 1.43x (benchmarks/results/tall-tiles-*-h200-2026-11-24.*). */
+static inline int64_t blasx_tile_model_tall(const blasx_problem_t *p, int64_t T, size_t esz) {
+    if (p->routine != BLASX_K_GEMM || blasx_cfg.tile_model.tall_kib <= 0) return 0;
+    int64_t rows = (int64_t)(blasx_cfg.tile_model.tall_kib * 1024 / (long long)esz);
+    if (rows > p->m) rows = p->m;
+    return rows > T ? rows : 0;
+}
+
 /* The tile of p: the candidate with the smallest estimate whose working
  * set (3 tiles per stream and 2 more) fits heap_bytes; `fallback` when
  * the model is empty or nothing fits.  *est (may be NULL) gets its
- * estimate.  For a GEMM, when tile_m is not NULL, also tall tiles of
- * 2 T, 4 T, ... rows (and all of C's rows) are weighed: *tile_m gets the
- * rows of the best (0: square tiles). */
+ * estimate.  When tile_m is not NULL, a GEMM is weighed with the tall
+ * tiles of each T (blasx_tile_model_tall), whose rows *tile_m gets (0:
+ * square). */
 static inline int64_t blasx_tile_model_pick(const blasx_tile_model_t *md, const blasx_problem_t *p, size_t esz,
                                             int gpus, int streams, double heap_bytes, int64_t fallback,
                                             double *est, int64_t *tile_m) {
     int64_t best = fallback, best_m = 0;
     double best_t = 0;
     blasx_problem_t q = *p;
-    int tall = tile_m && p->routine == BLASX_K_GEMM;
     for (int i = 0; i < md->n; i++) {
         int64_t T = md->tile[i];
         if (md->rate[i] <= 0 || md->h2d <= 0 || md->d2h <= 0) continue;
-        for (int64_t TM = T;; TM = TM * 2 < p->m ? TM * 2 : p->m) {
-            double tb = (double)T * (double)T * (double)esz, mb = tb * (double)TM / (double)T;
-            if ((2 * mb + tb) * streams + 2 * mb > heap_bytes) break;
-            q.tile_m = TM > T ? TM : 0;
-            double t = blasx_tile_model_estimate(md, md->rate[i], T, &q, esz, gpus);
-            if (best_t == 0 || t < best_t) best = T, best_m = q.tile_m, best_t = t;
-            if (!tall || TM >= p->m) break;
-        }
+        q.tile_m = tile_m ? blasx_tile_model_tall(p, T, esz) : 0;
+        double tb = (double)T * (double)T * (double)esz, mb = q.tile_m ? tb * (double)q.tile_m / (double)T : tb;
+        if ((2 * mb + tb) * streams + 2 * mb > heap_bytes) continue;
+        double t = blasx_tile_model_estimate(md, md->rate[i], T, &q, esz, gpus);
+        if (best_t == 0 || t < best_t) best = T, best_m = q.tile_m, best_t = t;
     }
     if (est) *est = best_t;
     if (tile_m) *tile_m = best_m;

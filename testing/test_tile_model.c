@@ -107,5 +107,40 @@ int main(void) {
                   blasx_tile_model_estimate(&md, md.rate[1], 1024, &mid, 8, 1),
               "slower 1024-tile links give a larger 1024 estimate");
     }
+    /* GEMM's tall tiles (blasx_tile_model_tall): C and op(A) tiles
+     * cfg.tile_model.tall_kib of host column high, clipped to m, never
+     * shorter than T; other routines and tile_m == NULL stay square */
+    {
+        const int64_t kib = blasx_cfg.tile_model.tall_kib;
+        int64_t rows_d = kib * 1024 / 8, tm = -1;
+        CHECK(blasx_tile_model_tall(&mid, 1024, 8) == (rows_d > 1024 ? (rows_d < 8192 ? rows_d : 8192) : 0),
+              "DGEMM 8192, T 1024: tall tiles of min(%lld, 8192) rows", (long long)rows_d);
+        CHECK(blasx_tile_model_tall(&mid, 1024, 4) == (kib * 256 > 1024 ? (kib * 256 < 8192 ? kib * 256 : 8192) : 0),
+              "SGEMM: twice the rows of DGEMM for the same bytes (clipped to m)");
+        CHECK(blasx_tile_model_tall(&small, 4096, 8) == 0, "m = 2048 below T = 4096: square");
+        blasx_problem_t rk = mid;
+        rk.routine = BLASX_K_SYRK;
+        CHECK(blasx_tile_model_tall(&rk, 1024, 8) == 0, "SYRK: square tiles");
+        int64_t t = blasx_tile_model_pick(&md, &big, 8, 1, streams, heap, 1024, NULL, &tm);
+        CHECK(kib == 0 || tm == blasx_tile_model_tall(&big, t, 8), "DGEMM 32768 picks tile %lld with tile_m %lld",
+              (long long)t, (long long)tm);
+        blasx_problem_t tall = big;
+        tall.tile_m = tm;
+        double e_sq, e_tall;
+        (void)blasx_tile_model_pick(&md, &big, 8, 1, streams, heap, 1024, &e_sq, NULL);
+        e_tall = blasx_tile_model_estimate(&md, md.rate[3], t, &tall, 8, 1);
+        CHECK(e_tall > 0 && e_sq > 0, "estimates with and without tall tiles (%.4f / %.4f s)", e_tall, e_sq);
+        tm = -1;
+        (void)blasx_tile_model_pick(&md, &rk, 8, 1, streams, heap, 1024, NULL, &tm);
+        CHECK(tm == 0, "SYRK pick: tile_m 0");
+        /* a heap that holds square 4096 working sets but not tall ones: a
+         * smaller T whose tall working set fits, or none */
+        double sq4096 = 4096.0 * 4096 * 8 * (3.0 * streams + 2);
+        tm = -1;
+        int64_t th = blasx_tile_model_pick(&md, &big, 8, 1, streams, sq4096, 1024, NULL, &tm);
+        double mb = (double)th * (double)(tm ? tm : th) * 8, tb = (double)th * (double)th * 8;
+        CHECK((2 * mb + tb) * streams + 2 * mb <= sq4096, "tall working set (tile %lld x %lld) fits the heap",
+              (long long)(tm ? tm : th), (long long)th);
+    }
     return bx_summary("test_tile_model");
 }
