@@ -63,7 +63,6 @@ typedef struct {
     int tri;          /* output is a diagonal tile of the SYRK family: uplo triangle only */
     int staged;       /* output goes back through stage (a triangle, or pageable host memory) */
     int loaded;       /* the output tile was read from the host (the task reads C) */
-    int late;         /* late C: 1 = the output tile is loaded after the steps, 2 = that load and its add issued */
     int wb;           /* write-back submitted (its done event recorded) */
     int d2h;          /* its copy to the host was issued: the host tile may have changed */
     int tid;          /* trace track: index of the stream its operations go on */
@@ -76,13 +75,6 @@ typedef struct {
     size_t stage_bytes;
     gpu_slot_t slot[GPU_SLOTS]; /* staging of host-to-device copies from pageable memory */
     int slot_next;
-    /* late C (late_issue): a heap block holding the element 1 of precision
-     * scratch_prec at its start and the loaded host tile after LATE_HEAD
-     * bytes; late_ev is recorded after the add that last read it */
-    uintptr_t scratch;
-    size_t scratch_bytes;
-    int scratch_prec, late_used;
-    blasx_event_t late_ev;
 } gpu_stream_t;
 
 typedef struct {
@@ -148,7 +140,6 @@ static struct {
     int copy_stream; /* a copy stream per GPU for input tiles */
     int wb_stream;   /* a write-back stream per GPU */
     int panel;       /* input tiles from pinned memory copied by panels (BLASX_PANEL) */
-    int late_c;      /* output tiles of beta != 0 tasks loaded after their steps (BLASX_LATE_C) */
     blasx_tile_dir_t dir; /* the L2 level: topology and directory over the GPUs' caches */
 } G;
 
@@ -262,7 +253,6 @@ static void gpu_destroy(blasx_gpu_t *g) {
         for (int d = 0; d < GPU_MAX_DEPTH; d++)
             if (st->ring[d].ev) be->event_destroy(st->ring[d].ev);
         if (st->done) be->event_destroy(st->done);
-        if (st->late_ev) be->event_destroy(st->late_ev); /* its scratch goes with the heap */
         free_pinned(be, st->stage);
         for (int q = 0; q < GPU_SLOTS; q++) {
             if (st->slot[q].ev) be->event_destroy(st->slot[q].ev);
@@ -600,7 +590,6 @@ int blasx_gpus_init(void) {
     G.copy_stream = (int)blasx_env_ll("BLASX_COPY_STREAM", 0, 1, blasx_cfg.gpu.copy_stream) != 0;
     G.panel = blasx_cfg.gpu.panel_tiles > 1 ? (int)blasx_env_ll("BLASX_PANEL", 0, 1, 1) : 0;
     G.wb_stream = (int)blasx_env_ll("BLASX_WB_STREAM", 0, 1, blasx_cfg.gpu.wb_stream) != 0;
-    G.late_c = (int)blasx_env_ll("BLASX_LATE_C", 0, 1, blasx_cfg.gpu.late_c) != 0;
     int list[BLASX_CFG_MAX_GPUS];
     int n = select_devices(ndev, list);
     for (int i = 0; i < n; i++) {
@@ -1066,100 +1055,6 @@ static int is_rank_kernel(int k) {
     return k == BLASX_K_SYRK || k == BLASX_K_HERK || k == BLASX_K_SYR2K || k == BLASX_K_HER2K;
 }
 
-/* ---- late C ------------------------------------------------------------
- * A task whose first step reads its output tile (beta != 0) would wait for
- * that tile before its first kernel: with tall tiles on an H200 the C tile
- * (64-256 MiB) came first and the call's last task computed entirely
- * after the last load (DGEMM 8192: 2.5 ms of kernels, then the write-back,
- * after the link fell idle).  Instead its steps start on A and B with beta
- * = 0 and the host tile is loaded after them, into the stream's scratch,
- * and added times beta, C = (alpha op(A) op(B)) + beta C, by one GEMM of
- * the tile seen as a (rows cols) x 1 column times the 1 x 1 matrix [1].
- * Only full-tile steps (GEMM, SYMM, HEMM), a pinned host tile (no staged
- * write-back) and a tile of fewer than 2^31 elements (cuBLAS int sizes);
- * without scratch memory the task loads C first as before.  The result
- * differs from loading first by rounding only (beta C is added last). */
-
-/* Bytes before the tile in a scratch block: the element 1, padded to the
- * largest element (double complex) so the tile stays aligned. */
-#define LATE_HEAD (2 * sizeof(double))
-
-static int late_kernel_ok(int k) { return k == BLASX_K_GEMM || k == BLASX_K_SYMM || k == BLASX_K_HEMM; }
-
-/* 1 if stream st runs its task (just started: out_key, staged, tri set)
- * with late C, its scratch then large enough. */
-static int late_ok(blasx_gpu_t *g, gpu_stream_t *st, blasx_job_t *job, const blasx_task_t *tk) {
-    if (!G.late_c || st->staged || st->tri) return 0;
-    if ((double)st->out_key.rows * (double)st->out_key.cols >= (double)INT32_MAX) return 0;
-    for (int32_t i = 0; i < tk->nsteps; i++)
-        if (!late_kernel_ok(job->g.steps[tk->step0 + i].kernel)) return 0;
-    size_t need = LATE_HEAD + (size_t)st->out_key.rows * (size_t)st->out_key.cols * job->esz;
-    if (st->scratch_bytes >= need) return 1;
-    const blasx_device_backend_t *be = g->be;
-    if (!st->late_ev && be->event_create(g->dev, &st->late_ev) != 0) {
-        st->late_ev = NULL;
-        return 0;
-    }
-    if (st->scratch) {
-        if (st->late_used && be->event_sync(st->late_ev) != 0) return 0; /* its last add still reads it */
-        blasx_cache_free_block(&g->cache, st->scratch);
-    }
-    st->scratch = 0, st->scratch_bytes = 0, st->scratch_prec = 0, st->late_used = 0;
-    if (blasx_cache_alloc_block(&g->cache, need, job->epoch, &st->scratch) != 0) {
-        st->scratch = 0;
-        return 0;
-    }
-    st->scratch_bytes = need;
-    return 1;
-}
-
-/* Issues the late load of st's output tile into its scratch (copy stream)
- * and the add C += beta * loaded on st after the task's last step. */
-static int late_issue(blasx_gpu_t *g, gpu_stream_t *st) {
-    static const float one_s = 1.0f;
-    static const double one_d = 1.0;
-    static const float complex one_c = 1.0f;
-    static const double complex one_z = 1.0;
-    const blasx_device_backend_t *be = g->be;
-    blasx_job_t *job = st->job;
-    const blasx_task_t *tk = &job->g.tasks[st->task];
-    const blasx_step_t *s0 = &job->g.steps[tk->step0];
-    gpu_stream_t *cs = copier(g, st);
-    uintptr_t one = st->scratch, buf = st->scratch + LATE_HEAD;
-    /* the previous add on st read the scratch: the copy stream waits for it */
-    if (st->late_used && cs != st) BLASX_TRY(be->stream_wait_event(cs->s, st->late_ev));
-    if (st->scratch_prec != job->prec) {
-        const void *h = job->prec == BLASX_PREC_S   ? (const void *)&one_s
-                        : job->prec == BLASX_PREC_D ? (const void *)&one_d
-                        : job->prec == BLASX_PREC_C ? (const void *)&one_c
-                                                    : (const void *)&one_z;
-        blasx_shape_t sh = {1, 1, 1, job->esz};
-        BLASX_TRY(be->copy_h2d(cs->s, one, 1, h, 1, sh));
-        st->scratch_prec = job->prec;
-    }
-    BLASX_TRY(copy_in(g, cs, job, tk->out, buf, &st->out_key));
-    GPU_COUNT(g, job, h2d_bytes, (int64_t)st->out->bytes);
-    if (cs != st) {
-        BLASX_TRY(entry_ready_record(g, st->out, cs->s));
-        BLASX_TRY(be->stream_wait_event(st->s, (blasx_event_t)st->out->ready));
-    }
-    blasx_step_t add;
-    memset(&add, 0, sizeof add);
-    add.kernel = BLASX_K_GEMM;
-    add.o[0] = add.o[1] = 'N';
-    add.alpha = s0->beta, add.beta = 1;
-    add.a = add.b = add.c = tk->out;
-    int64_t n = st->out_key.rows * st->out_key.cols;
-    blasx_view_t va = {(void *)buf, n, n, 1}, vb = {(void *)one, 1, 1, 1}, vc = {(void *)st->out->dev, n, n, 1};
-    int tr = trace_begin(g, st);
-    BLASX_TRY(be->run_step(st->s, job->prec, &add, &va, &vb, &vc));
-    trace_end(g, st, tr, "add beta C", "kernel", job, tk->out, 0);
-    BLASX_TRY(be->event_record(st->late_ev, st->s));
-    st->late_used = 1;
-    st->late = 2;
-    return 0;
-}
-
 static int task_start(blasx_gpu_t *g, gpu_stream_t *st, blasx_job_t *job, int32_t t) {
     const blasx_task_t *tk = &job->g.tasks[t];
     const blasx_step_t *s0 = &job->g.steps[tk->step0];
@@ -1176,8 +1071,7 @@ static int task_start(blasx_gpu_t *g, gpu_stream_t *st, blasx_job_t *job, int32_
     blasx_cache_set_state(&g->cache, st->out, BLASX_TILE_MODIFIED);
     st->loaded = !blasx_step_overwrites_out(s0);
     st->staged = st->tri || !operand_pinned(g, job, tk->out.opnd);
-    st->late = st->loaded && late_ok(g, st, job, tk);
-    if (st->loaded && !st->late) {
+    if (st->loaded) {
         gpu_stream_t *cs = copier(g, st);
         BLASX_TRY(copy_in(g, cs, job, tk->out, st->out->dev, &st->out_key));
         GPU_COUNT(g, job, h2d_bytes, (int64_t)st->out->bytes);
@@ -1223,12 +1117,6 @@ static int step_submit(blasx_gpu_t *g, gpu_stream_t *st) {
             return rc;
         }
         views[j] = dev_view(e);
-    }
-    blasx_step_t first; /* late C: the first step overwrites the tile; beta C is added at the end */
-    if (st->late && st->next == 0) {
-        first = *s;
-        first.beta = 0;
-        s = &first;
     }
     int tr = trace_begin(g, st);
     int rc = g->be->run_step(st->s, job->prec, s, in[0].opnd >= 0 ? &views[0] : NULL,
@@ -1471,11 +1359,6 @@ int blasx_gpu_work_on(blasx_gpu_t *g, blasx_job_t *job) {
                     break;
                 }
                 prog = 1;
-            }
-            if (!fail && st->late == 1 && st->next == st->job->g.tasks[st->task].nsteps) {
-                int rc = late_issue(g, st);
-                if (rc) fail = rc;
-                else prog = 1;
             }
             /* The write-back goes only after every step has completed: a
              * failure seen later is the copy's own, and one seen before it
