@@ -246,6 +246,8 @@ static void gpu_destroy(blasx_gpu_t *g) {
         if (g->st[i].s) be->stream_sync(g->st[i].s);
     for (int i = 0; i < GPU_WB_MAX; i++) {
         if (g->wbq[i].done) be->event_destroy(g->wbq[i].done);
+        for (int d = 0; d < GPU_MAX_DEPTH; d++)
+            if (g->wbq[i].ring[d].ev) be->event_destroy(g->wbq[i].ring[d].ev);
         free_pinned(be, g->wbq[i].stage);
     }
     for (int i = 0; i < g->nstreams + g->nextra; i++) {
@@ -313,7 +315,11 @@ static int gpu_create(const blasx_device_backend_t *be, int dev, blasx_gpu_t **o
         g->wbs = s;
         st = be->stream_create(dev, &s->s);
     }
-    for (int i = 0; st == 0 && i < GPU_WB_MAX; i++) st = be->event_create(dev, &g->wbq[i].done);
+    for (int i = 0; st == 0 && i < GPU_WB_MAX; i++) {
+        st = be->event_create(dev, &g->wbq[i].done);
+        /* rings move between compute streams and parked records (park_submit) */
+        for (int d = 0; st == 0 && d < blasx_cfg.gpu.steps_in_flight; d++) st = be->event_create(dev, &g->wbq[i].ring[d].ev);
+    }
     if (st == 0) st = be->stream_create(dev, &g->direct);
     if (st == 0) st = be->stream_create(dev, &g->direct_out);
     if (st == 0) st = be->event_create(dev, &g->direct_ev);
@@ -1136,29 +1142,46 @@ static int step_submit(blasx_gpu_t *g, gpu_stream_t *st) {
     return 0;
 }
 
-/* Parks the task of stream st (every step completed) in a free write-back
- * record and issues its copy back there: on the write-back stream after
- * the task's last kernel, or on st itself; st is free for its next task at
- * once.  Returns GPU_WB_FULL (nothing done) when no record is free, or a
- * status; on a failure the parked task has wb == 0 (nothing written). */
-static int writeback_submit(blasx_gpu_t *g, gpu_stream_t *cs) {
-    const blasx_device_backend_t *be = g->be;
+/* Parks the task of compute stream cs (every step submitted, some maybe
+ * still running) in a free write-back record, with its ring of steps in
+ * flight, so that cs starts its next task at once: that task's loads go
+ * out on the copy stream while these steps finish (on an H200 the four
+ * streams of a DGEMM 16384 otherwise all waited ~6 ms for their next
+ * tasks' first tiles at once).  Its copy back is issued by wb_issue once
+ * every parked step has completed.  Returns GPU_WB_FULL (nothing done)
+ * when no record is free, or a status. */
+static int park_submit(blasx_gpu_t *g, gpu_stream_t *cs) {
     gpu_stream_t *st = NULL;
     for (int i = 0; i < GPU_WB_MAX && !st; i++)
         if (!g->wbq[i].job) st = &g->wbq[i];
     if (!st) return GPU_WB_FULL;
-    /* later readers of this tile on this GPU wait for the last kernel */
+    /* later readers of this tile on this GPU, and the copy back, wait for
+     * the last kernel */
     BLASX_TRY(entry_ready_record(g, cs->out, cs->s));
     st->job = cs->job, st->task = cs->task, st->next = cs->next;
     st->tri = cs->tri, st->staged = cs->staged, st->loaded = cs->loaded, st->wb = 0, st->d2h = 0;
     st->out = cs->out, st->out_key = cs->out_key;
-    st->count = 0, st->head = 0;
+    gpu_pending_t ring[GPU_MAX_DEPTH]; /* the steps in flight move; cs gets the record's idle ring */
+    memcpy(ring, st->ring, sizeof ring);
+    memcpy(st->ring, cs->ring, sizeof ring);
+    memcpy(cs->ring, ring, sizeof ring);
+    st->head = cs->head, st->count = cs->count;
+    cs->head = 0, cs->count = 0;
     gpu_stream_t *ws = g->wbs ? g->wbs : cs;
     st->s = ws->s, st->tid = ws->tid;
     cs->job = NULL, cs->out = NULL, cs->wb = 0;
+    return 0;
+}
+
+/* Issues the copy back of parked task st (its steps all completed): on
+ * the write-back stream after the task's last kernel, or on its own
+ * stream.  A failure before it leaves the host tile untouched; on one
+ * during it, st->d2h says the host tile may be half written. */
+static int wb_issue(blasx_gpu_t *g, gpu_stream_t *st) {
+    const blasx_device_backend_t *be = g->be;
     blasx_tile_key_t *k = &st->out_key;
     blasx_shape_t sh = key_shape(k);
-    if (ws != cs) BLASX_TRY(be->stream_wait_event(ws->s, (blasx_event_t)st->out->ready));
+    if (g->wbs) BLASX_TRY(be->stream_wait_event(st->s, (blasx_event_t)st->out->ready));
     const blasx_task_t *tk = &st->job->g.tasks[st->task];
     if (st->staged) {
         BLASX_TRY(grow_pinned(be, &st->stage, &st->stage_bytes, st->out->bytes));
@@ -1228,7 +1251,33 @@ static int retire(blasx_gpu_t *g, int *fail) {
     }
     for (int i = 0; i < GPU_WB_MAX; i++) {
         gpu_stream_t *st = &g->wbq[i];
-        if (!st->job || !st->wb) continue;
+        if (!st->job) continue;
+        while (st->count > 0) { /* its steps, parked in flight */
+            gpu_pending_t *pd = &st->ring[st->head];
+            int q = be->event_query(pd->ev);
+            if (q == BLASX_EVENT_PENDING) break;
+            if (q != BLASX_EVENT_DONE) {
+                *fail = q;
+                return prog;
+            }
+            pending_release(pd);
+            st->head = (st->head + 1) % blasx_cfg.gpu.steps_in_flight;
+            st->count--;
+            prog = 1;
+        }
+        if (st->count > 0) continue;
+        /* The copy back goes only after every step has completed: a failure
+         * seen later is the copy's own, and one seen before it has left the
+         * host tile untouched (the task can be redone). */
+        if (!st->wb) {
+            int rc = wb_issue(g, st);
+            if (rc) {
+                *fail = rc;
+                return prog;
+            }
+            prog = 1;
+            continue;
+        }
         int q = be->event_query(st->done);
         if (q == BLASX_EVENT_PENDING) continue;
         if (q != BLASX_EVENT_DONE) {
@@ -1360,11 +1409,9 @@ int blasx_gpu_work_on(blasx_gpu_t *g, blasx_job_t *job) {
                 }
                 prog = 1;
             }
-            /* The write-back goes only after every step has completed: a
-             * failure seen later is the copy's own, and one seen before it
-             * has left the host tile untouched (the task can be redone). */
-            if (!fail && !st->wb && st->count == 0 && st->next == st->job->g.tasks[st->task].nsteps) {
-                int rc = writeback_submit(g, st);
+            /* Every step submitted: the task is parked (park_submit). */
+            if (!fail && !st->wb && st->next == st->job->g.tasks[st->task].nsteps) {
+                int rc = park_submit(g, st);
                 if (rc == 0) prog = 1;
                 else if (rc != GPU_WB_FULL) fail = rc;
             }
