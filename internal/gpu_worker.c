@@ -1067,6 +1067,19 @@ static int task_start(blasx_gpu_t *g, gpu_stream_t *st, blasx_job_t *job, int32_
     st->job = job, st->task = t, st->next = 0, st->wb = 0, st->out = NULL, st->tri = 0;
     for (int32_t i = 0; i < tk->nsteps; i++) st->tri |= is_rank_kernel(job->g.steps[tk->step0 + i].kernel);
     st->out_key = tile_key(job, tk->out);
+    st->loaded = !blasx_step_overwrites_out(s0);
+    st->staged = st->tri || !operand_pinned(g, job, tk->out.opnd);
+    /* A task that reads its tile takes this GPU's VALID copy as its output
+     * (E/S -> M, no reload: e.g. TRMM's tiles below the diagonal, read by
+     * earlier tasks); every other copy goes. */
+    blasx_centry_t *own = st->loaded ? blasx_cache_claim_valid(&g->cache, &st->out_key, job->epoch) : NULL;
+    if (own) {
+        st->out = own;
+        if (blasx_dir_invalidate_except(&G.dir, g->idx, &st->out_key, job->epoch) < 0) return BLASX_ERR_INTERNAL;
+        GPU_COUNT(g, job, l1_hits, 1);
+        /* its fill completed before it became VALID; kernels wait for it */
+        return own->ready ? g->be->stream_wait_event(st->s, (blasx_event_t)own->ready) : 0;
+    }
     /* The host tile is about to change: no GPU may keep an old copy (-> M). */
     if (blasx_dir_invalidate(&G.dir, &st->out_key, job->epoch) < 0) return BLASX_ERR_INTERNAL;
     int fresh = 0;
@@ -1075,8 +1088,6 @@ static int task_start(blasx_gpu_t *g, gpu_stream_t *st, blasx_job_t *job, int32_
     if (rc) return rc;
     if (!fresh) return BLASX_ERR_INTERNAL; /* invalidated just above */
     blasx_cache_set_state(&g->cache, st->out, BLASX_TILE_MODIFIED);
-    st->loaded = !blasx_step_overwrites_out(s0);
-    st->staged = st->tri || !operand_pinned(g, job, tk->out.opnd);
     if (st->loaded) {
         gpu_stream_t *cs = copier(g, st);
         BLASX_TRY(copy_in(g, cs, job, tk->out, st->out->dev, &st->out_key));

@@ -293,6 +293,27 @@ static inline blasx_centry_t *blasx_cache_pin_valid(blasx_tile_cache_t *c, const
     return e;
 }
 
+/* For a task about to write tile key: this cache's VALID, unused copy of
+ * it for epoch, turned MODIFIED with one reader (the task), or NULL.  The
+ * copy equals the host tile (VALID), so the task need not load it again
+ * (E/S -> M without a reload, e.g. a TRMM tile read below the diagonal by
+ * earlier tasks, then rewritten in place). */
+static inline blasx_centry_t *blasx_cache_claim_valid(blasx_tile_cache_t *c, const blasx_tile_key_t *k,
+                                                      uint64_t epoch) {
+    pthread_mutex_lock(&c->lock);
+    blasx_centry_t *e = blasx_cache_find_locked(c, k, epoch);
+    if (e && e->state == BLASX_TILE_VALID && e->readers == 0) {
+        e->readers = 1;
+        e->state = BLASX_TILE_MODIFIED;
+        blasx_cache_lru_unlink(c, e);
+        blasx_cache_lru_front(c, e);
+    } else {
+        e = NULL;
+    }
+    pthread_mutex_unlock(&c->lock);
+    return e;
+}
+
 /* The state of key in this cache: -1 if absent, else BLASX_TILE_*. */
 static inline int blasx_cache_state(blasx_tile_cache_t *c, const blasx_tile_key_t *k, uint64_t epoch) {
     pthread_mutex_lock(&c->lock);

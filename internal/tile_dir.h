@@ -17,7 +17,8 @@
  *      family, written back as a triangle only, goes M -> I.
  *   Transitions: I->E load from host; E->S, S->S load from host or peer
  *   elsewhere; E/S->I eviction of the last copy; E/S->M task start on the
- *   tile; M->E write-back done; M->I triangle tiles, failed tasks.
+ *   tile (the writer's own VALID copy, if any, becomes its output without
+ *   a reload; the others are dropped); M->E write-back done; M->I triangle tiles, failed tasks.
  *
  * Locking: the directory is distributed.  Each GPU's L1 cache
  * (tile_cache.h) is the shard for the tiles it holds, under that cache's
@@ -166,12 +167,15 @@ static inline blasx_centry_t *blasx_dir_pin_peer(blasx_tile_dir_t *d, int self, 
 }
 
 /* The write of a task to key is about to start (-> M): drops every GPU's
- * copy.  Returns the number dropped, or -1, dropping nothing, if a copy is
+ * copy but GPU self's (-1: none; blasx_dir_invalidate), which the writer
+ * claimed (blasx_cache_claim_valid).  Returns the number dropped, or -1, dropping nothing, if a copy is
  * still in use (a step or a peer copy reads it: a dependency bug, reported
  * by the caller).  Two passes: the check cannot race with new pins, which
  * the task graph excludes (see Locking). */
-static inline int blasx_dir_invalidate(blasx_tile_dir_t *d, const blasx_tile_key_t *k, uint64_t epoch) {
+static inline int blasx_dir_invalidate_except(blasx_tile_dir_t *d, int self, const blasx_tile_key_t *k,
+                                              uint64_t epoch) {
     for (int g = 0; g < d->n; g++) {
+        if (g == self) continue;
         blasx_tile_cache_t *c = d->cache[g];
         pthread_mutex_lock(&c->lock);
         blasx_centry_t *e = blasx_cache_find_locked(c, k, epoch);
@@ -181,11 +185,16 @@ static inline int blasx_dir_invalidate(blasx_tile_dir_t *d, const blasx_tile_key
     }
     int dropped = 0;
     for (int g = 0; g < d->n; g++) {
+        if (g == self) continue;
         int r = blasx_cache_invalidate(d->cache[g], k, epoch);
         if (r < 0) return -1;
         dropped += r;
     }
     return dropped;
+}
+
+static inline int blasx_dir_invalidate(blasx_tile_dir_t *d, const blasx_tile_key_t *k, uint64_t epoch) {
+    return blasx_dir_invalidate_except(d, -1, k, epoch);
 }
 
 #endif

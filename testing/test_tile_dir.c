@@ -236,6 +236,41 @@ static void test_transitions(void) {
     dir.enabled = 1;
 }
 
+/* E/S -> M without a reload: the writer claims its own VALID copy
+ * (blasx_cache_claim_valid) and drops the others (invalidate_except). */
+static void test_claim(void) {
+    uint64_t ep = 7;
+    blasx_tile_key_t k = key_of(3);
+    unsigned h = 0;
+    int from;
+    blasx_centry_t *e0 = load_host(0, 3, ep), *e1 = load_peer(1, 3, ep, &from);
+    CHECK(e0 && e1 && blasx_dir_state(&dir, &k, ep, &h) == BLASX_MESI_S && h == 3u, "S on GPUs 0 and 1");
+    /* a copy in use (a reader) or of another call cannot be claimed */
+    blasx_centry_t *r = blasx_cache_lookup(&cache[0], &k, ep);
+    CHECK(r == e0 && blasx_cache_claim_valid(&cache[0], &k, ep) == NULL, "a copy with a reader is not claimed");
+    blasx_cache_release(&cache[0], r);
+    CHECK(blasx_cache_claim_valid(&cache[0], &k, ep + 1) == NULL, "no copy for another call");
+    blasx_centry_t *m = blasx_cache_claim_valid(&cache[0], &k, ep);
+    CHECK(m == e0 && m->state == BLASX_TILE_MODIFIED && m->readers == 1, "GPU 0 claims its VALID copy: M, one reader");
+    CHECK(blasx_cache_claim_valid(&cache[0], &k, ep) == NULL, "a MODIFIED copy is not claimed again");
+    int dropped = blasx_dir_invalidate_except(&dir, 0, &k, ep);
+    CHECK(dropped == 1 && blasx_cache_state(&cache[1], &k, ep) < 0 && blasx_cache_state(&cache[0], &k, ep) ==
+              BLASX_TILE_MODIFIED, "the other copy dropped, the claimed one kept (%d dropped)", dropped);
+    CHECK(blasx_dir_state(&dir, &k, ep, &h) == BLASX_MESI_M && h == 1u, "M on GPU 0");
+    CHECK(holds_stamp(0, m, 3), "the claimed copy still holds the host tile");
+    /* FILLING: not claimable */
+    blasx_tile_key_t k2 = key_of(4);
+    blasx_centry_t *f;
+    int fresh;
+    CHECK(blasx_cache_insert(&cache[1], &k2, ep, &f, &fresh) == 0 && fresh, "insert tile 4 on GPU 1");
+    blasx_cache_release(&cache[1], f);
+    CHECK(blasx_cache_claim_valid(&cache[1], &k2, ep) == NULL, "a FILLING copy is not claimed");
+    blasx_cache_invalidate(&cache[1], &k2, ep);
+    blasx_cache_set_state(&cache[0], m, BLASX_TILE_VALID);
+    blasx_cache_release(&cache[0], m);
+    blasx_cache_invalidate(&cache[0], &k, ep);
+}
+
 /* Eviction of a copy a peer is copying from: refused until the pin drops. */
 static void test_eviction_pin(void) {
     uint64_t ep = 2;
@@ -389,6 +424,7 @@ int main(void) {
     setup();
     test_topology();
     test_transitions();
+    test_claim();
     test_eviction_pin();
     test_stress();
     test_spare();
