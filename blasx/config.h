@@ -59,6 +59,12 @@
 #ifndef BLASX_CFG_TILE_MODEL_MAX
 #define BLASX_CFG_TILE_MODEL_MAX 4096 /* elements; largest candidate (a power of two) */
 #endif
+#ifndef BLASX_CFG_TILE_MODEL_SHORT_PIECE_B
+#define BLASX_CFG_TILE_MODEL_SHORT_PIECE_B 32768 /* bytes; output tiles whose host columns are shorter cross PCIe slower in calls (2-D copies beside kernels) */
+#endif
+#ifndef BLASX_CFG_TILE_MODEL_SHORT_PIECE_PCT
+#define BLASX_CFG_TILE_MODEL_SHORT_PIECE_PCT 60 /* percent of the measured tile-shaped link rate the model assumes for them (H200: 8-16 KiB pieces at 30-33 GB/s of 55) */
+#endif
 #ifndef BLASX_CFG_TILE_MODEL_TALL_KIB
 #define BLASX_CFG_TILE_MODEL_TALL_KIB 64 /* KiB; a GEMM's C and op(A) tiles are made this many bytes tall (at most the matrix), so their host columns cross PCIe as long pieces (0 = square tiles) */
 #endif
@@ -310,6 +316,8 @@ typedef struct {
     long long min, max; /* candidates: powers of two in [min, max] */
     int pitch;          /* its link probe's host leading dimension, in tile sides */
     long long tall_kib; /* GEMM: C and op(A) tiles at least this many KiB tall (plan.h tile_m); 0: square */
+    long long short_piece_b; /* output tiles with shorter host columns: slower links (bytes) */
+    int short_piece_pct;     /* their rate, percent of the measured tile-shaped one */
 } blasx_tile_model_cfg_t;
 
 typedef struct {
@@ -378,7 +386,8 @@ typedef struct {
 static const blasx_config_t blasx_cfg = {
     .tile = {BLASX_CFG_TILE_S, BLASX_CFG_TILE_D, BLASX_CFG_TILE_C, BLASX_CFG_TILE_Z},
     .tile_model = {BLASX_CFG_TILE_MODEL, BLASX_CFG_TILE_MODEL_MIN, BLASX_CFG_TILE_MODEL_MAX, BLASX_CFG_TILE_MODEL_PITCH,
-                   BLASX_CFG_TILE_MODEL_TALL_KIB},
+                   BLASX_CFG_TILE_MODEL_TALL_KIB, BLASX_CFG_TILE_MODEL_SHORT_PIECE_B,
+                   BLASX_CFG_TILE_MODEL_SHORT_PIECE_PCT},
     .sched = {BLASX_CFG_OFFLOAD_MIN_FLOPS, BLASX_CFG_CPU_WORKERS, BLASX_CFG_CPU_WORKERS_MAX,
               BLASX_CFG_CPU_WORKER, BLASX_CFG_IDLE_SPINS, BLASX_CFG_PLAN_MEM_PCT,
               BLASX_CFG_CPU_PAR_MIN_FLOPS, BLASX_CFG_CPU_TEAM_THREADS, BLASX_CFG_CPU_TEAM_MARGIN_PCT,
@@ -412,6 +421,9 @@ _Static_assert(BLASX_CFG_TILE_MODEL_MAX >= BLASX_CFG_TILE_MODEL_MIN && BLASX_CFG
                        (BLASX_CFG_TILE_MODEL_MAX & (BLASX_CFG_TILE_MODEL_MAX - 1)) == 0,
                "largest model tile: a power of two in [min, 65536]");
 _Static_assert(BLASX_CFG_TILE_MODEL_PITCH >= 1 && BLASX_CFG_TILE_MODEL_PITCH <= 64, "tile model probe pitch in [1, 64] tiles");
+_Static_assert(BLASX_CFG_TILE_MODEL_SHORT_PIECE_B >= 0 && BLASX_CFG_TILE_MODEL_SHORT_PIECE_PCT >= 1 &&
+                       BLASX_CFG_TILE_MODEL_SHORT_PIECE_PCT <= 100,
+               "short host pieces: a byte length >= 0 and a rate in [1, 100] percent");
 _Static_assert(BLASX_CFG_TILE_MODEL_TALL_KIB >= 0 && BLASX_CFG_TILE_MODEL_TALL_KIB <= 65536,
                "tall GEMM tiles: 0 (square) to 65536 KiB of host column");
 _Static_assert(BLASX_CFG_OFFLOAD_MIN_FLOPS >= 0, "offload threshold is a flop count >= 0");

@@ -22,7 +22,10 @@
  * cfg.tile_model.tall_kib of host column high, at most all M rows), whose
  * host pieces are long: C's bytes, read and written back in place by each
  * task, cannot come by panels, and as 8 KiB pieces crossed at ~31 GB/s
- * beside the kernels (blasx_tile_model_tall).
+ * beside the kernels (blasx_tile_model_tall).  Other routines' output
+ * tiles with short host columns are taken to cross that slowly
+ * (cfg.tile_model.short_piece_*), which moves DTRMM/DTRSM/DSYRK to larger
+ * tiles.
  * Invariants: a pure function of its inputs (unit-tested with measured
  * rates); used only when GPUs run the call, the compile-time tile is not
  * pinned (cfg.tile_model.on) and BLASX_TILE is unset; any failure of the
@@ -71,7 +74,14 @@ static inline double blasx_tile_model_tasks(const blasx_problem_t *p, int64_t T)
  * tile step), with GEMM's tall tiles when p->tile_m > T: the bytes of C
  * and op(A) then cross in pieces tile_m long (their link rate: that of the
  * largest candidate up to tile_m), the first step waits for its tall A and
- * C tiles and the last write-back is a tall tile. */
+ * C tiles and the last write-back is a tall tile.  Output tiles with host
+ * columns shorter than cfg.tile_model.short_piece_b cross at
+ * short_piece_pct of the probed rate: measured in calls on an H200 (8-16
+ * KiB pieces at 30-33 GB/s beside the kernels; at N = 16384 DTRMM / DSYR2K
+ * / DTRSM ran at efficiency 0.76 / 0.87 / 0.87 with 4096-tiles against
+ * 0.58 / 0.74 / 0.82 with the 2048 the unpenalized model chose:
+ * tile*-nongemm-16384-h200-2026-11-24.*), which the model's one-copy
+ * probe does not show. */
 static inline double blasx_tile_model_estimate(const blasx_tile_model_t *md, double rate, int64_t T,
                                                const blasx_problem_t *p, size_t esz, int gpus) {
     int64_t rows[BLASX_OPND_COUNT], cols[BLASX_OPND_COUNT];
@@ -89,9 +99,15 @@ static inline double blasx_tile_model_estimate(const blasx_tile_model_t *md, dou
     for (int i = 0; i < md->n; i++)
         if (md->tile[i] <= TM && md->tile[i] > Tl) Tl = md->tile[i];
     blasx_tile_model_links(md, Tl, &h2d_m, &d2h_m);
-    double in = (bytes[BLASX_OPND_A] + (reads_c ? bytes[BLASX_OPND_C] : 0)) / h2d_m + bytes[BLASX_OPND_B] / h2d;
-    if (TM == T) in = (bytes[BLASX_OPND_A] + bytes[BLASX_OPND_B] + (reads_c ? bytes[BLASX_OPND_C] : 0)) / h2d;
-    double transfer = in / G, back = bytes[BLASX_OPND_C] / (G * d2h_m);
+    /* output tiles (C, TRMM/TRSM's B), read and written in place, cannot
+     * come by panels: with host columns shorter than short_piece_b they
+     * cross at short_piece_pct of the probe's rate */
+    double slow = (double)TM * (double)esz < (double)blasx_cfg.tile_model.short_piece_b
+                      ? (double)blasx_cfg.tile_model.short_piece_pct / 100.0
+                      : 1.0;
+    double in = bytes[BLASX_OPND_A] / h2d_m + bytes[BLASX_OPND_B] / h2d +
+                (reads_c ? bytes[BLASX_OPND_C] / (h2d_m * slow) : 0);
+    double transfer = in / G, back = bytes[BLASX_OPND_C] / (G * d2h_m * slow);
     if (back > transfer) transfer = back;
     double tile_bytes = (double)T * (double)T * (double)esz, tall_bytes = tile_bytes * (double)TM / (double)T;
     double pipeline = (2 * tall_bytes + tile_bytes) / h2d + tall_bytes / d2h;

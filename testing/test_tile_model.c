@@ -142,5 +142,29 @@ int main(void) {
         CHECK((2 * mb + tb) * streams + 2 * mb <= sq4096, "tall working set (tile %lld x %lld) fits the heap",
               (long long)(tm ? tm : th), (long long)th);
     }
+    /* output tiles with short host columns (cfg.tile_model.short_piece_*),
+     * with the rates measured on an H200 (2026-11-24): DTRMM / DTRSM /
+     * DSYRK 16384 move from 2048- to 4096-tiles (measured 0.58 -> 0.76,
+     * 0.82 -> 0.87, 0.70 -> 0.70), ZHERK keeps 2048 (32 KiB pieces) */
+    {
+        blasx_tile_model_t h = {.n = 4, .tile = {512, 1024, 2048, 4096}, .rate = {15.9e12, 51.5e12, 59.4e12, 62.5e12},
+                                .h2d = 55.1e9, .d2h = 54.8e9, .h2d_t = {46.6e9, 50.2e9, 53.2e9, 53.4e9},
+                                .d2h_t = {49.8e9, 53.4e9, 55.2e9, 54.3e9}};
+        blasx_problem_t tr = gemm(16384, 16384, 0), rk = gemm(0, 16384, 16384);
+        tr.routine = BLASX_K_TRMM, tr.o[0] = 'L', tr.o[1] = 'U', tr.o[2] = 'N', tr.o[3] = 'N';
+        rk.routine = BLASX_K_HERK, rk.o[0] = 'U', rk.o[1] = 'N', rk.complex_elems = 1;
+        double e2 = blasx_tile_model_estimate(&h, h.rate[2], 2048, &tr, 8, 1);
+        double e4 = blasx_tile_model_estimate(&h, h.rate[3], 4096, &tr, 8, 1);
+        int short_on = blasx_cfg.tile_model.short_piece_b > 2048 * 8 && blasx_cfg.tile_model.short_piece_pct < 100;
+        CHECK(!short_on || e4 < e2, "DTRMM 16384: 4096-tiles estimated faster than 2048 (%.4f / %.4f s)", e4, e2);
+        int64_t t = blasx_tile_model_pick(&h, &tr, 8, 1, streams, heap, 1024, NULL, NULL);
+        CHECK(!short_on || t == 4096, "DTRMM 16384 picks 4096 (%lld)", (long long)t);
+        t = blasx_tile_model_pick(&h, &rk, 16, 1, streams, heap, 1024, NULL, NULL);
+        CHECK(t == 2048, "ZHERK 16384 keeps 2048-tiles: 32 KiB pieces (%lld)", (long long)t);
+        int64_t tm = -1;
+        t = blasx_tile_model_pick(&h, &mid, 8, 1, streams, heap, 1024, NULL, &tm);
+        CHECK(t == 1024 && tm == blasx_tile_model_tall(&mid, 1024, 8), "DGEMM 8192: 1024 with tall tiles of %lld rows",
+              (long long)tm);
+    }
     return bx_summary("test_tile_model");
 }
