@@ -126,6 +126,10 @@ sim: $(BUILD)/tiny/test_api $(BUILD)/tiny/test_gpu $(BUILD)/tiny/test_errors $(B
 	BLASX_COPY_STREAM=0 BLASX_SIM_GPUS=2 $(SIM_ENV) bash testing/run_unit.sh $(BUILD)/tiny/test_gpu
 	BLASX_PANEL=0 BLASX_SIM_GPUS=2 $(SIM_ENV) bash testing/run_unit.sh $(BUILD)/tiny/test_gpu
 	BLASX_CPU_WORKER=1 BLASX_CPU_STRIP=2 BLASX_SIM_GPUS=2 $(SIM_ENV) bash testing/run_unit.sh $(BUILD)/tiny/test_gpu $(BUILD)/tiny/test_api
+	echo "=== 2 simulated GPU(s) of 64 MiB, tiles of 270 (BLASX_TILE): diagonal SYRK-family tiles go back as direct blocks and staged 135-row diagonal blocks (tri_wb)"
+	BLASX_TILE=270 BLASX_SIM_GPUS=2 BLASX_SIM_MEM_KB=65536 $(BUILD)/tiny/test_gpu 300 > $(BUILD)/tiny/test_gpu_270.log 2>&1 || \
+	  { grep -v ': ok$$' $(BUILD)/tiny/test_gpu_270.log | head -n 40; exit 1; }
+	tail -n 1 $(BUILD)/tiny/test_gpu_270.log
 	echo "=== 2 simulated GPU(s): GEMM's tall tiles of 7 rows (BLASX_TILE_M; the tile model picks them on real GPUs), also with the CPU worker's strip"
 	BLASX_TILE_M=7 BLASX_SIM_GPUS=2 $(SIM_ENV) bash testing/run_unit.sh $(BUILD)/tiny/test_gpu $(BUILD)/tiny/test_api
 	BLASX_TILE_M=7 BLASX_CPU_WORKER=1 BLASX_CPU_STRIP=2 BLASX_SIM_GPUS=2 $(SIM_ENV) bash testing/run_unit.sh $(BUILD)/tiny/test_gpu

@@ -244,6 +244,9 @@
 #ifndef BLASX_CFG_PANEL_PIECE_MAX
 #define BLASX_CFG_PANEL_PIECE_MAX 32768 /* bytes: panels only for tiles whose host columns are shorter (2-D copies of short pieces slow down beside running kernels) */
 #endif
+#ifndef BLASX_CFG_TRI_WB_LEAF
+#define BLASX_CFG_TRI_WB_LEAF 256 /* elements; a diagonal SYRK-family tile goes back as direct copies of the blocks inside its triangle, halving down to diagonal blocks of this size, which go through a pinned buffer (0 = the whole tile through it) */
+#endif
 #ifndef BLASX_CFG_STAGE_PAGEABLE
 #define BLASX_CFG_STAGE_PAGEABLE 0 /* 1 = copy pageable host tiles through own pinned buffers (else the driver's) */
 #endif
@@ -355,6 +358,7 @@ typedef struct {
     int copy_stream, wb_stream;
     int panel_tiles;          /* tiles per panel copy (0: off) */
     long long panel_piece_max; /* bytes */
+    long long tri_wb_leaf;     /* elements: diagonal blocks staged when a triangle goes back (0: all) */
     int heap_fraction_pct;
     long long heap_min_mb;
     int cache_policy, l2_cache;
@@ -400,7 +404,7 @@ static const blasx_config_t blasx_cfg = {
             BLASX_CFG_CPU_SMR, BLASX_CFG_CPU_SNR, BLASX_CFG_CPU_SMC, BLASX_CFG_CPU_SKC, BLASX_CFG_CPU_SNC},
     .gpu = {BLASX_CFG_MAX_GPUS, BLASX_CFG_STREAMS_PER_GPU, BLASX_CFG_RS_SLOTS, BLASX_CFG_STEPS_IN_FLIGHT,
             BLASX_CFG_STAGE_PAGEABLE, BLASX_CFG_COPY_STREAM, BLASX_CFG_WB_STREAM, BLASX_CFG_PANEL_TILES,
-            BLASX_CFG_PANEL_PIECE_MAX,
+            BLASX_CFG_PANEL_PIECE_MAX, BLASX_CFG_TRI_WB_LEAF,
             BLASX_CFG_HEAP_FRACTION_PCT, BLASX_CFG_HEAP_MIN_MB, BLASX_CFG_CACHE_POLICY,
             BLASX_CFG_L2_CACHE, BLASX_CFG_L2_PROBE_MB, BLASX_CFG_SIM_GPUS, BLASX_CFG_SIM_MEM_MB},
     .numa = {BLASX_CFG_NUMA_STATIC_TASKS, BLASX_CFG_NUMA_STATIC_PCT, BLASX_CFG_NUMA_DYNAMIC_TASKS,
@@ -485,6 +489,7 @@ _Static_assert(BLASX_CFG_STAGE_PAGEABLE == 0 || BLASX_CFG_STAGE_PAGEABLE == 1, "
 _Static_assert(BLASX_CFG_COPY_STREAM == 0 || BLASX_CFG_COPY_STREAM == 1, "copy stream is a switch");
 _Static_assert(BLASX_CFG_WB_STREAM == 0 || BLASX_CFG_WB_STREAM == 1, "write-back stream is a switch");
 _Static_assert(BLASX_CFG_PANEL_TILES >= 0 && BLASX_CFG_PANEL_TILES <= 64, "panel copies of [0, 64] tiles");
+_Static_assert(BLASX_CFG_TRI_WB_LEAF >= 0, "triangle write-back leaf: elements >= 0");
 _Static_assert(BLASX_CFG_PANEL_PIECE_MAX >= 0, "panel piece bound >= 0 bytes");
 _Static_assert(BLASX_CFG_STEPS_IN_FLIGHT >= 1 && BLASX_CFG_STEPS_IN_FLIGHT <= 8, "steps in flight in [1, 8]");
 _Static_assert(BLASX_CFG_HEAP_FRACTION_PCT >= 1 && BLASX_CFG_HEAP_FRACTION_PCT <= 100, "heap fraction in %");
