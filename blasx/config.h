@@ -241,6 +241,9 @@
 #ifndef BLASX_CFG_PANEL_TILES
 #define BLASX_CFG_PANEL_TILES 8 /* tiles: an input-tile miss from pinned host memory copies up to this many tiles of its tile column at once (0 = off) */
 #endif
+#ifndef BLASX_CFG_PANEL_PIECE_TARGET
+#define BLASX_CFG_PANEL_PIECE_TARGET 65536 /* bytes: a panel stops growing once its pieces are this long (a whole tile column costs its first task the wait for all of it) */
+#endif
 #ifndef BLASX_CFG_PANEL_PIECE_MAX
 #define BLASX_CFG_PANEL_PIECE_MAX 32768 /* bytes: panels only for tiles whose host columns are shorter (2-D copies of short pieces slow down beside running kernels) */
 #endif
@@ -358,6 +361,7 @@ typedef struct {
     int copy_stream, wb_stream;
     int panel_tiles;          /* tiles per panel copy (0: off) */
     long long panel_piece_max; /* bytes */
+    long long panel_piece_target; /* bytes: long enough pieces end a panel */
     long long tri_wb_leaf;     /* elements: diagonal blocks staged when a triangle goes back (0: all) */
     int heap_fraction_pct;
     long long heap_min_mb;
@@ -404,7 +408,7 @@ static const blasx_config_t blasx_cfg = {
             BLASX_CFG_CPU_SMR, BLASX_CFG_CPU_SNR, BLASX_CFG_CPU_SMC, BLASX_CFG_CPU_SKC, BLASX_CFG_CPU_SNC},
     .gpu = {BLASX_CFG_MAX_GPUS, BLASX_CFG_STREAMS_PER_GPU, BLASX_CFG_RS_SLOTS, BLASX_CFG_STEPS_IN_FLIGHT,
             BLASX_CFG_STAGE_PAGEABLE, BLASX_CFG_COPY_STREAM, BLASX_CFG_WB_STREAM, BLASX_CFG_PANEL_TILES,
-            BLASX_CFG_PANEL_PIECE_MAX, BLASX_CFG_TRI_WB_LEAF,
+            BLASX_CFG_PANEL_PIECE_MAX, BLASX_CFG_PANEL_PIECE_TARGET, BLASX_CFG_TRI_WB_LEAF,
             BLASX_CFG_HEAP_FRACTION_PCT, BLASX_CFG_HEAP_MIN_MB, BLASX_CFG_CACHE_POLICY,
             BLASX_CFG_L2_CACHE, BLASX_CFG_L2_PROBE_MB, BLASX_CFG_SIM_GPUS, BLASX_CFG_SIM_MEM_MB},
     .numa = {BLASX_CFG_NUMA_STATIC_TASKS, BLASX_CFG_NUMA_STATIC_PCT, BLASX_CFG_NUMA_DYNAMIC_TASKS,
@@ -491,6 +495,7 @@ _Static_assert(BLASX_CFG_WB_STREAM == 0 || BLASX_CFG_WB_STREAM == 1, "write-back
 _Static_assert(BLASX_CFG_PANEL_TILES >= 0 && BLASX_CFG_PANEL_TILES <= 64, "panel copies of [0, 64] tiles");
 _Static_assert(BLASX_CFG_TRI_WB_LEAF >= 0, "triangle write-back leaf: elements >= 0");
 _Static_assert(BLASX_CFG_PANEL_PIECE_MAX >= 0, "panel piece bound >= 0 bytes");
+_Static_assert(BLASX_CFG_PANEL_PIECE_TARGET >= BLASX_CFG_PANEL_PIECE_MAX, "panel piece target >= the piece bound");
 _Static_assert(BLASX_CFG_STEPS_IN_FLIGHT >= 1 && BLASX_CFG_STEPS_IN_FLIGHT <= 8, "steps in flight in [1, 8]");
 _Static_assert(BLASX_CFG_HEAP_FRACTION_PCT >= 1 && BLASX_CFG_HEAP_FRACTION_PCT <= 100, "heap fraction in %");
 _Static_assert(BLASX_CFG_HEAP_MIN_MB >= 1, "heap floor >= 1 MiB");

@@ -873,7 +873,11 @@ static int panel_fetch(blasx_gpu_t *g, gpu_stream_t *cs, blasx_job_t *job, blasx
     blasx_centry_t *ext[BLASX_CFG_PANEL_TILES > 0 ? BLASX_CFG_PANEL_TILES : 1];
     int n = 0, rc = 0;
     int64_t rows = k->rows;
-    for (int64_t r = (int64_t)t.ti + 1; n + 1 < max && r < job->g.grid_rows[t.opnd]; r++) {
+    /* only as tall as long pieces need: the task waits for the whole panel */
+    for (int64_t r = (int64_t)t.ti + 1;
+         n + 1 < max && r < job->g.grid_rows[t.opnd] &&
+         (double)rows * (double)k->esz < (double)blasx_cfg.gpu.panel_piece_target;
+         r++) {
         blasx_tile_t u = {t.opnd, (int32_t)r, t.tj};
         blasx_tile_key_t ku = tile_key(job, u);
         blasx_centry_t *x = NULL;

@@ -77,8 +77,11 @@ static void plan_gemm(blasx_graph_t *g, const blasx_problem_t *p, int64_t T, dou
     tf *= (double)g->blk_rows[BLASX_OPND_C] / (double)T; /* tall tiles */
     char ta = p->o[0], tb = p->o[1], o[3] = {ta, tb, 0};
     const int64_t strip = g->strip_cols[BLASX_OPND_C];
-    for (int64_t j = 0; j < nt; j++)
-        for (int64_t i = 0; i < mt; i++) {
+    /* Row by row: the first tasks the GPUs take share op(A)'s tile row, so
+     * the first wave of a call waits for one tile row of A, not for all of
+     * it (with tall tiles, two tile rows at N = 16384 on an H200). */
+    for (int64_t i = 0; i < mt; i++)
+        for (int64_t j = 0; j < nt; j++) {
             blasx_tile_t c = blasx_tile(BLASX_OPND_C, i, j);
             /* a strip task's work in proportion to its columns */
             double cols = strip && j == nt - 1 ? (double)strip / (double)T : 1.0;
