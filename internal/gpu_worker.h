@@ -15,18 +15,22 @@
  * its task -- so copies of coming steps overlap the kernels in flight.  With the global queue empty it steals the lowest-priority task
  * from the fullest other RS.
  *
- * Task life on a stream: invalidate the output tile in every GPU's cache
- * (the host tile is about to change); take a cache entry for it and load
- * it unless the first step overwrites it (beta == 0); per step acquire the
- * input tiles (L1 hit: wait on the entry's ready event; miss: insert, copy
- * from a peer GPU holding it -- the L2 level, tile_dir.h -- or else from
- * the host, record ready), launch the kernel, record an event; after
- * the last step park the task in a free write-back record (2 per stream)
- * and copy the output back on the write-back stream once the last kernel
- * is done (diagonal tiles of the SYRK family through the record's staging
- * buffer, so only their triangle is written) -- the stream takes its next
- * task at once -- and when that copy's event has completed release the
- * entry and complete the task,
+ * Task life on a stream: if the task reads its output tile and this GPU
+ * holds a valid copy of it, take that copy as the output (E/S -> M, no
+ * reload); else invalidate the output tile in every GPU's cache (the host
+ * tile is about to change), take a cache entry for it and load it unless
+ * the first step overwrites it (beta == 0); per step acquire the input
+ * tiles (L1 hit: wait on the entry's ready event; miss: insert, copy from
+ * a peer GPU holding it -- the L2 level, tile_dir.h -- or else from the
+ * host, a short-columned tile of an operand the call does not write by a
+ * panel of the tiles below it, record ready), launch the kernel, record an
+ * event; once the last step is submitted park the task, with its steps in
+ * flight, in a free write-back record (2 per stream) -- the stream takes
+ * its next task at once -- and when those steps have completed copy the
+ * output back on the write-back stream (a diagonal tile of the SYRK
+ * family as direct copies of the blocks inside its triangle and staged
+ * small diagonal blocks, so only its triangle is written); when that
+ * copy's event has completed release the entry and complete the task,
  * which releases its successors (dependencies cross streams and GPUs only
  * through task completion: never a device-wide synchronisation).
  *
