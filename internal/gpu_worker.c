@@ -1218,9 +1218,9 @@ static int tri_wb(blasx_gpu_t *g, gpu_stream_t *st, char uplo, int64_t o, int64_
     return tri_wb(g, st, uplo, o + h, n - h);
 }
 
-/* The staged part of a diagonal tile's triangle into the host tile: rows
- * i0..i1-1 of the uplo triangle in columns c0..c1-1 (the whole tile, or
- * with st->tri_leaf the leaf diagonal blocks of tri_wb). */
+/* The staged part of a diagonal tile's uplo triangle into the host tile,
+ * from its diagonal block of n rows at (o, o): the whole triangle, or with
+ * st->tri_leaf > 0 the triangles of tri_wb's leaf diagonal blocks. */
 static void tri_unstage(gpu_stream_t *st, char uplo, int64_t o, int64_t n) {
     const blasx_tile_key_t *k = &st->out_key;
     if (st->tri_leaf > 0 && n > st->tri_leaf) {
@@ -1282,19 +1282,13 @@ static int wb_issue(blasx_gpu_t *g, gpu_stream_t *st) {
 static void task_finish(blasx_gpu_t *g, gpu_stream_t *st) {
     blasx_job_t *job = st->job;
     const blasx_task_t *tk = &job->g.tasks[st->task];
-    if (st->tri_leaf > 0) { /* a triangle gone back directly but for its staged diagonal blocks */
+    if (st->tri) { /* a diagonal SYRK-family tile (square): its staged triangle, or blocks of it */
         tri_unstage(st, job->g.steps[tk->step0].o[0], 0, st->out_key.rows);
-    } else if (st->staged) { /* the whole tile, or the uplo triangle of a diagonal SYRK-family tile */
-        const blasx_step_t *s0 = &job->g.steps[tk->step0];
-        char uplo = st->tri ? s0->o[0] : 0;
+    } else if (st->staged) { /* the whole tile, from pageable host memory */
         blasx_tile_key_t *k = &st->out_key;
-        size_t esz = k->esz;
-        for (int64_t j = 0; j < k->cols; j++) {
-            int64_t i0 = uplo == 'L' ? j : 0, i1 = uplo == 'U' ? blasx_min64(j + 1, k->rows) : k->rows;
-            if (i1 > i0)
-                memcpy((char *)k->host + (size_t)(i0 + j * k->ld) * esz,
-                       (char *)st->stage + (size_t)(i0 + j * k->rows) * esz, (size_t)(i1 - i0) * esz);
-        }
+        size_t col = (size_t)k->rows * k->esz;
+        for (int64_t j = 0; j < k->cols; j++)
+            memcpy((char *)k->host + (size_t)(j * k->ld) * k->esz, (char *)st->stage + (size_t)j * col, col);
     }
     /* M -> E: the copy equals the host tile now (a triangle tile: M -> I) */
     if (!st->tri) blasx_cache_set_state(&g->cache, st->out, BLASX_TILE_VALID);
@@ -1306,43 +1300,34 @@ static void task_finish(blasx_gpu_t *g, gpu_stream_t *st) {
     blasx_job_complete(job, st->task, 0);
 }
 
+/* Retires the completed steps at the head of st's ring (a compute stream,
+ * or a parked task's); sets *prog when one was.  Returns 0 or the failed
+ * step's status. */
+static int ring_retire(blasx_gpu_t *g, gpu_stream_t *st, int *prog) {
+    while (st->count > 0) {
+        gpu_pending_t *pd = &st->ring[st->head];
+        int q = g->be->event_query(pd->ev);
+        if (q == BLASX_EVENT_PENDING) break;
+        if (q != BLASX_EVENT_DONE) return q;
+        pending_release(pd);
+        st->head = (st->head + 1) % blasx_cfg.gpu.steps_in_flight;
+        st->count--;
+        *prog = 1;
+    }
+    return 0;
+}
+
 /* Retires completed steps of every stream and finishes tasks whose write-
  * back is done.  Returns 1 on progress, a negative failure status. */
 static int retire(blasx_gpu_t *g, int *fail) {
     const blasx_device_backend_t *be = g->be;
     int prog = 0;
-    for (int i = 0; i < g->nstreams; i++) {
-        gpu_stream_t *st = &g->st[i];
-        while (st->count > 0) {
-            gpu_pending_t *pd = &st->ring[st->head];
-            int q = be->event_query(pd->ev);
-            if (q == BLASX_EVENT_PENDING) break;
-            if (q != BLASX_EVENT_DONE) {
-                *fail = q;
-                return prog;
-            }
-            pending_release(pd);
-            st->head = (st->head + 1) % blasx_cfg.gpu.steps_in_flight;
-            st->count--;
-            prog = 1;
-        }
-    }
+    for (int i = 0; i < g->nstreams; i++)
+        if ((*fail = ring_retire(g, &g->st[i], &prog))) return prog;
     for (int i = 0; i < GPU_WB_MAX; i++) {
         gpu_stream_t *st = &g->wbq[i];
         if (!st->job) continue;
-        while (st->count > 0) { /* its steps, parked in flight */
-            gpu_pending_t *pd = &st->ring[st->head];
-            int q = be->event_query(pd->ev);
-            if (q == BLASX_EVENT_PENDING) break;
-            if (q != BLASX_EVENT_DONE) {
-                *fail = q;
-                return prog;
-            }
-            pending_release(pd);
-            st->head = (st->head + 1) % blasx_cfg.gpu.steps_in_flight;
-            st->count--;
-            prog = 1;
-        }
+        if ((*fail = ring_retire(g, st, &prog))) return prog; /* its steps, parked in flight */
         if (st->count > 0) continue;
         /* The copy back goes only after every step has completed: a failure
          * seen later is the copy's own, and one seen before it has left the
