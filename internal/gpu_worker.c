@@ -93,11 +93,12 @@ struct blasx_gpu {
     size_t bytes;
     blasx_heap_t heap;
     blasx_tile_cache_t cache;
-    gpu_stream_t st[GPU_MAX_STREAMS + 2]; /* compute streams, then the copy and write-back streams */
+    gpu_stream_t st[GPU_MAX_STREAMS + 3]; /* compute streams, then the copy, write-back and split streams */
     int nstreams;     /* compute streams */
     int nextra;       /* streams after them: copy and write-back streams created */
     gpu_stream_t *cp; /* the copy stream of input tiles (BLASX_COPY_STREAM), NULL: each stream copies its own */
     gpu_stream_t *wbs; /* the write-back stream (BLASX_WB_STREAM), NULL: a task's own stream */
+    gpu_stream_t *sp;  /* the split stream of panels (BLASX_SPLIT_STREAM), NULL: the copy stream splits */
     gpu_stream_t wbq[GPU_WB_MAX]; /* parked tasks (job != NULL): write-back in flight on ->s */
     pthread_mutex_t rs_lock; /* the RS is filled by its GPU and robbed by others */
     gpu_rs_entry_t rs[GPU_RS_MAX];
@@ -112,6 +113,9 @@ struct blasx_gpu {
     uintptr_t panel;    /* heap block of panel copies, panel_bytes long (0: none yet) */
     size_t panel_bytes;
     uint64_t panel_off; /* the job for which no panel buffer could be had: no more panels for it */
+    /* with a split stream: the panel landed (copy stream), its last split done (split stream) */
+    blasx_event_t panel_in, panel_split;
+    int split_pending; /* panel_split recorded: the next panel copy waits for it */
     uint64_t pin_epoch; /* the job whose operands pinned[] describes */
     int pinned[BLASX_OPND_COUNT];
     blasx_gpu_counters_t ctr; /* written by the GPU's thread; read as a snapshot */
@@ -141,6 +145,7 @@ static struct {
     int stage; /* copy pageable host tiles through own pinned buffers */
     int copy_stream; /* a copy stream per GPU for input tiles */
     int wb_stream;   /* a write-back stream per GPU */
+    int split_stream; /* a split stream per GPU for panels */
     int panel;       /* input tiles from pinned memory copied by panels (BLASX_PANEL) */
     blasx_tile_dir_t dir; /* the L2 level: topology and directory over the GPUs' caches */
 } G;
@@ -271,6 +276,8 @@ static void gpu_destroy(blasx_gpu_t *g) {
         be->stream_destroy(ds);
     }
     if (g->direct_ev) be->event_destroy(g->direct_ev);
+    if (g->panel_in) be->event_destroy(g->panel_in);
+    if (g->panel_split) be->event_destroy(g->panel_split);
     pthread_mutex_destroy(&g->direct_lock);
     if (g->cache_ok) blasx_cache_destroy(&g->cache, gpu_free_event);
     if (g->heap_ok) blasx_heap_destroy(&g->heap); /* with the panel buffer */
@@ -316,6 +323,14 @@ static int gpu_create(const blasx_device_backend_t *be, int dev, blasx_gpu_t **o
         s->tid = g->nstreams + g->nextra++;
         g->wbs = s;
         st = be->stream_create(dev, &s->s);
+    }
+    if (st == 0 && G.copy_stream && G.panel && G.split_stream) {
+        gpu_stream_t *s = &g->st[g->nstreams + g->nextra];
+        s->tid = g->nstreams + g->nextra++;
+        g->sp = s;
+        st = be->stream_create(dev, &s->s);
+        if (st == 0) st = be->event_create(dev, &g->panel_in);
+        if (st == 0) st = be->event_create(dev, &g->panel_split);
     }
     for (int i = 0; st == 0 && i < GPU_WB_MAX; i++) {
         st = be->event_create(dev, &g->wbq[i].done);
@@ -598,6 +613,7 @@ int blasx_gpus_init(void) {
     G.copy_stream = (int)blasx_env_ll("BLASX_COPY_STREAM", 0, 1, blasx_cfg.gpu.copy_stream) != 0;
     G.panel = blasx_cfg.gpu.panel_tiles > 1 ? (int)blasx_env_ll("BLASX_PANEL", 0, 1, 1) : 0;
     G.wb_stream = (int)blasx_env_ll("BLASX_WB_STREAM", 0, 1, blasx_cfg.gpu.wb_stream) != 0;
+    G.split_stream = (int)blasx_env_ll("BLASX_SPLIT_STREAM", 0, 1, blasx_cfg.gpu.split_stream) != 0;
     int list[BLASX_CFG_MAX_GPUS];
     int n = select_devices(ndev, list);
     for (int i = 0; i < n; i++) {
@@ -786,10 +802,11 @@ static int entry_ready_record(blasx_gpu_t *g, blasx_centry_t *e, blasx_stream_t 
 static gpu_stream_t *copier(blasx_gpu_t *g, gpu_stream_t *st) { return g->cp ? g->cp : st; }
 
 /* Waits for everything issued for st: its own operations and the copies
- * issued for it on the copy stream. */
+ * issued for it on the copy and split streams. */
 static void stream_drain(blasx_gpu_t *g, gpu_stream_t *st) {
     g->be->stream_sync(st->s);
     if (g->cp && g->cp != st) g->be->stream_sync(g->cp->s);
+    if (g->sp) g->be->stream_sync(g->sp->s);
 }
 
 /* Copies host tile k (operand o) to dst on stream st: directly from pinned
@@ -830,6 +847,8 @@ static int copy_in(blasx_gpu_t *g, gpu_stream_t *st, blasx_job_t *job, blasx_til
 static int panel_buffer(blasx_gpu_t *g, gpu_stream_t *cs, const blasx_job_t *job, size_t need, size_t want) {
     if (g->panel_bytes >= need) return 0;
     g->be->stream_sync(cs->s);
+    if (g->sp) g->be->stream_sync(g->sp->s); /* its splits read the buffer */
+    g->split_pending = 0;
     if (g->panel) blasx_cache_free_block(&g->cache, g->panel);
     g->panel = 0, g->panel_bytes = 0;
     if (want > need && blasx_cache_alloc_block(&g->cache, want, job->epoch, &g->panel) == 0) {
@@ -851,19 +870,23 @@ static int panel_buffer(blasx_gpu_t *g, gpu_stream_t *cs, const blasx_job_t *job
  * calls -- a prefetch never evicts this call's tiles): one copy of the
  * whole panel, whose pieces are as long as the panel is tall (contiguous
  * when the panel spans the matrix), into the GPU's panel buffer, then
- * device-to-device copies into each tile's entry, all on the copy stream
- * (in order: the buffer is reused only after its last split; so only with
- * a copy stream).  Only operands the call never
+ * device-to-device copies into each tile's entry (only with a copy
+ * stream).  The splits go on the split stream when there is one: on the
+ * copy stream they held the next host copy back ~0.12 ms per 64 MiB panel
+ * (0.8 ms of a 36 ms DGEMM 8192 on an H200, trace-dgemm-8192-tall-*); the
+ * buffer is overwritten only after its last split (panel_split).  Only
+ * operands the call never
  * writes (not C): a tile below could otherwise be read before the task
  * writing it.  (Output tiles by panels too -- a task's load also filling
  * a GPU buffer with the tiles below for the tasks waiting in its
  * reservation station -- made DGEMM 8192 slower on an H200: 51.6 ms
  * against 42.8, though its copy stream was busy 32 ms against 39.)
  * Sets *filled to the number of tiles filled (the extra ones VALID and
- * held in pd), 0 if it did not apply (the caller copies the tile alone);
- * returns a status. */
+ * held in pd), 0 if it did not apply (the caller copies the tile alone),
+ * and *rdy to the stream on which e is filled (the caller records its
+ * ready event there); returns a status. */
 static int panel_fetch(blasx_gpu_t *g, gpu_stream_t *cs, blasx_job_t *job, blasx_tile_t t, blasx_centry_t *e,
-                       const blasx_tile_key_t *k, gpu_pending_t *pd, int *filled) {
+                       const blasx_tile_key_t *k, gpu_pending_t *pd, int *filled, gpu_stream_t **rdy) {
     const blasx_device_backend_t *be = g->be;
     const int max = blasx_cfg.gpu.panel_tiles;
     *filled = 0;
@@ -894,18 +917,29 @@ static int panel_fetch(blasx_gpu_t *g, gpu_stream_t *cs, blasx_job_t *job, blasx
         goto undo;
     }
     blasx_shape_t sh = {rows, k->cols, rows, k->esz};
+    gpu_stream_t *ss = g->sp ? g->sp : cs;
+    if (g->sp && g->split_pending && (rc = be->stream_wait_event(cs->s, g->panel_split))) goto undo;
     int tr = trace_begin(g, cs);
     if ((rc = be->copy_h2d(cs->s, g->panel, rows, (const void *)k->host, k->ld, sh))) goto undo;
     trace_end(g, cs, tr, "H2D panel", "h2d", job, t, (int64_t)bytes);
+    if (g->sp && ((rc = be->event_record(g->panel_in, cs->s)) || (rc = be->stream_wait_event(ss->s, g->panel_in))))
+        goto undo;
+    tr = trace_begin(g, ss);
     int64_t off = 0;
     for (int i = -1; i < n; i++) {
         blasx_centry_t *x = i < 0 ? e : ext[i];
         blasx_shape_t ts = {x->key.rows, x->key.cols, x->key.rows, k->esz};
-        if ((rc = be->copy_p2p(cs->s, x->dev, x->key.rows, g->dev, g->panel + (uintptr_t)off * k->esz, rows, ts)))
+        if ((rc = be->copy_p2p(ss->s, x->dev, x->key.rows, g->dev, g->panel + (uintptr_t)off * k->esz, rows, ts)))
             goto undo;
         off += x->key.rows;
-        if (i >= 0 && (rc = entry_ready_record(g, x, cs->s))) goto undo;
+        if (i >= 0 && (rc = entry_ready_record(g, x, ss->s))) goto undo;
     }
+    trace_end(g, ss, tr, "panel split", "d2d", job, t, (int64_t)bytes);
+    if (g->sp) {
+        if ((rc = be->event_record(g->panel_split, ss->s))) goto undo;
+        g->split_pending = 1;
+    }
+    *rdy = ss;
     for (int i = 0; i < n; i++) {
         blasx_cache_set_state(&g->cache, ext[i], BLASX_TILE_VALID);
         pd->held[pd->nheld].c = &g->cache, pd->held[pd->nheld].e = ext[i], pd->nheld++;
@@ -915,7 +949,10 @@ static int panel_fetch(blasx_gpu_t *g, gpu_stream_t *cs, blasx_job_t *job, blasx
     return 0;
 undo:
     /* copies into the extra entries may have been issued: let them land */
-    if (rc) be->stream_sync(cs->s);
+    if (rc) {
+        be->stream_sync(cs->s);
+        if (g->sp) be->stream_sync(g->sp->s);
+    }
     for (int i = 0; i < n; i++) {
         blasx_cache_release(&g->cache, ext[i]);
         blasx_cache_invalidate(&g->cache, &ext[i]->key, job->epoch);
@@ -949,7 +986,7 @@ static int acquire_input(blasx_gpu_t *g, gpu_stream_t *st, blasx_job_t *job, bla
     GPU_COUNT(g, job, l1_misses, 1);
     /* The copy goes on the copy stream (when there is one), so copies run
      * back to back ahead of the kernels that wait for them. */
-    gpu_stream_t *cs = copier(g, st);
+    gpu_stream_t *cs = copier(g, st), *rdy = cs;
     pe = blasx_dir_pin_peer(&G.dir, g->idx, &k, job->epoch, &from);
     if (pe) {
         blasx_gpu_t *p = G.gpu[from];
@@ -967,13 +1004,13 @@ static int acquire_input(blasx_gpu_t *g, gpu_stream_t *st, blasx_job_t *job, bla
         g->p2p_from[from] += (int64_t)e->bytes;
     } else {
         int filled = 0;
-        if ((rc = panel_fetch(g, cs, job, t, e, &k, pd, &filled))) goto fail;
+        if ((rc = panel_fetch(g, cs, job, t, e, &k, pd, &filled, &rdy))) goto fail;
         if (filled == 0 && (rc = copy_in(g, cs, job, t, e->dev, &k))) goto fail;
         GPU_COUNT(g, job, l2_misses, 1);
         GPU_COUNT(g, job, h2d_bytes, (int64_t)e->bytes);
     }
-    if ((rc = entry_ready_record(g, e, cs->s))) goto fail;
-    if (cs != st && (rc = be->stream_wait_event(st->s, (blasx_event_t)e->ready))) goto fail;
+    if ((rc = entry_ready_record(g, e, rdy->s))) goto fail;
+    if (rdy != st && (rc = be->stream_wait_event(st->s, (blasx_event_t)e->ready))) goto fail;
     blasx_cache_set_state(&g->cache, e, BLASX_TILE_VALID);
     return 0;
 fail:

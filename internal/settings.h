@@ -13,7 +13,7 @@
  *   BLASX_TILE_M=n      rows of a tiled GEMM's tall C tiles (plan.h; 0:
  *                       square tiles; unset: the tile model's choice)
  * (BLASX_GPUS, BLASX_L2_CACHE, BLASX_STAGE_PAGEABLE, BLASX_COPY_STREAM,
- * BLASX_WB_STREAM and BLASX_SIM_* are
+ * BLASX_WB_STREAM, BLASX_PANEL, BLASX_SPLIT_STREAM and BLASX_SIM_* are
  * read by the GPU workers at each runtime start, through blasx_env_ll;
  * BLASX_STATS by internal/stats.c, BLASX_TRACE by internal/trace.c.)
  * Invariants: the six above are read once per process (cpu_worker may

@@ -316,7 +316,15 @@ int main(int argc, char **argv) {
     }
     const char *l2env = getenv("BLASX_L2_CACHE");
     int l2_on = blasx_cfg.gpu.l2_cache && !(l2env && !strcmp(l2env, "0"));
-    if (ngpu > 1 && l2_on) CHECK(l2 > 0 && p2p > 0, "%d GPUs with the L2 level on, but no tile came from a peer", ngpu);
+    /* With BLASX_TILE set (make sim: 270-tiles for matrices of at most 300)
+     * a call has 1-4 tiles per operand: the GPUs may take tasks sharing no
+     * input (1 run in 6 had no peer copy), so sharing is checked only with
+     * the build's own small tiles. */
+    const char *tile_env = getenv("BLASX_TILE");
+    if (ngpu > 1 && l2_on && !tile_env)
+        CHECK(l2 > 0 && p2p > 0, "%d GPUs with the L2 level on, but no tile came from a peer", ngpu);
+    if (ngpu > 1 && l2_on && tile_env)
+        printf("test_gpu: peer copies not required: BLASX_TILE=%s leaves too few tiles to share\n", tile_env);
     if (!l2_on) CHECK(l2 == 0 && p2p == 0, "L2 level off, yet %lld tiles came from peers", (long long)l2);
     printf("test_gpu: L2 level %s: %lld tiles (%lld bytes) came from peer GPUs\n", l2_on ? "on" : "off",
            (long long)l2, (long long)p2p);

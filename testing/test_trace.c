@@ -9,8 +9,9 @@
  * device-to-host copy per task, host-to-device and peer bytes per call
  * equal to blasx_last_call_stats, operations of one stream never overlap
  * (they are timed by device events, in stream order), every GPU operation
- * lies inside its call's span, and the CPU run's tasks appear on the CPU
- * worker tracks.
+ * lies inside its call's span, each panel copy is followed by its split
+ * (on the split stream's own track unless BLASX_SPLIT_STREAM=0), and the
+ * CPU run's tasks appear on the CPU worker tracks.
  */
 #include <ctype.h>
 #include <math.h>
@@ -384,6 +385,32 @@ int main(void) {
             for (long long i = 1; i < m; i++) overlaps += ord[i]->ts < ord[i - 1]->ts + ord[i - 1]->dur - EPS_US;
         }
     CHECK(tracks >= gpus && overlaps == 0, "%lld stream tracks, %lld overlapping operations", tracks, overlaps);
+
+    /* Panels: the i-th split of a GPU (in time) is of its i-th panel copy,
+     * starts after that copy ended and, with the split stream
+     * (BLASX_SPLIT_STREAM, on by default), on a track of its own. */
+    const char *sv = getenv("BLASX_SPLIT_STREAM");
+    int split_stream = !sv || strcmp(sv, "0") != 0;
+    ev_t **spl = malloc((size_t)j.nev * sizeof *spl);
+    long long npanels = 0, bad_pairs = 0;
+    for (int p = 1; p <= gpus; p++) {
+        long long m = 0, q = 0;
+        for (long long i = 0; i < j.nev; i++)
+            if (!strcmp(j.ev[i].ph, "X") && j.ev[i].pid == p && !strcmp(j.ev[i].name, "H2D panel")) ord[m++] = &j.ev[i];
+        for (long long i = 0; i < j.nev; i++)
+            if (!strcmp(j.ev[i].ph, "X") && j.ev[i].pid == p && !strcmp(j.ev[i].name, "panel split")) spl[q++] = &j.ev[i];
+        CHECK(m == q, "GPU %d: %lld panel copies, %lld splits", p - 1, m, q);
+        qsort(ord, (size_t)m, sizeof *ord, cmp_ts);
+        qsort(spl, (size_t)q, sizeof *spl, cmp_ts);
+        for (long long i = 0; i < m && i < q; i++)
+            bad_pairs += spl[i]->ts < ord[i]->ts + ord[i]->dur - EPS_US || (split_stream == (spl[i]->tid == ord[i]->tid)) ||
+                         spl[i]->bytes != ord[i]->bytes;
+        npanels += m;
+    }
+    CHECK(bad_pairs == 0, "%lld panels: %lld splits before their copy ended, of other bytes, or on the wrong track "
+          "(split stream %s)", npanels, bad_pairs, split_stream ? "on" : "off");
+    printf("test_trace: %lld panel copies and splits paired\n", npanels);
+    free(spl);
     free(ord);
     printf("test_trace: %lld events on %d GPU(s) checked in %s\n", j.nev, gpus, path);
 
