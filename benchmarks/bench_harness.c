@@ -20,7 +20,7 @@
  *   bench_harness [--cases LIST] [--gpus LIST] [--sizes LIST] [--xt-dims LIST]
  *                 [--reps R] [--big-reps R] [--no-xt] [--no-blasx] [--csv PATH]
  *                 [--bw-mib MiB] [--tri-bytes] [--xt-prune F] [--xt-max-blocks B]
- *                 [--cpu-worker] [--list] [--help]
+ *                 [--cpu-worker] [--no-k-rotate] [--list] [--help]
  *   LIST items are comma-separated.  Case names: dgemm (square, sizes
  *   4096..32768), dgemm_shapes (M=N=32768 K=4096 and M=4096 N=K=32768),
  *   sgemm (32768), small (DGEMM 256/512/1024 with the CPU / in-core+transfer
@@ -33,6 +33,8 @@
  *   its tasks, flops and time, its result against the worker off, and the
  *   time ratio off/on -- from calls with the worker off and on taken in
  *   turns, each from the initial C (best of R each).
+ *   --no-k-rotate adds, for GEMM cases on several GPUs, the same run with
+ *   the tasks' K loops in order (row blasx_nokr; plan.h k_rotate).
  *   --gpus lists GPU counts (devices 0..g-1); counts above the node's are
  *   skipped.  --list prints the plan and exits (no GPU needed).
  *   Without a CUDA GPU (or built without CUDA) it prints one SKIP line and
@@ -115,7 +117,7 @@
 #include <unistd.h>
 
 #include "blasx/blasx.h"
-#include "internal/settings.h" /* blasx_settings_set_tile_m (--tile-m): linked from libblasx.a */
+#include "internal/settings.h" /* blasx_settings_set_tile_m / _k_rotate (--tile-m, --no-k-rotate): linked from libblasx.a */
 
 #ifdef BLASX_HAVE_CUDA
 #include <cublasXt.h>
@@ -152,7 +154,7 @@ static struct {
     int nsizes;
     int xt_dims[MAXL], nxt_dims;
     int reps, big_reps;
-    int no_xt, no_blasx, tri_bytes, list, cpu_worker;
+    int no_xt, no_blasx, tri_bytes, list, cpu_worker, no_k_rotate;
     int64_t tile_m[MAXL];
     int ntile_m;
     const char *csv;
@@ -356,6 +358,8 @@ static void usage(void) {
          "  --bw-mib     size of each bandwidth copy (default 1024)\n"
          "  --tri-bytes  count only the referenced triangle of symmetric/triangular operands in the bound\n"
          "  --cpu-worker also run blasx with the CPU worker beside the GPUs on (row blasx_cpuw)\n"
+         "  --no-k-rotate  GEMM cases on several GPUs: also run blasx with the K loops in order (row\n"
+         "               blasx_nokr; the plain row has them rotated, BLASX_K_ROTATE)\n"
          "  --tile-m     GEMM cases: also run blasx with tall tiles of each of these rows pinned (0: square\n"
          "               tiles; rows blasx_tm<rows>; the plain blasx row has the tile model's choice)\n"
          "  --csv        output CSV (default bench_harness.csv); --list: print the plan and exit");
@@ -406,6 +410,7 @@ static int parse_args(int argc, char **argv) {
         else if (!strcmp(a, "--tri-bytes")) O.tri_bytes = 1;
         else if (!strcmp(a, "--list")) O.list = 1;
         else if (!strcmp(a, "--cpu-worker")) O.cpu_worker = 1;
+        else if (!strcmp(a, "--no-k-rotate")) O.no_k_rotate = 1;
         else if (!strcmp(a, "--tile-m")) {
             NEEDV bad = (O.ntile_m = parse_ll_list_from(v, O.tile_m, MAXL, 0)) <= 0;
         } else {
@@ -1426,7 +1431,7 @@ static void run_case(const case_t *c, const int *gl, int ng) {
         if (!O.no_blasx) bok = run_blasx(c, g, &br, 0) == 0;
         row_t wr = row_new(c, g, "blasx_cpuw");
         int wok = O.cpu_worker && bok && run_blasx(c, g, &wr, 1) == 0;
-        row_t tmr[MAXL];
+        row_t tmr[MAXL + 1];
         int ntm = 0;
         for (int i = 0; c->rt == R_GEMM && bok && i < O.ntile_m; i++) {
             char lib[16];
@@ -1445,6 +1450,23 @@ static void run_case(const case_t *c, const int *gl, int ng) {
                 FAILS++;
             }
             ntm++;
+        }
+        if (c->rt == R_GEMM && bok && O.no_k_rotate && g > 1) {
+            tmr[ntm] = row_new(c, g, "blasx_nokr");
+            int was = blasx_settings_set_k_rotate(0);
+            RUN_COMPARE = 1;
+            int ok = run_blasx(c, g, &tmr[ntm], 0) == 0;
+            RUN_COMPARE = 0;
+            blasx_settings_set_k_rotate(was);
+            if (ok) {
+                tmr[ntm].bound = tb;
+                if (!(tmr[ntm].diff <= tol_of(c->prec))) {
+                    size_t l = strlen(tmr[ntm].note);
+                    snprintf(tmr[ntm].note + l, sizeof tmr[ntm].note - l, "%sMISMATCH vs blasx", l ? "; " : "");
+                    FAILS++;
+                }
+                ntm++;
+            }
         }
         if (!O.no_xt) run_xt(c, g, xrows, &nx, &bi, bok);
         double txt = bi >= 0 ? xrows[bi].t : 0;
@@ -1476,8 +1498,8 @@ static void run_case(const case_t *c, const int *gl, int ng) {
                 if (txt > 0 && tmr[i].t > 0) tmr[i].vs_xt = txt / tmr[i].t;
                 size_t l = strlen(tmr[i].note);
                 if (tmr[i].t > 0 && br.t > 0)
-                    snprintf(tmr[i].note + l, sizeof tmr[i].note - l, "%stile_m pinned; plain blasx / this %.3f",
-                             l ? "; " : "", br.t / tmr[i].t);
+                    snprintf(tmr[i].note + l, sizeof tmr[i].note - l, "%s%s; plain blasx / this %.3f", l ? "; " : "",
+                             strcmp(tmr[i].lib, "blasx_nokr") ? "tile_m pinned" : "K loops in order", br.t / tmr[i].t);
                 emit(&tmr[i]);
             }
         }

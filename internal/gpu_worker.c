@@ -865,7 +865,8 @@ static int panel_buffer(blasx_gpu_t *g, gpu_stream_t *cs, const blasx_job_t *job
  * for 1024 doubles) ran at 48 GB/s alone but 33 GB/s beside a running
  * DGEMM on an H200, where contiguous copies kept 55 (bench_copies).  So a
  * miss of input tile t from pinned host memory also fills the tiles below
- * it in its tile column that this GPU lacks (up to cfg.gpu.panel_tiles in
+ * it in its tile column that this GPU lacks (and above it, when GEMM's K
+ * loops are rotated: plan.h k_rotate; up to cfg.gpu.panel_tiles in
  * all, while the heap has room for them in free space or entries of other
  * calls -- a prefetch never evicts this call's tiles): one copy of the
  * whole panel, whose pieces are as long as the panel is tall (contiguous
@@ -893,23 +894,35 @@ static int panel_fetch(blasx_gpu_t *g, gpu_stream_t *cs, blasx_job_t *job, blasx
     if (!G.panel || cs != g->cp || g->panel_off == job->epoch || t.opnd == BLASX_OPND_C ||
         (double)k->rows * (double)k->esz >= blasx_cfg.gpu.panel_piece_max || !operand_pinned(g, job, t.opnd))
         return 0;
+    /* ext: the tiles of the panel in row order, t's entry e at ext[at] */
     blasx_centry_t *ext[BLASX_CFG_PANEL_TILES > 0 ? BLASX_CFG_PANEL_TILES : 1];
-    int n = 0, rc = 0;
+    int n = 1, at = 0, rc = 0;
+    ext[0] = e;
     int64_t rows = k->rows;
-    /* only as tall as long pieces need: the task waits for the whole panel */
-    for (int64_t r = (int64_t)t.ti + 1;
-         n + 1 < max && r < job->g.grid_rows[t.opnd] &&
-         (double)rows * (double)k->esz < (double)blasx_cfg.gpu.panel_piece_target;
-         r++) {
-        blasx_tile_t u = {t.opnd, (int32_t)r, t.tj};
-        blasx_tile_key_t ku = tile_key(job, u);
-        blasx_centry_t *x = NULL;
-        /* cached already (the panel ends above it), or no spare memory */
-        if (ku.cols != k->cols || blasx_cache_insert_spare(&g->cache, &ku, job->epoch, &x) != 0) break;
-        ext[n++] = x;
-        rows += ku.rows;
-    }
-    if (n == 0) return 0;
+    const void *top = (const void *)k->host;
+    /* Only as tall as long pieces need: the task waits for the whole panel.
+     * Down from t; with rotated K loops (plan.h k_rotate: a task may start
+     * in the middle of a tile column) then also up. */
+    for (int up = 0; up < 1 + (job->prob.k_rotate > 1); up++)
+        for (int64_t r = (int64_t)t.ti + (up ? -1 : 1);
+             n < max && r >= 0 && r < job->g.grid_rows[t.opnd] &&
+             (double)rows * (double)k->esz < (double)blasx_cfg.gpu.panel_piece_target;
+             r += up ? -1 : 1) {
+            blasx_tile_t u = {t.opnd, (int32_t)r, t.tj};
+            blasx_tile_key_t ku = tile_key(job, u);
+            blasx_centry_t *x = NULL;
+            /* cached already (the panel ends before it), or no spare memory */
+            if (ku.cols != k->cols || blasx_cache_insert_spare(&g->cache, &ku, job->epoch, &x) != 0) break;
+            if (up) {
+                memmove(ext + 1, ext, (size_t)n * sizeof *ext);
+                ext[0] = x, at++, top = (const void *)ku.host;
+            } else {
+                ext[n] = x;
+            }
+            n++;
+            rows += ku.rows;
+        }
+    if (n == 1) return 0;
     size_t bytes = (size_t)rows * (size_t)k->cols * k->esz;
     size_t want = (size_t)max * (size_t)(job->tile * job->tile) * k->esz;
     if (panel_buffer(g, cs, job, bytes, want) != 0) { /* tile by tile, for the rest of this job too */
@@ -920,19 +933,19 @@ static int panel_fetch(blasx_gpu_t *g, gpu_stream_t *cs, blasx_job_t *job, blasx
     gpu_stream_t *ss = g->sp ? g->sp : cs;
     if (g->sp && g->split_pending && (rc = be->stream_wait_event(cs->s, g->panel_split))) goto undo;
     int tr = trace_begin(g, cs);
-    if ((rc = be->copy_h2d(cs->s, g->panel, rows, (const void *)k->host, k->ld, sh))) goto undo;
+    if ((rc = be->copy_h2d(cs->s, g->panel, rows, top, k->ld, sh))) goto undo;
     trace_end(g, cs, tr, "H2D panel", "h2d", job, t, (int64_t)bytes);
     if (g->sp && ((rc = be->event_record(g->panel_in, cs->s)) || (rc = be->stream_wait_event(ss->s, g->panel_in))))
         goto undo;
     tr = trace_begin(g, ss);
     int64_t off = 0;
-    for (int i = -1; i < n; i++) {
-        blasx_centry_t *x = i < 0 ? e : ext[i];
+    for (int i = 0; i < n; i++) {
+        blasx_centry_t *x = ext[i];
         blasx_shape_t ts = {x->key.rows, x->key.cols, x->key.rows, k->esz};
         if ((rc = be->copy_p2p(ss->s, x->dev, x->key.rows, g->dev, g->panel + (uintptr_t)off * k->esz, rows, ts)))
             goto undo;
         off += x->key.rows;
-        if (i >= 0 && (rc = entry_ready_record(g, x, ss->s))) goto undo;
+        if (i != at && (rc = entry_ready_record(g, x, ss->s))) goto undo;
     }
     trace_end(g, ss, tr, "panel split", "d2d", job, t, (int64_t)bytes);
     if (g->sp) {
@@ -941,11 +954,12 @@ static int panel_fetch(blasx_gpu_t *g, gpu_stream_t *cs, blasx_job_t *job, blasx
     }
     *rdy = ss;
     for (int i = 0; i < n; i++) {
+        if (i == at) continue;
         blasx_cache_set_state(&g->cache, ext[i], BLASX_TILE_VALID);
         pd->held[pd->nheld].c = &g->cache, pd->held[pd->nheld].e = ext[i], pd->nheld++;
     }
     GPU_COUNT(g, job, h2d_bytes, (int64_t)bytes - (int64_t)e->bytes); /* the caller counts e's */
-    *filled = n + 1;
+    *filled = n;
     return 0;
 undo:
     /* copies into the extra entries may have been issued: let them land */
@@ -954,6 +968,7 @@ undo:
         if (g->sp) be->stream_sync(g->sp->s);
     }
     for (int i = 0; i < n; i++) {
+        if (i == at) continue; /* the caller's */
         blasx_cache_release(&g->cache, ext[i]);
         blasx_cache_invalidate(&g->cache, &ext[i]->key, job->epoch);
     }

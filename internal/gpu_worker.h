@@ -7,7 +7,8 @@
  * the job's global queue, cfg.gpu.streams_per_gpu compute streams, a copy
  * stream (BLASX_COPY_STREAM: input-tile copies, in the order the steps
  * are submitted, run back to back ahead of the kernels, which wait on the
- * tiles' ready events) and a write-back stream (BLASX_WB_STREAM).  The thread
+ * tiles' ready events), a split stream (BLASX_SPLIT_STREAM: panels split
+ * into tiles) and a write-back stream (BLASX_WB_STREAM).  The thread
  * loops: retire completed steps (drop their cache readers), refill the RS,
  * start on every idle stream the RS task of highest locality priority
  * (BLASX eq. 3: 2 per input tile already in this GPU's L1, 1 per tile a
@@ -23,7 +24,9 @@
  * tiles (L1 hit: wait on the entry's ready event; miss: insert, copy from
  * a peer GPU holding it -- the L2 level, tile_dir.h -- or else from the
  * host, a short-columned tile of an operand the call does not write by a
- * panel of the tiles below it, record ready), launch the kernel, record an
+ * panel of the tiles below it (and above, with GEMM's K loops rotated),
+ * split into the tiles' entries on the split stream, record ready),
+ * launch the kernel, record an
  * event; once the last step is submitted park the task, with its steps in
  * flight, in a free write-back record (2 per stream) -- the stream takes
  * its next task at once -- and when those steps have completed copy the

@@ -79,16 +79,26 @@ static void plan_gemm(blasx_graph_t *g, const blasx_problem_t *p, int64_t T, dou
     const int64_t strip = g->strip_cols[BLASX_OPND_C];
     /* Row by row: the first tasks the GPUs take share op(A)'s tile row, so
      * the first wave of a call waits for one tile row of A, not for all of
-     * it (with tall tiles, two tile rows at N = 16384 on an H200). */
+     * it (with tall tiles, two tile rows at N = 16384 on an H200).  On
+     * several GPUs those tasks start their K loops at spread tiles
+     * (k_rotate): in order all of them first asked for op(A)(i, 0), which
+     * the first GPU loaded while the other waited for it, and so on down
+     * the row -- DGEMM 8192 on 2x H200 (2026-11-23): GPU 0's link carried
+     * 79% of the host bytes.  beta goes with the first step in task order. */
+    const int64_t span = p->k_rotate > 1 ? p->k_rotate : 1;
+    int64_t q = 0;
     for (int64_t i = 0; i < mt; i++)
-        for (int64_t j = 0; j < nt; j++) {
+        for (int64_t j = 0; j < nt; j++, q++) {
             blasx_tile_t c = blasx_tile(BLASX_OPND_C, i, j);
             /* a strip task's work in proportion to its columns */
             double cols = strip && j == nt - 1 ? (double)strip / (double)T : 1.0;
             blasx_graph_begin_task(g, c, tf * (double)kt * cols);
-            for (int64_t l = 0; l < kt; l++)
-                step(g, BLASX_K_GEMM, o, p->alpha, l ? 1.0 : p->beta, op_tile(BLASX_OPND_A, ta, i, l),
+            const int64_t r = (q % span) * kt / span;
+            for (int64_t s = 0; s < kt; s++) {
+                int64_t l = (r + s) % kt;
+                step(g, BLASX_K_GEMM, o, p->alpha, s ? 1.0 : p->beta, op_tile(BLASX_OPND_A, ta, i, l),
                      op_tile(BLASX_OPND_B, tb, l, j), c);
+            }
         }
 }
 

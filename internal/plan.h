@@ -28,6 +28,9 @@ typedef struct {
     int64_t tile_m;         /* GEMM: rows of C's tiles and of op(A)'s ("tall tiles": a host column of
                                a C tile is then one long piece, which PCIe copies at full rate); the
                                other dimensions keep the tile side; 0: the tile side.  Other routines: 0 */
+    int64_t k_rotate;       /* GEMM on several GPUs: task q starts its K loop at tile ((q mod k_rotate)
+                               kt) / k_rotate, so the tasks taken first ask for different op(A) tiles
+                               first and each GPU loads its share from the host; 0 or 1: in order */
 } blasx_problem_t;
 
 /* Rows and columns of operands A, B, C of the call (0 when unused). */

@@ -397,6 +397,9 @@ int blasx_runtime_execute(int prec, size_t esz, int64_t tile, const blasx_proble
      * probe, the tile model): outside the lock. */
     int nteam = team_threads(ngpu_threads), want_team = job.gpus > 0 && blasx_settings()->cpu_worker;
     if (want_team) job.prob.strip = blasx_team_strip(prec, esz, tile, p, job.gpus, nteam);
+    /* several GPUs: GEMM tasks start their K loops at spread tiles (plan.h) */
+    if (p->routine == BLASX_K_GEMM && job.gpus > 1 && blasx_settings()->k_rotate)
+        job.prob.k_rotate = (int64_t)job.gpus * blasx_cfg.gpu.streams_per_gpu;
     double t_plan = t_call > 0 ? blasx_now() : 0;
     int st = job_build(&job);
     if (st) {

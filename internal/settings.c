@@ -44,6 +44,13 @@ static void parse(void) {
     S.cpu_strip = blasx_env_ll("BLASX_CPU_STRIP", 0, SETTINGS_TILE_MAX, -1);
     S.small = (int)blasx_env_ll("BLASX_SMALL", 0, 2, blasx_cfg.small.mode);
     S.tile_m = blasx_env_ll("BLASX_TILE_M", 0, SETTINGS_TILE_M_MAX, -1);
+    S.k_rotate = (int)blasx_env_ll("BLASX_K_ROTATE", 0, 1, blasx_cfg.gpu.k_rotate);
+}
+
+int blasx_settings_set_k_rotate(int on) {
+    if (on < 0 || on > 1) return -1;
+    pthread_once(&once, parse);
+    return atomic_exchange(&S.k_rotate, on);
 }
 
 long long blasx_settings_set_tile_m(long long rows) {

@@ -12,14 +12,16 @@
  *                       whenever one is free (internal/small_call.h)
  *   BLASX_TILE_M=n      rows of a tiled GEMM's tall C tiles (plan.h; 0:
  *                       square tiles; unset: the tile model's choice)
+ *   BLASX_K_ROTATE=0|1  on several GPUs a tiled GEMM's tasks start their K
+ *                       loops at spread tiles (plan.h k_rotate)
  * (BLASX_GPUS, BLASX_L2_CACHE, BLASX_STAGE_PAGEABLE, BLASX_COPY_STREAM,
  * BLASX_WB_STREAM, BLASX_PANEL, BLASX_SPLIT_STREAM and BLASX_SIM_* are
  * read by the GPU workers at each runtime start, through blasx_env_ll;
  * BLASX_STATS by internal/stats.c, BLASX_TRACE by internal/trace.c.)
- * Invariants: the six above are read once per process (cpu_worker may
+ * Invariants: the seven above are read once per process (cpu_worker may
  * change later through blasx_set_cpu_worker, cpu_strip through
  * blasx_settings_set_cpu_strip, small through blasx_settings_set_small, tile_m through
- * blasx_settings_set_tile_m,
+ * blasx_settings_set_tile_m, k_rotate through blasx_settings_set_k_rotate,
  * for calls that start after); a value that
  * cannot be honoured is reported once on stderr and the default is kept.
  */
@@ -35,6 +37,7 @@ typedef struct {
     _Atomic long long cpu_strip; /* -1: from the rates; read at each call */
     _Atomic int small; /* cfg.small.mode unless overridden; read at each call */
     _Atomic long long tile_m; /* -1: the tile model's; 0: square tiles; read at each call */
+    _Atomic int k_rotate; /* cfg.gpu.k_rotate unless overridden; read at each call */
 } blasx_settings_t;
 
 /* Integer environment variable `name` in [lo, hi], else dflt; a value out
@@ -53,6 +56,10 @@ BLASX_INTERNAL long long blasx_settings_set_cpu_strip(long long cols);
 /* Sets tile_m (rows, 0: square, -1: the model's) for calls that start from
  * now on; returns the previous value (tests and benchmarks). */
 BLASX_INTERNAL long long blasx_settings_set_tile_m(long long rows);
+
+/* Sets k_rotate (0 or 1) for calls that start from now on; returns the
+ * previous value, or -1 (and changes nothing) for any other value. */
+BLASX_INTERNAL int blasx_settings_set_k_rotate(int on);
 
 /* Sets small (0, 1 or 2) for calls that start from now on; returns the
  * previous value, or -1 (and changes nothing) for any other value. */

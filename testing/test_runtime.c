@@ -174,14 +174,14 @@ static void test_plans(void) {
     char name[64];
     for (int a = 0; a < 3; a++)
         for (int b = 0; b < 3; b++) {
-            blasx_problem_t p = {BLASX_K_GEMM, {tr[a], tr[b], 0, 0}, 10, 8, 7, 1.0, 1.0, 0, 0, 0};
+            blasx_problem_t p = {BLASX_K_GEMM, {tr[a], tr[b], 0, 0}, 10, 8, 7, 1.0, 1.0, 0, 0, 0, 0};
             snprintf(name, sizeof name, "gemm %c%c", tr[a], tr[b]);
             check_plan(name, &p, T, 4 * 3, &seed);
         }
     for (int r = 0; r < 2; r++)
         for (int s = 0; s < 2; s++)
             for (int u = 0; u < 2; u++) {
-                blasx_problem_t p = {r ? BLASX_K_HEMM : BLASX_K_SYMM, {"LR"[s], "UL"[u], 0, 0}, 10, 8, 0, 1.0, 1.0, r, 0, 0};
+                blasx_problem_t p = {r ? BLASX_K_HEMM : BLASX_K_SYMM, {"LR"[s], "UL"[u], 0, 0}, 10, 8, 0, 1.0, 1.0, r, 0, 0, 0};
                 snprintf(name, sizeof name, "%s %c%c", r ? "hemm" : "symm", "LR"[s], "UL"[u]);
                 check_plan(name, &p, T, 4 * 3, &seed);
             }
@@ -190,7 +190,7 @@ static void test_plans(void) {
         for (int u = 0; u < 2; u++)
             for (int t = 0; t < 2; t++) {
                 char tc = t ? (r & 1 ? 'C' : 'T') : 'N';
-                blasx_problem_t p = {rank[r], {"UL"[u], tc, 0, 0}, 0, 10, 7, 1.0, 1.0, r & 1, 0, 0};
+                blasx_problem_t p = {rank[r], {"UL"[u], tc, 0, 0}, 0, 10, 7, 1.0, 1.0, r & 1, 0, 0, 0};
                 snprintf(name, sizeof name, "rank%d %c%c", r, "UL"[u], tc);
                 check_plan(name, &p, T, 4 * 5 / 2, &seed);
             }
@@ -199,7 +199,7 @@ static void test_plans(void) {
             for (int u = 0; u < 2; u++)
                 for (int t = 0; t < 3; t++) {
                     blasx_problem_t p = {r ? BLASX_K_TRSM : BLASX_K_TRMM, {"LR"[s], "UL"[u], tr[t], 'N'}, 10, 8, 0,
-                                         1.0, 0.0, 0, 0, 0};
+                                         1.0, 0.0, 0, 0, 0, 0};
                     snprintf(name, sizeof name, "%s %c%c%c", r ? "trsm" : "trmm", "LR"[s], "UL"[u], tr[t]);
                     check_plan(name, &p, T, 4 * 3, &seed);
                 }
@@ -230,7 +230,7 @@ static void test_strip(void) {
     for (int a = 0; a < 3; a++)
         for (int64_t strip = 1; strip <= 4; strip += 3) {
             /* n = 10, tile 3: 10 - strip columns in ceil((10 - strip) / 3) blocks, then the strip */
-            blasx_problem_t p = {BLASX_K_GEMM, {'N', tr[a], 0, 0}, 8, 10, 7, 1.0, 1.0, 0, strip, 0};
+            blasx_problem_t p = {BLASX_K_GEMM, {'N', tr[a], 0, 0}, 8, 10, 7, 1.0, 1.0, 0, strip, 0, 0};
             snprintf(name, sizeof name, "gemm N%c strip %lld", tr[a], (long long)strip);
             check_plan(name, &p, 3, (blasx_ceil_div64(10 - strip, 3) + 1) * 3, &seed);
         }
@@ -246,7 +246,7 @@ static void test_strip(void) {
         for (int64_t strip = 1; strip <= 9; strip += 4) {
             const char tb = "NT"[t];
             for (int i = 0; i < M * N; i++) C[i] = R[i] = (double)i / (M * N);
-            blasx_problem_t p = {BLASX_K_GEMM, {'N', tb, 0, 0}, M, N, K, -1.5, 0.5, 0, strip, 0};
+            blasx_problem_t p = {BLASX_K_GEMM, {'N', tb, 0, 0}, M, N, K, -1.5, 0.5, 0, strip, 0, 0};
             int64_t ldb = tb == 'N' ? K : N, br = tb == 'N' ? K : N, bc = tb == 'N' ? N : K;
             blasx_operand_t op[3] = {{(char *)A, M, M, K}, {(char *)B, ldb, br, bc}, {(char *)C, M, M, N}};
             int st = blasx_runtime_execute(BLASX_PREC_D, sizeof(double), 4, &p, op);
@@ -272,7 +272,7 @@ static void test_tall(void) {
     for (int a = 0; a < 3; a++)
         for (int b = 0; b < 3; b += 2)
             for (int i = 0; i < 4; i++) {
-                blasx_problem_t p = {BLASX_K_GEMM, {tr[a], tr[b], 0, 0}, 10, 8, 7, 1.0, 1.0, 0, a == 1 ? 2 : 0, tms[i]};
+                blasx_problem_t p = {BLASX_K_GEMM, {tr[a], tr[b], 0, 0}, 10, 8, 7, 1.0, 1.0, 0, a == 1 ? 2 : 0, tms[i], 0};
                 snprintf(name, sizeof name, "gemm %c%c tile_m %lld%s", tr[a], tr[b], (long long)tms[i],
                          a == 1 ? " strip 2" : "");
                 int64_t cols = a == 1 ? blasx_ceil_div64(8 - 2, 3) + 1 : 3;
@@ -280,7 +280,7 @@ static void test_tall(void) {
             }
     /* every element of C and op(A) lies in exactly one tile, shapes as planned */
     {
-        blasx_problem_t p = {BLASX_K_GEMM, {'T', 'N', 0, 0}, 11, 7, 5, 1.0, 1.0, 0, 0, 4};
+        blasx_problem_t p = {BLASX_K_GEMM, {'T', 'N', 0, 0}, 11, 7, 5, 1.0, 1.0, 0, 0, 4, 0};
         blasx_graph_t g;
         blasx_graph_init(&g);
         int st = blasx_plan(&g, &p, 2);
@@ -303,7 +303,7 @@ static void test_tall(void) {
             for (int i = 0; i < 3; i++) {
                 const char ta = "NT"[a], tb = "NT"[t];
                 for (int e = 0; e < M * N; e++) C[e] = R[e] = (double)e / (M * N);
-                blasx_problem_t p = {BLASX_K_GEMM, {ta, tb, 0, 0}, M, N, K, -1.5, 0.5, 0, t ? 5 : 0, tall[i]};
+                blasx_problem_t p = {BLASX_K_GEMM, {ta, tb, 0, 0}, M, N, K, -1.5, 0.5, 0, t ? 5 : 0, tall[i], 0};
                 int64_t lda = ta == 'N' ? M : K, ar = ta == 'N' ? M : K, ac = ta == 'N' ? K : M;
                 int64_t ldb = tb == 'N' ? K : N, br = tb == 'N' ? K : N, bc = tb == 'N' ? N : K;
                 blasx_operand_t op[3] = {{(char *)A, lda, ar, ac}, {(char *)B, ldb, br, bc}, {(char *)C, M, M, N}};
@@ -315,6 +315,93 @@ static void test_tall(void) {
                 for (int e = 0; e < M * N; e++) md = fmax(md, fabs(C[e] - R[e]));
                 CHECK(st == 0 && md < 1e-13, "tiled dgemm %c%c, tile 4, tile_m %lld%s: status %d, error %.2e", ta, tb,
                       (long long)tall[i], t ? ", strip 5" : "", st, md);
+            }
+    free(A), free(B), free(C), free(R);
+}
+
+/* ---- K rotation (plan.h k_rotate): GEMM tasks start their K loops at spread tiles */
+
+static void test_k_rotate(void) {
+    uint64_t seed = 17;
+    const char *tr = "NTC";
+    char name[80];
+    /* m 10, n 8, k 7, tile 3: 4 x 3 tasks of 3 K steps; spans 2, 3, 8 */
+    const int64_t spans[3] = {2, 3, 8};
+    for (int a = 0; a < 3; a++)
+        for (int b = 0; b < 3; b += 2)
+            for (int i = 0; i < 3; i++) {
+                blasx_problem_t p = {BLASX_K_GEMM, {tr[a], tr[b], 0, 0}, 10, 8, 7, 1.0, 0.5, 0, 0, 0, 0};
+                p.k_rotate = spans[i];
+                snprintf(name, sizeof name, "gemm %c%c k_rotate %lld", tr[a], tr[b], (long long)spans[i]);
+                check_plan(name, &p, 3, 4 * 3, &seed);
+            }
+    /* Each task's steps: every K tile once, from ((q mod span) kt) / span on
+     * in cyclic order, beta with the first only; tall tiles and a strip too. */
+    const int64_t kts[2] = {5, 16};
+    for (int c = 0; c < 2; c++)
+        for (int i = 0; i < 3; i++) {
+            const int64_t kt = kts[c], span = spans[i];
+            blasx_problem_t p = {BLASX_K_GEMM, {'N', c ? 'T' : 'N', 0, 0}, 9, 10, 2 * kt, 1.0, 0.25, 0, c ? 3 : 0, c ? 6 : 0, 0};
+            p.k_rotate = span;
+            blasx_graph_t g;
+            blasx_graph_init(&g);
+            int st = blasx_plan(&g, &p, 2);
+            int64_t bad_cover = 0, bad_start = 0, bad_beta = 0, starts = 0;
+            uint64_t seen = 0;
+            for (int64_t q = 0; st == 0 && q < g.ntasks; q++) {
+                const blasx_task_t *tk = &g.tasks[q];
+                uint64_t cover = 0;
+                int64_t l0 = -1;
+                for (int32_t s = 0; s < tk->nsteps; s++) {
+                    const blasx_step_t *x = &g.steps[tk->step0 + s];
+                    int64_t l = x->a.tj; /* op(A) = A: tile (i, l) */
+                    if (s == 0) l0 = l;
+                    bad_cover += (cover >> l & 1) || l != (l0 + s) % kt;
+                    cover |= (uint64_t)1 << l;
+                    bad_beta += x->beta != (s ? 1.0 : 0.25);
+                }
+                bad_cover += tk->nsteps != kt || cover != ((uint64_t)1 << kt) - 1;
+                bad_start += l0 != (q % span) * kt / span;
+                if (q < span && !(seen >> l0 & 1)) starts++, seen |= (uint64_t)1 << l0;
+            }
+            CHECK(st == 0 && bad_cover == 0 && bad_start == 0 && bad_beta == 0,
+                  "gemm k tiles %lld, span %lld%s: %lld tasks, each K tile once in cyclic order (%lld bad), from the "
+                  "spread start (%lld bad), beta first (%lld bad)", (long long)kt, (long long)span,
+                  c ? ", tall tiles, strip" : "", (long long)g.ntasks, (long long)bad_cover, (long long)bad_start,
+                  (long long)bad_beta);
+            int64_t want = span < kt ? span : kt;
+            CHECK(starts == want, "gemm k tiles %lld, span %lld: the first %lld tasks start at %lld different K tiles",
+                  (long long)kt, (long long)span, (long long)want, (long long)starts);
+            blasx_graph_free(&g);
+        }
+
+    /* tiled DGEMM with rotated K loops on the CPU pool against one kernel
+     * call; beta = 0 with C full of NaN: the first step in task order
+     * overwrites C, nothing reads it */
+    enum { M = 29, N = 37, K = 23 };
+    double *A = malloc(sizeof(double) * M * K), *B = malloc(sizeof(double) * K * N);
+    double *C = malloc(sizeof(double) * M * N), *R = malloc(sizeof(double) * M * N);
+    for (int e = 0; e < M * K; e++) A[e] = (double)(rng_next(&seed) >> 11) * 0x1.0p-53 - 0.5;
+    for (int e = 0; e < K * N; e++) B[e] = (double)(rng_next(&seed) >> 11) * 0x1.0p-53 - 0.5;
+    for (int a = 0; a < 2; a++)
+        for (int t = 0; t < 2; t++)
+            for (int z = 0; z < 2; z++) {
+                const char ta = "NT"[a], tb = "NT"[t];
+                const double beta = z ? 0.0 : 0.5;
+                for (int e = 0; e < M * N; e++) C[e] = R[e] = z ? NAN : (double)e / (M * N);
+                blasx_problem_t p = {BLASX_K_GEMM, {ta, tb, 0, 0}, M, N, K, -1.5, beta, 0, t ? 5 : 0, a ? 8 : 0, 0};
+                p.k_rotate = 8;
+                int64_t lda = ta == 'N' ? M : K, ar = ta == 'N' ? M : K, ac = ta == 'N' ? K : M;
+                int64_t ldb = tb == 'N' ? K : N, br = tb == 'N' ? K : N, bc = tb == 'N' ? N : K;
+                blasx_operand_t op[3] = {{(char *)A, lda, ar, ac}, {(char *)B, ldb, br, bc}, {(char *)C, M, M, N}};
+                int st = blasx_runtime_execute(BLASX_PREC_D, sizeof(double), 4, &p, op);
+                blasx_step_t s = {-1.5, beta, {0, 0, 0}, {1, 0, 0}, {2, 0, 0}, BLASX_K_GEMM, {ta, tb, 0, 0}};
+                blasx_view_t va = {A, lda, ar, ac}, vb = {B, ldb, br, bc}, vc = {R, M, M, N};
+                blasx_cpu_run_step(BLASX_PREC_D, &s, &va, &vb, &vc);
+                double md = 0;
+                for (int e = 0; e < M * N; e++) md = fmax(md, fabs(C[e] - R[e]));
+                CHECK(st == 0 && md < 1e-13, "tiled dgemm %c%c, tile 4, K rotated over 8 tasks%s%s, beta %g: status %d, "
+                      "error %.2e", ta, tb, a ? ", tile_m 8" : "", t ? ", strip 5" : "", beta, st, md);
             }
     free(A), free(B), free(C), free(R);
 }
@@ -342,7 +429,7 @@ static void *concurrent_call(void *argp) {
         memcpy(C, B, sizeof(double) * CN * CN);
         memcpy(R, B, sizeof(double) * CN * CN);
         /* Tiled TRSM (long dependency chains) against the direct kernel. */
-        blasx_problem_t p = {BLASX_K_TRSM, {'L', 'U', 'N', 'N'}, CN, CN, 0, 2.0, 0.0, 0, 0, 0};
+        blasx_problem_t p = {BLASX_K_TRSM, {'L', 'U', 'N', 'N'}, CN, CN, 0, 2.0, 0.0, 0, 0, 0, 0};
         blasx_operand_t op[3] = {{(char *)A, CN, CN, CN}, {NULL, 0, 0, 0}, {(char *)C, CN, CN, CN}};
         int st = blasx_runtime_execute(BLASX_PREC_D, sizeof(double), 4, &p, op);
         blasx_step_t s = {2.0, 0.0, {0, 0, 0}, {-1, 0, 0}, {2, 0, 0}, BLASX_K_TRSM, {'L', 'U', 'N', 'N'}};
@@ -383,6 +470,7 @@ int main(void) {
     test_plans();
     test_strip();
     test_tall();
+    test_k_rotate();
     test_concurrent_calls();
     return bx_summary("test_runtime");
 }

@@ -37,6 +37,12 @@ static int in_child(const char *name, const char *value, int (*fn)(void), char *
 static int tile_value(void) { return (int)blasx_settings()->tile; }
 static int cpu_worker_value(void) { return blasx_settings()->cpu_worker; }
 static int verbose_value(void) { return blasx_settings()->verbose; }
+static int k_rotate_value(void) { return blasx_settings()->k_rotate; }
+/* the setter takes 0 and 1 (returning the value before), refuses others */
+static int k_rotate_set(void) {
+    int was = blasx_settings_set_k_rotate(0), bad = blasx_settings_set_k_rotate(2);
+    return was * 10 + (bad == -1 && blasx_settings()->k_rotate == 0 && blasx_settings_set_k_rotate(1) == 0);
+}
 
 /* Tasks of one 40x40x40 DGEMM on 1 simulated GPU, offload forced by size. */
 static int tasks_of_call(void) {
@@ -77,6 +83,12 @@ int main(void) {
               strstr(err, "BLASX_CPU_WORKER=2 ignored"),
           "BLASX_CPU_WORKER=2 reported, default kept");
     CHECK(in_child("BLASX_VERBOSE", "1", verbose_value, err, sizeof err) == 1, "BLASX_VERBOSE=1 taken");
+    CHECK(in_child("BLASX_K_ROTATE", "0", k_rotate_value, err, sizeof err) == 0 && !*err, "BLASX_K_ROTATE=0 taken");
+    CHECK(in_child("BLASX_K_ROTATE", "3", k_rotate_value, err, sizeof err) == blasx_cfg.gpu.k_rotate &&
+              strstr(err, "BLASX_K_ROTATE=3 ignored"),
+          "BLASX_K_ROTATE=3 reported, default kept (stderr: %s)", err);
+    CHECK(in_child("BLASX_K_ROTATE", "1", k_rotate_set, err, sizeof err) == 11,
+          "blasx_settings_set_k_rotate: returns the value before (1), refuses 2, takes 0 and 1");
     /* the tile override reaches the tiled runtime: 40x40 output in tiles of 20 = 4 tasks, of 10 = 16 */
     int t20 = in_child("BLASX_TILE", "20", tasks_of_call, err, sizeof err);
     int t10 = in_child("BLASX_TILE", "10", tasks_of_call, err, sizeof err);
