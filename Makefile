@@ -111,8 +111,7 @@ netlib: $(BUILD)/libblasx.so $(BUILD)/tiny/libblasx.so
 # also with pageable copies staged through pinned buffers; the GPU test
 # again with the second cache level (peer copies) off, without the copy
 # stream, without panel copies, with panels split on the copy stream, with
-# GEMM's K loops in order (not rotated), with output tiles loaded first (late C
-# off), with the CPU worker and its strip, and
+# GEMM's K loops in order (not rotated), with the CPU worker and its strip, and
 # with GEMM's tall tiles.
 SIM_ENV = BLASX_SIM_MEM_KB=16 NETLIB_SETS=debian
 sim: $(BUILD)/tiny/test_api $(BUILD)/tiny/test_gpu $(BUILD)/tiny/test_errors $(BUILD)/tiny/test_naninf $(BUILD)/tiny/test_trace $(BUILD)/tiny/libblasx.so \
@@ -124,12 +123,11 @@ sim: $(BUILD)/tiny/test_api $(BUILD)/tiny/test_gpu $(BUILD)/tiny/test_errors $(B
 	done
 	echo "=== 2 simulated GPU(s), second cache level off"
 	BLASX_L2_CACHE=0 BLASX_SIM_GPUS=2 $(SIM_ENV) bash testing/run_unit.sh $(BUILD)/tiny/test_gpu
-	echo "=== 2 simulated GPU(s): no copy stream (no panels either); panels off; panels split on the copy stream; GEMM's K loops in order; output tiles loaded first (late C off); the CPU worker with a 2-column strip"
+	echo "=== 2 simulated GPU(s): no copy stream (no panels either); panels off; panels split on the copy stream; GEMM's K loops in order; the CPU worker with a 2-column strip"
 	BLASX_COPY_STREAM=0 BLASX_SIM_GPUS=2 $(SIM_ENV) bash testing/run_unit.sh $(BUILD)/tiny/test_gpu
 	BLASX_PANEL=0 BLASX_SIM_GPUS=2 $(SIM_ENV) bash testing/run_unit.sh $(BUILD)/tiny/test_gpu
 	BLASX_SPLIT_STREAM=0 BLASX_SIM_GPUS=2 $(SIM_ENV) bash testing/run_unit.sh $(BUILD)/tiny/test_gpu $(BUILD)/tiny/test_trace
 	BLASX_K_ROTATE=0 BLASX_SIM_GPUS=2 $(SIM_ENV) bash testing/run_unit.sh $(BUILD)/tiny/test_gpu $(BUILD)/tiny/test_api
-	BLASX_LATE_C=0 BLASX_SIM_GPUS=2 $(SIM_ENV) bash testing/run_unit.sh $(BUILD)/tiny/test_gpu
 	BLASX_CPU_WORKER=1 BLASX_CPU_STRIP=2 BLASX_SIM_GPUS=2 $(SIM_ENV) bash testing/run_unit.sh $(BUILD)/tiny/test_gpu $(BUILD)/tiny/test_api
 	echo "=== 2 simulated GPU(s) of 64 MiB, tiles of 270 (BLASX_TILE): diagonal SYRK-family tiles go back as direct blocks and staged 135-row diagonal blocks (tri_wb)"
 	BLASX_TILE=270 BLASX_SIM_GPUS=2 BLASX_SIM_MEM_KB=65536 $(BUILD)/tiny/test_gpu 300 > $(BUILD)/tiny/test_gpu_270.log 2>&1 || \

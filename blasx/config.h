@@ -241,12 +241,6 @@
 #ifndef BLASX_CFG_K_ROTATE
 #define BLASX_CFG_K_ROTATE 1 /* 1 = on several GPUs a tiled GEMM's tasks start their K loops at spread tiles, so each GPU loads its share of the shared op(A) tiles (plan.h) */
 #endif
-#ifndef BLASX_CFG_LATE_C
-#define BLASX_CFG_LATE_C 1 /* 1 = a task reading its output tile (beta != 0) runs its first step with beta = 0 and loads the tile after that step's inputs, adding beta times it after its last step */
-#endif
-#ifndef BLASX_CFG_LATE_C_MIN_TILES
-#define BLASX_CFG_LATE_C_MIN_TILES 64 /* tiles: late C only on a GPU whose heap holds this many output tiles (each task in flight holds one more) */
-#endif
 #ifndef BLASX_CFG_SPLIT_STREAM
 #define BLASX_CFG_SPLIT_STREAM 1 /* 1 = a panel is split into its tiles on a stream of its own, so the copy stream goes on with the next host copy */
 #endif
@@ -373,8 +367,6 @@ typedef struct {
     int copy_stream, wb_stream;
     int split_stream;         /* panels split on their own stream */
     int k_rotate;             /* several GPUs: GEMM tasks start their K loops at spread tiles */
-    int late_c;               /* output tiles loaded after the first step's inputs, beta C added last */
-    int late_c_min_tiles;     /* tiles: heap size below which late C is off */
     int panel_tiles;          /* tiles per panel copy (0: off) */
     long long panel_piece_max; /* bytes */
     long long panel_piece_target; /* bytes: long enough pieces end a panel */
@@ -423,8 +415,7 @@ static const blasx_config_t blasx_cfg = {
             BLASX_CFG_CPU_DMR, BLASX_CFG_CPU_DNR, BLASX_CFG_CPU_DMC, BLASX_CFG_CPU_DKC, BLASX_CFG_CPU_DNC,
             BLASX_CFG_CPU_SMR, BLASX_CFG_CPU_SNR, BLASX_CFG_CPU_SMC, BLASX_CFG_CPU_SKC, BLASX_CFG_CPU_SNC},
     .gpu = {BLASX_CFG_MAX_GPUS, BLASX_CFG_STREAMS_PER_GPU, BLASX_CFG_RS_SLOTS, BLASX_CFG_STEPS_IN_FLIGHT,
-            BLASX_CFG_STAGE_PAGEABLE, BLASX_CFG_COPY_STREAM, BLASX_CFG_WB_STREAM, BLASX_CFG_SPLIT_STREAM, BLASX_CFG_K_ROTATE, BLASX_CFG_LATE_C,
-            BLASX_CFG_LATE_C_MIN_TILES,
+            BLASX_CFG_STAGE_PAGEABLE, BLASX_CFG_COPY_STREAM, BLASX_CFG_WB_STREAM, BLASX_CFG_SPLIT_STREAM, BLASX_CFG_K_ROTATE,
             BLASX_CFG_PANEL_TILES,
             BLASX_CFG_PANEL_PIECE_MAX, BLASX_CFG_PANEL_PIECE_TARGET, BLASX_CFG_TRI_WB_LEAF,
             BLASX_CFG_HEAP_FRACTION_PCT, BLASX_CFG_HEAP_MIN_MB, BLASX_CFG_CACHE_POLICY,
@@ -512,8 +503,6 @@ _Static_assert(BLASX_CFG_COPY_STREAM == 0 || BLASX_CFG_COPY_STREAM == 1, "copy s
 _Static_assert(BLASX_CFG_WB_STREAM == 0 || BLASX_CFG_WB_STREAM == 1, "write-back stream is a switch");
 _Static_assert(BLASX_CFG_SPLIT_STREAM == 0 || BLASX_CFG_SPLIT_STREAM == 1, "split stream is a switch");
 _Static_assert(BLASX_CFG_K_ROTATE == 0 || BLASX_CFG_K_ROTATE == 1, "K rotation is a switch");
-_Static_assert(BLASX_CFG_LATE_C == 0 || BLASX_CFG_LATE_C == 1, "late C is a switch");
-_Static_assert(BLASX_CFG_LATE_C_MIN_TILES >= 1, "late C needs room for at least one tile");
 _Static_assert(BLASX_CFG_PANEL_TILES >= 0 && BLASX_CFG_PANEL_TILES <= 64, "panel copies of [0, 64] tiles");
 _Static_assert(BLASX_CFG_TRI_WB_LEAF >= 0, "triangle write-back leaf: elements >= 0");
 _Static_assert(BLASX_CFG_PANEL_PIECE_MAX >= 0, "panel piece bound >= 0 bytes");

@@ -68,10 +68,6 @@ typedef struct {
     int64_t tri_leaf; /* a triangle went back directly but for diagonal blocks of at most this many rows,
                          staged (tri_wb); 0: the whole tile was staged */
     int tid;          /* trace track: index of the stream its operations go on */
-    int late;         /* late C: 1 = the output tile comes after the first step's inputs, 2 = its load issued,
-                         3 = beta times it added (late_*) */
-    uintptr_t latec;  /* late C: heap block of the element 1 (LATE_HEAD bytes) and the loaded host tile */
-    blasx_event_t late_ev; /* compute streams: the late load landed (copy stream) */
     blasx_centry_t *out;
     blasx_tile_key_t out_key;
     gpu_pending_t ring[GPU_MAX_DEPTH];
@@ -150,7 +146,6 @@ static struct {
     int copy_stream; /* a copy stream per GPU for input tiles */
     int wb_stream;   /* a write-back stream per GPU */
     int split_stream; /* a split stream per GPU for panels */
-    int late_c;       /* output tiles loaded late (BLASX_LATE_C) */
     int panel;       /* input tiles from pinned memory copied by panels (BLASX_PANEL) */
     blasx_tile_dir_t dir; /* the L2 level: topology and directory over the GPUs' caches */
 } G;
@@ -267,7 +262,6 @@ static void gpu_destroy(blasx_gpu_t *g) {
         for (int d = 0; d < GPU_MAX_DEPTH; d++)
             if (st->ring[d].ev) be->event_destroy(st->ring[d].ev);
         if (st->done) be->event_destroy(st->done);
-        if (st->late_ev) be->event_destroy(st->late_ev);
         free_pinned(be, st->stage);
         for (int q = 0; q < GPU_SLOTS; q++) {
             if (st->slot[q].ev) be->event_destroy(st->slot[q].ev);
@@ -620,7 +614,6 @@ int blasx_gpus_init(void) {
     G.panel = blasx_cfg.gpu.panel_tiles > 1 ? (int)blasx_env_ll("BLASX_PANEL", 0, 1, 1) : 0;
     G.wb_stream = (int)blasx_env_ll("BLASX_WB_STREAM", 0, 1, blasx_cfg.gpu.wb_stream) != 0;
     G.split_stream = (int)blasx_env_ll("BLASX_SPLIT_STREAM", 0, 1, blasx_cfg.gpu.split_stream) != 0;
-    G.late_c = (int)blasx_env_ll("BLASX_LATE_C", 0, 1, blasx_cfg.gpu.late_c) != 0;
     int list[BLASX_CFG_MAX_GPUS];
     int n = select_devices(ndev, list);
     for (int i = 0; i < n; i++) {
@@ -1126,108 +1119,10 @@ static int is_rank_kernel(int k) {
     return k == BLASX_K_SYRK || k == BLASX_K_HERK || k == BLASX_K_SYR2K || k == BLASX_K_HER2K;
 }
 
-/* ---- late C --------------------------------------------------------------
- * A task whose first step reads its output tile (beta != 0) waited for that
- * tile before its first kernel, and the tile's load went first on the copy
- * stream: in a DGEMM 8192 on an H200 (8192 x 1024 tiles) the call's last
- * task computed 2.4 ms after the link fell idle, then wrote back.  Instead
- * its first step runs with beta = 0, the host tile is loaded into a block
- * of its own right after that step's inputs, and beta times it is added
- * after the last step (one GEMM of the tile as a (rows cols) x 1 column
- * times the 1 x 1 matrix [1]).  (decd101 loaded it after the last step into
- * one buffer per stream: the copy stream then waited for the stream's
- * previous add, and DGEMM 8192 ran slower.)  Only full-tile steps (GEMM,
- * SYMM, HEMM), pinned host tiles (no staged write-back) and tiles of fewer
- * than 2^31 elements (cuBLAS int sizes); without memory for the block the
- * task loads its tile first as before, and on a GPU whose heap holds fewer
- * than cfg.gpu.late_c_min_tiles such tiles.  The result differs from loading
- * first by rounding only. */
-
-/* Bytes before the tile in a late block: the element 1, padded to the
- * largest element (double complex) so the tile stays aligned. */
-#define LATE_HEAD (2 * sizeof(double))
-
-static void late_free(blasx_gpu_t *g, gpu_stream_t *st) {
-    if (st->latec) blasx_cache_free_block(&g->cache, st->latec);
-    st->latec = 0, st->late = 0;
-}
-
-/* 1 if the task just started on compute stream st (out_key, staged, tri
- * set) loads its output tile late, its block then allocated. */
-static int late_begin(blasx_gpu_t *g, gpu_stream_t *st, blasx_job_t *job, const blasx_task_t *tk) {
-    if (!G.late_c || !g->cp || st->staged || st->tri || tk->nsteps < 1) return 0;
-    /* the block is one more tile per task in flight: only with room to spare
-     * (on simulated GPUs of a few tiles it pushed tasks to the CPU) */
-    if ((double)g->bytes < (double)blasx_cfg.gpu.late_c_min_tiles * (double)st->out->bytes) return 0;
-    if ((double)st->out_key.rows * (double)st->out_key.cols >= (double)INT32_MAX) return 0;
-    for (int32_t i = 0; i < tk->nsteps; i++) {
-        int k = job->g.steps[tk->step0 + i].kernel;
-        if (k != BLASX_K_GEMM && k != BLASX_K_SYMM && k != BLASX_K_HEMM) return 0;
-    }
-    if (!st->late_ev && g->be->event_create(g->dev, &st->late_ev) != 0) {
-        st->late_ev = NULL;
-        return 0;
-    }
-    size_t need = LATE_HEAD + (size_t)st->out->bytes;
-    if (blasx_cache_alloc_block(&g->cache, need, job->epoch, &st->latec) != 0) {
-        st->latec = 0;
-        return 0;
-    }
-    st->late = 1;
-    return 1;
-}
-
-/* The late load of st's output tile (and the element 1) into its block, on
- * the copy stream after the first step's inputs. */
-static int late_load(blasx_gpu_t *g, gpu_stream_t *st) {
-    static const float one_s = 1.0f;
-    static const double one_d = 1.0;
-    static const float complex one_c = 1.0f;
-    static const double complex one_z = 1.0;
-    const blasx_device_backend_t *be = g->be;
-    blasx_job_t *job = st->job;
-    const blasx_task_t *tk = &job->g.tasks[st->task];
-    gpu_stream_t *cs = copier(g, st);
-    const void *h = job->prec == BLASX_PREC_S   ? (const void *)&one_s
-                    : job->prec == BLASX_PREC_D ? (const void *)&one_d
-                    : job->prec == BLASX_PREC_C ? (const void *)&one_c
-                                                : (const void *)&one_z;
-    blasx_shape_t sh = {1, 1, 1, job->esz};
-    BLASX_TRY(be->copy_h2d(cs->s, st->latec, 1, h, 1, sh));
-    BLASX_TRY(copy_in(g, cs, job, tk->out, st->latec + LATE_HEAD, &st->out_key));
-    GPU_COUNT(g, job, h2d_bytes, (int64_t)st->out->bytes);
-    BLASX_TRY(be->event_record(st->late_ev, cs->s));
-    st->late = 2;
-    return 0;
-}
-
-/* After the task's last step, on its stream (part of that step: its event
- * follows): C = 1 * C + beta * (the loaded tile). */
-static int late_add(blasx_gpu_t *g, gpu_stream_t *st) {
-    const blasx_device_backend_t *be = g->be;
-    blasx_job_t *job = st->job;
-    const blasx_task_t *tk = &job->g.tasks[st->task];
-    BLASX_TRY(be->stream_wait_event(st->s, st->late_ev));
-    blasx_step_t add;
-    memset(&add, 0, sizeof add);
-    add.kernel = BLASX_K_GEMM;
-    add.o[0] = add.o[1] = 'N';
-    add.alpha = job->g.steps[tk->step0].beta, add.beta = 1;
-    add.a = add.b = add.c = tk->out;
-    int64_t n = st->out_key.rows * st->out_key.cols;
-    blasx_view_t va = {(void *)(st->latec + LATE_HEAD), n, n, 1}, vb = {(void *)st->latec, 1, 1, 1},
-                 vc = {(void *)st->out->dev, n, n, 1};
-    int tr = trace_begin(g, st);
-    BLASX_TRY(be->run_step(st->s, job->prec, &add, &va, &vb, &vc));
-    trace_end(g, st, tr, "add beta C", "add", job, tk->out, 0);
-    st->late = 3;
-    return 0;
-}
-
 static int task_start(blasx_gpu_t *g, gpu_stream_t *st, blasx_job_t *job, int32_t t) {
     const blasx_task_t *tk = &job->g.tasks[t];
     const blasx_step_t *s0 = &job->g.steps[tk->step0];
-    st->job = job, st->task = t, st->next = 0, st->wb = 0, st->out = NULL, st->tri = 0, st->late = 0;
+    st->job = job, st->task = t, st->next = 0, st->wb = 0, st->out = NULL, st->tri = 0;
     for (int32_t i = 0; i < tk->nsteps; i++) st->tri |= is_rank_kernel(job->g.steps[tk->step0 + i].kernel);
     st->out_key = tile_key(job, tk->out);
     st->loaded = !blasx_step_overwrites_out(s0);
@@ -1251,7 +1146,6 @@ static int task_start(blasx_gpu_t *g, gpu_stream_t *st, blasx_job_t *job, int32_
     if (rc) return rc;
     if (!fresh) return BLASX_ERR_INTERNAL; /* invalidated just above */
     blasx_cache_set_state(&g->cache, st->out, BLASX_TILE_MODIFIED);
-    if (st->loaded && late_begin(g, st, job, tk)) return 0; /* loaded after the first step's inputs */
     if (st->loaded) {
         gpu_stream_t *cs = copier(g, st);
         BLASX_TRY(copy_in(g, cs, job, tk->out, st->out->dev, &st->out_key));
@@ -1299,18 +1193,6 @@ static int step_submit(blasx_gpu_t *g, gpu_stream_t *st) {
         }
         views[j] = dev_view(e);
     }
-    blasx_step_t first; /* late C: the first step overwrites the tile; beta C is added after the last */
-    if (st->late == 1 && st->next == 0) {
-        int rc = late_load(g, st);
-        if (rc) {
-            stream_drain(g, st);
-            pending_release(pd);
-            return rc;
-        }
-        first = *s;
-        first.beta = 0;
-        s = &first;
-    }
     int tr = trace_begin(g, st);
     int rc = g->be->run_step(st->s, job->prec, s, in[0].opnd >= 0 ? &views[0] : NULL,
                              in[1].opnd >= 0 ? &views[1] : NULL, &vc);
@@ -1319,9 +1201,6 @@ static int step_submit(blasx_gpu_t *g, gpu_stream_t *st) {
         blasx_kernel_blas_name(job->prec, s->kernel, nm);
         trace_end(g, st, tr, nm, "kernel", job, tk->out, 0);
     }
-    /* late C: the add belongs to the last step, so a failed late load
-     * fails that step -- before the write-back is issued */
-    if (rc == 0 && st->late == 2 && st->next == tk->nsteps - 1) rc = late_add(g, st);
     if (rc == 0) rc = g->be->event_record(pd->ev, st->s);
     if (rc) {
         pending_release(pd);
@@ -1350,8 +1229,6 @@ static int park_submit(blasx_gpu_t *g, gpu_stream_t *cs) {
     BLASX_TRY(entry_ready_record(g, cs->out, cs->s));
     st->job = cs->job, st->task = cs->task, st->next = cs->next;
     st->tri = cs->tri, st->staged = cs->staged, st->loaded = cs->loaded, st->wb = 0, st->d2h = 0;
-    st->late = cs->late, st->latec = cs->latec; /* the block is freed when the task ends */
-    cs->late = 0, cs->latec = 0;
     st->out = cs->out, st->out_key = cs->out_key;
     gpu_pending_t ring[GPU_MAX_DEPTH]; /* the steps in flight move; cs gets the record's idle ring */
     memcpy(ring, st->ring, sizeof ring);
@@ -1469,7 +1346,6 @@ static void task_finish(blasx_gpu_t *g, gpu_stream_t *st) {
     if (!st->tri) blasx_cache_set_state(&g->cache, st->out, BLASX_TILE_VALID);
     blasx_cache_release(&g->cache, st->out);
     if (st->tri) blasx_cache_invalidate(&g->cache, &st->out_key, job->epoch);
-    late_free(g, st); /* the write-back waited for the add */
     st->out = NULL;
     st->job = NULL;
     GPU_COUNT(g, job, tasks, 1);
@@ -1548,7 +1424,6 @@ static void stream_task_to_cpu(blasx_gpu_t *g, gpu_stream_t *st) {
         blasx_cache_invalidate(&g->cache, &st->out_key, job->epoch);
         st->out = NULL;
     }
-    late_free(g, st); /* its streams were drained */
     st->job = NULL;
     GPU_COUNT(g, job, cpu_fallbacks, 1);
     blasx_worker_run_task(&g->cpu_helper, job, t);
@@ -1589,7 +1464,6 @@ static void gpu_fail(blasx_gpu_t *g, int status) {
             blasx_job_t *job = st->job;
             int32_t t = st->task;
             st->wb = st->d2h = 0;
-            late_free(g, st);
             st->job = NULL; /* the host tile may be half written: the call fails */
             blasx_job_complete(job, t, BLASX_ERR_DEVICE);
             continue;
