@@ -126,7 +126,8 @@ sim: $(BUILD)/tiny/test_api $(BUILD)/tiny/test_gpu $(BUILD)/tiny/test_errors $(B
 	echo "=== 2 simulated GPU(s): no copy stream (no panels either); panels off; panels split on the copy stream; GEMM's K loops in order; the CPU worker with a 2-column strip"
 	BLASX_COPY_STREAM=0 BLASX_SIM_GPUS=2 $(SIM_ENV) bash testing/run_unit.sh $(BUILD)/tiny/test_gpu
 	BLASX_PANEL=0 BLASX_SIM_GPUS=2 $(SIM_ENV) bash testing/run_unit.sh $(BUILD)/tiny/test_gpu
-	BLASX_SPLIT_STREAM=0 BLASX_SIM_GPUS=2 $(SIM_ENV) bash testing/run_unit.sh $(BUILD)/tiny/test_gpu $(BUILD)/tiny/test_trace
+	BLASX_SPLIT_STREAM=0 BLASX_SIM_GPUS=2 $(SIM_ENV) bash testing/run_unit.sh $(BUILD)/tiny/test_gpu
+	BLASX_SPLIT_STREAM=0 BLASX_SIM_GPUS=2 bash testing/run_unit.sh $(BUILD)/tiny/test_trace
 	BLASX_K_ROTATE=0 BLASX_SIM_GPUS=2 $(SIM_ENV) bash testing/run_unit.sh $(BUILD)/tiny/test_gpu $(BUILD)/tiny/test_api
 	BLASX_CPU_WORKER=1 BLASX_CPU_STRIP=2 BLASX_SIM_GPUS=2 $(SIM_ENV) bash testing/run_unit.sh $(BUILD)/tiny/test_gpu $(BUILD)/tiny/test_api
 	echo "=== 2 simulated GPU(s) of 64 MiB, tiles of 270 (BLASX_TILE): diagonal SYRK-family tiles go back as direct blocks and staged 135-row diagonal blocks (tri_wb)"
