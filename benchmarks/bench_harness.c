@@ -1300,6 +1300,23 @@ static int run_blasx(const case_t *c, int g, row_t *row, int cpuw) {
     return 0;
 }
 
+/* A blasx row with a setting changed by the caller (--tile-m, --no-k-rotate):
+ * run, its result compared with the plain row's (kept in H.Cs), bound set;
+ * 1 if it completed. */
+static int run_variant(const case_t *c, int g, row_t *row, double bound) {
+    RUN_COMPARE = 1;
+    int ok = run_blasx(c, g, row, 0) == 0;
+    RUN_COMPARE = 0;
+    if (!ok) return 0;
+    row->bound = bound;
+    if (!(row->diff <= tol_of(c->prec))) {
+        size_t l = strlen(row->note);
+        snprintf(row->note + l, sizeof row->note - l, "%sMISMATCH vs blasx", l ? "; " : "");
+        FAILS++;
+    }
+    return 1;
+}
+
 /* cuBLAS-XT on GPUs 0..g-1, each block dimension; rows appended to rows[]
  * (*nrows); *best_i: the best row, -1 if none; diff: the result of the
  * first complete run against blasx's (H.Cs) when have_ref. */
@@ -1438,35 +1455,15 @@ static void run_case(const case_t *c, const int *gl, int ng) {
             snprintf(lib, sizeof lib, "blasx_tm%lld", (long long)O.tile_m[i]);
             tmr[ntm] = row_new(c, g, lib);
             blasx_settings_set_tile_m(O.tile_m[i]);
-            RUN_COMPARE = 1; /* its result against the plain row's, kept in H.Cs */
-            int ok = run_blasx(c, g, &tmr[ntm], 0) == 0;
-            RUN_COMPARE = 0;
+            int ok = run_variant(c, g, &tmr[ntm], tb);
             blasx_settings_set_tile_m(-1);
-            if (!ok) continue;
-            tmr[ntm].bound = tb;
-            if (!(tmr[ntm].diff <= tol_of(c->prec))) {
-                size_t l = strlen(tmr[ntm].note);
-                snprintf(tmr[ntm].note + l, sizeof tmr[ntm].note - l, "%sMISMATCH vs blasx", l ? "; " : "");
-                FAILS++;
-            }
-            ntm++;
+            ntm += ok;
         }
         if (c->rt == R_GEMM && bok && O.no_k_rotate && g > 1) {
             tmr[ntm] = row_new(c, g, "blasx_nokr");
             int was = blasx_settings_set_k_rotate(0);
-            RUN_COMPARE = 1;
-            int ok = run_blasx(c, g, &tmr[ntm], 0) == 0;
-            RUN_COMPARE = 0;
+            ntm += run_variant(c, g, &tmr[ntm], tb);
             blasx_settings_set_k_rotate(was);
-            if (ok) {
-                tmr[ntm].bound = tb;
-                if (!(tmr[ntm].diff <= tol_of(c->prec))) {
-                    size_t l = strlen(tmr[ntm].note);
-                    snprintf(tmr[ntm].note + l, sizeof tmr[ntm].note - l, "%sMISMATCH vs blasx", l ? "; " : "");
-                    FAILS++;
-                }
-                ntm++;
-            }
         }
         if (!O.no_xt) run_xt(c, g, xrows, &nx, &bi, bok);
         double txt = bi >= 0 ? xrows[bi].t : 0;

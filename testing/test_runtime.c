@@ -205,6 +205,30 @@ static void test_plans(void) {
                 }
 }
 
+/* Tiled DGEMM p (tile 4, on the CPU pool: no GPU, no CPU worker, so p's
+ * strip, tall tiles and K rotation are kept as given) over A, B, C, and
+ * the same product as one kernel call over R (a copy of C): returns the
+ * largest |C - R|, NaN if either holds one (fmax would skip it), and the
+ * tiled call's status in *st. */
+static double tiled_vs_kernel(const blasx_problem_t *p, const double *A, const double *B, double *C, double *R,
+                              int *st) {
+    const int64_t M = p->m, N = p->n, K = p->k;
+    const char ta = p->o[0], tb = p->o[1];
+    int64_t lda = ta == 'N' ? M : K, ar = ta == 'N' ? M : K, ac = ta == 'N' ? K : M;
+    int64_t ldb = tb == 'N' ? K : N, br = tb == 'N' ? K : N, bc = tb == 'N' ? N : K;
+    blasx_operand_t op[3] = {{(char *)A, lda, ar, ac}, {(char *)B, ldb, br, bc}, {(char *)C, M, M, N}};
+    *st = blasx_runtime_execute(BLASX_PREC_D, sizeof(double), 4, p, op);
+    blasx_step_t s = {p->alpha, p->beta, {0, 0, 0}, {1, 0, 0}, {2, 0, 0}, BLASX_K_GEMM, {ta, tb, 0, 0}};
+    blasx_view_t va = {(void *)A, lda, ar, ac}, vb = {(void *)B, ldb, br, bc}, vc = {R, M, M, N};
+    blasx_cpu_run_step(BLASX_PREC_D, &s, &va, &vb, &vc);
+    double md = 0;
+    for (int64_t e = 0; e < M * N; e++) {
+        double d = fabs(C[e] - R[e]);
+        md = d > md || d != d ? d : md; /* a NaN stays */
+    }
+    return md;
+}
+
 /* ---- the CPU worker's strip (plan.h): a grid whose last block is thin */
 
 static void test_strip(void) {
@@ -235,8 +259,7 @@ static void test_strip(void) {
             check_plan(name, &p, 3, (blasx_ceil_div64(10 - strip, 3) + 1) * 3, &seed);
         }
 
-    /* tiled DGEMM with a strip on the CPU pool (no GPU, no CPU worker: the
-     * strip is kept as given), against one whole-matrix kernel call */
+    /* tiled DGEMM with a strip against one whole-matrix kernel call */
     enum { M = 29, N = 37, K = 23 };
     double *A = malloc(sizeof(double) * M * K), *B = malloc(sizeof(double) * K * N);
     double *C = malloc(sizeof(double) * M * N), *R = malloc(sizeof(double) * M * N);
@@ -247,14 +270,8 @@ static void test_strip(void) {
             const char tb = "NT"[t];
             for (int i = 0; i < M * N; i++) C[i] = R[i] = (double)i / (M * N);
             blasx_problem_t p = {BLASX_K_GEMM, {'N', tb, 0, 0}, M, N, K, -1.5, 0.5, 0, strip, 0, 0};
-            int64_t ldb = tb == 'N' ? K : N, br = tb == 'N' ? K : N, bc = tb == 'N' ? N : K;
-            blasx_operand_t op[3] = {{(char *)A, M, M, K}, {(char *)B, ldb, br, bc}, {(char *)C, M, M, N}};
-            int st = blasx_runtime_execute(BLASX_PREC_D, sizeof(double), 4, &p, op);
-            blasx_step_t s = {-1.5, 0.5, {0, 0, 0}, {1, 0, 0}, {2, 0, 0}, BLASX_K_GEMM, {'N', tb, 0, 0}};
-            blasx_view_t va = {A, M, M, K}, vb = {B, ldb, br, bc}, vc = {R, M, M, N};
-            blasx_cpu_run_step(BLASX_PREC_D, &s, &va, &vb, &vc);
-            double md = 0;
-            for (int i = 0; i < M * N; i++) md = fmax(md, fabs(C[i] - R[i]));
+            int st;
+            double md = tiled_vs_kernel(&p, A, B, C, R, &st);
             CHECK(st == 0 && md < 1e-13, "tiled dgemm N%c, tile 4, strip %lld: status %d, error %.2e", tb,
                   (long long)strip, st, md);
         }
@@ -304,15 +321,8 @@ static void test_tall(void) {
                 const char ta = "NT"[a], tb = "NT"[t];
                 for (int e = 0; e < M * N; e++) C[e] = R[e] = (double)e / (M * N);
                 blasx_problem_t p = {BLASX_K_GEMM, {ta, tb, 0, 0}, M, N, K, -1.5, 0.5, 0, t ? 5 : 0, tall[i], 0};
-                int64_t lda = ta == 'N' ? M : K, ar = ta == 'N' ? M : K, ac = ta == 'N' ? K : M;
-                int64_t ldb = tb == 'N' ? K : N, br = tb == 'N' ? K : N, bc = tb == 'N' ? N : K;
-                blasx_operand_t op[3] = {{(char *)A, lda, ar, ac}, {(char *)B, ldb, br, bc}, {(char *)C, M, M, N}};
-                int st = blasx_runtime_execute(BLASX_PREC_D, sizeof(double), 4, &p, op);
-                blasx_step_t s = {-1.5, 0.5, {0, 0, 0}, {1, 0, 0}, {2, 0, 0}, BLASX_K_GEMM, {ta, tb, 0, 0}};
-                blasx_view_t va = {A, lda, ar, ac}, vb = {B, ldb, br, bc}, vc = {R, M, M, N};
-                blasx_cpu_run_step(BLASX_PREC_D, &s, &va, &vb, &vc);
-                double md = 0;
-                for (int e = 0; e < M * N; e++) md = fmax(md, fabs(C[e] - R[e]));
+                int st;
+                double md = tiled_vs_kernel(&p, A, B, C, R, &st);
                 CHECK(st == 0 && md < 1e-13, "tiled dgemm %c%c, tile 4, tile_m %lld%s: status %d, error %.2e", ta, tb,
                       (long long)tall[i], t ? ", strip 5" : "", st, md);
             }
@@ -391,15 +401,8 @@ static void test_k_rotate(void) {
                 for (int e = 0; e < M * N; e++) C[e] = R[e] = z ? NAN : (double)e / (M * N);
                 blasx_problem_t p = {BLASX_K_GEMM, {ta, tb, 0, 0}, M, N, K, -1.5, beta, 0, t ? 5 : 0, a ? 8 : 0, 0};
                 p.k_rotate = 8;
-                int64_t lda = ta == 'N' ? M : K, ar = ta == 'N' ? M : K, ac = ta == 'N' ? K : M;
-                int64_t ldb = tb == 'N' ? K : N, br = tb == 'N' ? K : N, bc = tb == 'N' ? N : K;
-                blasx_operand_t op[3] = {{(char *)A, lda, ar, ac}, {(char *)B, ldb, br, bc}, {(char *)C, M, M, N}};
-                int st = blasx_runtime_execute(BLASX_PREC_D, sizeof(double), 4, &p, op);
-                blasx_step_t s = {-1.5, beta, {0, 0, 0}, {1, 0, 0}, {2, 0, 0}, BLASX_K_GEMM, {ta, tb, 0, 0}};
-                blasx_view_t va = {A, lda, ar, ac}, vb = {B, ldb, br, bc}, vc = {R, M, M, N};
-                blasx_cpu_run_step(BLASX_PREC_D, &s, &va, &vb, &vc);
-                double md = 0;
-                for (int e = 0; e < M * N; e++) md = fmax(md, fabs(C[e] - R[e]));
+                int st;
+                double md = tiled_vs_kernel(&p, A, B, C, R, &st);
                 CHECK(st == 0 && md < 1e-13, "tiled dgemm %c%c, tile 4, K rotated over 8 tasks%s%s, beta %g: status %d, "
                       "error %.2e", ta, tb, a ? ", tile_m 8" : "", t ? ", strip 5" : "", beta, st, md);
             }
