@@ -95,7 +95,7 @@ struct blasx_gpu {
     blasx_tile_cache_t cache;
     gpu_stream_t st[GPU_MAX_STREAMS + 3]; /* compute streams, then the copy, write-back and split streams */
     int nstreams;     /* compute streams */
-    int nextra;       /* streams after them: copy and write-back streams created */
+    int nextra;       /* streams after them: copy, write-back and split streams created */
     gpu_stream_t *cp; /* the copy stream of input tiles (BLASX_COPY_STREAM), NULL: each stream copies its own */
     gpu_stream_t *wbs; /* the write-back stream (BLASX_WB_STREAM), NULL: a task's own stream */
     gpu_stream_t *sp;  /* the split stream of panels (BLASX_SPLIT_STREAM), NULL: the copy stream splits */
