@@ -11,7 +11,7 @@
 # The "tiny" variant (build/tiny/) compiles the same sources with a tile of 3
 # and no offload threshold or parallel CPU GEMM, so that every call goes
 # through tiling, and with
-# the CUDA fault-injection hook (a test build: internal/device.h).
+# the CUDA fault-injection hook (a test build: internal/device/device.h).
 
 CC       ?= gcc
 ARCH     ?= -march=native
@@ -39,8 +39,8 @@ CFLAGS_COMMON = -std=c11 $(OPT) -fcx-fortran-rules $(ARCH) -Wall -Wextra -D_GNU_
 LIB_CFLAGS = $(CFLAGS_COMMON) -fPIC -fvisibility=hidden
 LDLIBS   = $(CUDA_LIB) -lpthread -lm -ldl $(NUMA_LIB)
 
-LIB_SRCS := $(sort $(wildcard blasx/*.c internal/*.c kernels/*.c numa/*.c))
-HDRS     := $(wildcard blasx/*.h blasx/*.inc internal/*.h internal/*.inc kernels/*.h kernels/*.inc numa/*.h testing/*.h testing/*.inc)
+LIB_SRCS := $(sort $(wildcard blasx/*.c internal/*/*.c kernels/*.c numa/*.c))
+HDRS     := $(wildcard blasx/*.h blasx/*.inc internal/*/*.h internal/*/*.inc kernels/*.h kernels/*.inc numa/*.h testing/*.h testing/*.inc)
 TEST_SRCS := $(sort $(wildcard testing/test_*.c))
 TESTS    := $(patsubst testing/%.c,%,$(TEST_SRCS))
 

@@ -5,10 +5,10 @@
 #include "blasx/blasx_cblas.h"
 #include "blasx/blasx_f77.h"
 #include "blasx/errors.h"
-#include "internal/runtime.h"
-#include "internal/settings.h"
-#include "internal/small_call.h"
-#include "internal/stats.h"
+#include "internal/runtime/runtime.h"
+#include "internal/base/settings.h"
+#include "internal/runtime/small_call.h"
+#include "internal/obs/stats.h"
 #include "kernels/cpu_kernels.h"
 #include "numa/hybrid_gemm.h"
 
@@ -17,18 +17,18 @@ enum { API_CPU = BLASX_STATS_CPU, API_TILED = BLASX_STATS_TILED, API_WHOLE_GPU =
 static _Thread_local int api_tiled;
 
 #define BX_PREC BX_PREC_S
-#include "internal/prec_begin.h"
+#include "internal/base/prec_begin.h"
 #include "blasx/api.inc"
-#include "internal/prec_end.h"
+#include "internal/base/prec_end.h"
 #define BX_PREC BX_PREC_D
-#include "internal/prec_begin.h"
+#include "internal/base/prec_begin.h"
 #include "blasx/api.inc"
-#include "internal/prec_end.h"
+#include "internal/base/prec_end.h"
 #define BX_PREC BX_PREC_C
-#include "internal/prec_begin.h"
+#include "internal/base/prec_begin.h"
 #include "blasx/api.inc"
-#include "internal/prec_end.h"
+#include "internal/base/prec_end.h"
 #define BX_PREC BX_PREC_Z
-#include "internal/prec_begin.h"
+#include "internal/base/prec_begin.h"
 #include "blasx/api.inc"
-#include "internal/prec_end.h"
+#include "internal/base/prec_end.h"

@@ -42,7 +42,7 @@
 #define BLASX_CFG_TILE_Z 1024 /* elements; double complex */
 #endif
 
-/* ---- tile size model (internal/tile_model.h): per call, when GPUs run it */
+/* ---- tile size model (internal/plan/tile_model.h): per call, when GPUs run it */
 #ifndef BLASX_CFG_TILE_MODEL
 #ifdef BLASX_CFG_TILE
 #define BLASX_CFG_TILE_MODEL 0 /* a tile pinned at compile time is used as is */
@@ -76,7 +76,7 @@
 
 /* ---- calls up to BLASX_CFG_SMALL_MAX_FLOPS: as usual (the CPU below the
  * offload threshold, else tiled) or whole on one GPU, whichever is measured
- * faster (internal/small_call.h) ----------------------------------------- */
+ * faster (internal/runtime/small_call.h) ----------------------------------------- */
 #ifndef BLASX_CFG_SMALL_MODE
 #define BLASX_CFG_SMALL_MODE 1 /* 0: never whole on a GPU; 1: measured choice (real GPUs only); 2: whole on a GPU whenever one is free */
 #endif
@@ -107,9 +107,9 @@
 #define BLASX_CFG_CPU_WORKERS_MAX 256 /* threads; upper bound for the pool */
 #endif
 #ifndef BLASX_CFG_CPU_WORKER
-#define BLASX_CFG_CPU_WORKER 0 /* 1 = the CPU worker (internal/cpu_team.h) takes tile tasks beside GPUs (without GPUs the pool always does) */
+#define BLASX_CFG_CPU_WORKER 0 /* 1 = the CPU worker (internal/cpu/cpu_team.h) takes tile tasks beside GPUs (without GPUs the pool always does) */
 #endif
-/* The CPU worker beside GPUs (internal/cpu_team.h) */
+/* The CPU worker beside GPUs (internal/cpu/cpu_team.h) */
 #ifndef BLASX_CFG_CPU_TEAM_THREADS
 #define BLASX_CFG_CPU_TEAM_THREADS 0 /* threads of its parallel kernel; 0 = the cores not bound to GPU threads */
 #endif
@@ -275,7 +275,7 @@
 #define BLASX_CFG_L2_PROBE_MB 64 /* MiB copied once per GPU pair at start-up to measure it; 0 = no probe */
 #endif
 
-/* ---- simulated GPUs (internal/device_sim.c): the GPU-worker path on CPUs */
+/* ---- simulated GPUs (internal/device/device_sim.c): the GPU-worker path on CPUs */
 #ifndef BLASX_CFG_SIM_GPUS
 #define BLASX_CFG_SIM_GPUS 0 /* devices; > 0 runs the GPU workers on simulated devices */
 #endif
@@ -283,7 +283,7 @@
 #define BLASX_CFG_SIM_MEM_MB 64 /* MiB of memory per simulated device */
 #endif
 
-/* ---- observability (internal/trace.h) ------------------------------- */
+/* ---- observability (internal/obs/trace.h) ------------------------------- */
 #ifndef BLASX_CFG_TRACE_MAX_EVENTS
 #define BLASX_CFG_TRACE_MAX_EVENTS 2097152 /* events kept for BLASX_TRACE (~100 bytes each); later ones are counted as dropped */
 #endif
@@ -324,7 +324,7 @@ typedef struct {
 } blasx_tile_cfg_t;
 
 typedef struct {
-    int on;             /* choose the tile per call (internal/tile_model.h) */
+    int on;             /* choose the tile per call (internal/plan/tile_model.h) */
     long long min, max; /* candidates: powers of two in [min, max] */
     int pitch;          /* its link probe's host leading dimension, in tile sides */
     long long tall_kib; /* GEMM: C and op(A) tiles at least this many KiB tall (plan.h tile_m); 0: square */

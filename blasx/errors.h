@@ -8,7 +8,7 @@
 #ifndef BLASX_ERRORS_H
 #define BLASX_ERRORS_H
 
-#include "internal/common.h"
+#include "internal/base/common.h"
 
 /* Argument errors: xerbla_ / cblas_xerbla as the program sees them (the
  * program's or its BLAS's under LD_PRELOAD, else blasx's), the CBLAS

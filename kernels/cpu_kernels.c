@@ -8,21 +8,21 @@
 #include "kernels/cpu_kernels.h"
 
 #define BX_PREC BX_PREC_S
-#include "internal/prec_begin.h"
+#include "internal/base/prec_begin.h"
 #include "kernels/cpu_kernels.inc"
-#include "internal/prec_end.h"
+#include "internal/base/prec_end.h"
 
 #define BX_PREC BX_PREC_D
-#include "internal/prec_begin.h"
+#include "internal/base/prec_begin.h"
 #include "kernels/cpu_kernels.inc"
-#include "internal/prec_end.h"
+#include "internal/base/prec_end.h"
 
 #define BX_PREC BX_PREC_C
-#include "internal/prec_begin.h"
+#include "internal/base/prec_begin.h"
 #include "kernels/cpu_kernels.inc"
-#include "internal/prec_end.h"
+#include "internal/base/prec_end.h"
 
 #define BX_PREC BX_PREC_Z
-#include "internal/prec_begin.h"
+#include "internal/base/prec_begin.h"
 #include "kernels/cpu_kernels.inc"
-#include "internal/prec_end.h"
+#include "internal/base/prec_end.h"

@@ -417,11 +417,11 @@ void blasx_numa_first_touch(void *p, size_t bytes, int threads) {
 
 /* ---- the GEMM, per precision ------------------------------------------ */
 #define BX_PREC BX_PREC_S
-#include "internal/prec_begin.h"
+#include "internal/base/prec_begin.h"
 #include "numa/hybrid_gemm.inc"
-#include "internal/prec_end.h"
+#include "internal/base/prec_end.h"
 
 #define BX_PREC BX_PREC_D
-#include "internal/prec_begin.h"
+#include "internal/base/prec_begin.h"
 #include "numa/hybrid_gemm.inc"
-#include "internal/prec_end.h"
+#include "internal/base/prec_end.h"

@@ -33,7 +33,7 @@
 #include <stdint.h>
 
 #include "blasx/config.h"
-#include "internal/common.h"
+#include "internal/base/common.h"
 
 enum { BLASX_NUMA_HYBRID = 0, BLASX_NUMA_STATIC = 1 };
 

@@ -17,20 +17,20 @@
 #define BX_REF_FN static __attribute__((unused))
 
 #define BX_PREC BX_PREC_S
-#include "internal/prec_begin.h"
+#include "internal/base/prec_begin.h"
 #include "testing/refblas.inc"
-#include "internal/prec_end.h"
+#include "internal/base/prec_end.h"
 #define BX_PREC BX_PREC_D
-#include "internal/prec_begin.h"
+#include "internal/base/prec_begin.h"
 #include "testing/refblas.inc"
-#include "internal/prec_end.h"
+#include "internal/base/prec_end.h"
 #define BX_PREC BX_PREC_C
-#include "internal/prec_begin.h"
+#include "internal/base/prec_begin.h"
 #include "testing/refblas.inc"
-#include "internal/prec_end.h"
+#include "internal/base/prec_end.h"
 #define BX_PREC BX_PREC_Z
-#include "internal/prec_begin.h"
+#include "internal/base/prec_begin.h"
 #include "testing/refblas.inc"
-#include "internal/prec_end.h"
+#include "internal/base/prec_end.h"
 
 #endif /* BLASX_TESTING_REFBLAS_H */

@@ -1,5 +1,5 @@
 /* testing/test_cpu_team.c -- the CPU worker beside the GPUs
- * (internal/cpu_team.h).
+ * (internal/cpu/cpu_team.h).
  *
  * Checks: the claim rule (unknown rates never claim; the margin boundary;
  * a task stops being claimable as the call's remaining work shrinks, and
@@ -25,10 +25,10 @@
 #include <string.h>
 
 #include "blasx/blasx.h"
-#include "internal/cpu_team.h"
-#include "internal/gpu_worker.h"
-#include "internal/plan.h"
-#include "internal/settings.h"
+#include "internal/cpu/cpu_team.h"
+#include "internal/gpu/gpu_worker.h"
+#include "internal/plan/plan.h"
+#include "internal/base/settings.h"
 #include "testing/harness.h"
 #include "testing/refblas.h"
 

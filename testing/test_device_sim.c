@@ -1,5 +1,5 @@
 /* testing/test_device_sim.c -- tests of the simulated device backend
- * (internal/device_sim.c): capacity accounting, pinned-host bookkeeping,
+ * (internal/device/device_sim.c): capacity accounting, pinned-host bookkeeping,
  * 2-D copies (h2d, d2h, p2p), in-order streams, events within and across
  * streams and devices, tile steps against the CPU path, fault injection and
  * teardown with work still queued.  Meant to run under ASan and TSan too;
@@ -11,7 +11,7 @@
 #include <math.h>
 #include <unistd.h>
 #include <sched.h>
-#include "internal/device.h"
+#include "internal/device/device.h"
 
 #if __has_include("testing/harness.h")
 #include "testing/harness.h"
@@ -34,7 +34,7 @@ static int bx_summary(const char *name) {
 }
 #endif
 
-/* Not in internal/device.h: the fault-injection hook of device_sim.c. */
+/* Not in internal/device/device.h: the fault-injection hook of device_sim.c. */
 BLASX_INTERNAL extern _Atomic int64_t blasx_sim_fail_after;
 
 static const blasx_device_backend_t *be = &blasx_sim_backend;

@@ -340,21 +340,21 @@ static int mutate(int r, int cplx, int iface, const fargs_t *base, fargs_t *a, i
 
 #define TEST_ERRORS_TEMPLATE
 #define BX_PREC BX_PREC_S
-#include "internal/prec_begin.h"
+#include "internal/base/prec_begin.h"
 #include "testing/test_errors.c"
-#include "internal/prec_end.h"
+#include "internal/base/prec_end.h"
 #define BX_PREC BX_PREC_D
-#include "internal/prec_begin.h"
+#include "internal/base/prec_begin.h"
 #include "testing/test_errors.c"
-#include "internal/prec_end.h"
+#include "internal/base/prec_end.h"
 #define BX_PREC BX_PREC_C
-#include "internal/prec_begin.h"
+#include "internal/base/prec_begin.h"
 #include "testing/test_errors.c"
-#include "internal/prec_end.h"
+#include "internal/base/prec_end.h"
 #define BX_PREC BX_PREC_Z
-#include "internal/prec_begin.h"
+#include "internal/base/prec_begin.h"
 #include "testing/test_errors.c"
-#include "internal/prec_end.h"
+#include "internal/base/prec_end.h"
 #undef TEST_ERRORS_TEMPLATE
 
 /* A valid call too large for host memory to hold its task plan returns

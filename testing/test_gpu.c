@@ -32,7 +32,7 @@
 
 #include "blasx/blasx.h"
 #include "blasx/config.h"
-#include "internal/gpu_worker.h"
+#include "internal/gpu/gpu_worker.h"
 #include "testing/harness.h"
 
 #define TOL 16.0
@@ -148,21 +148,21 @@ static int64_t rdim(void) { return bx_rand_int(max_dim / 2 > 1 ? max_dim / 2 : 1
 
 #define TEST_GPU_TEMPLATE
 #define BX_PREC BX_PREC_S
-#include "internal/prec_begin.h"
+#include "internal/base/prec_begin.h"
 #include "testing/test_gpu.c"
-#include "internal/prec_end.h"
+#include "internal/base/prec_end.h"
 #define BX_PREC BX_PREC_D
-#include "internal/prec_begin.h"
+#include "internal/base/prec_begin.h"
 #include "testing/test_gpu.c"
-#include "internal/prec_end.h"
+#include "internal/base/prec_end.h"
 #define BX_PREC BX_PREC_C
-#include "internal/prec_begin.h"
+#include "internal/base/prec_begin.h"
 #include "testing/test_gpu.c"
-#include "internal/prec_end.h"
+#include "internal/base/prec_end.h"
 #define BX_PREC BX_PREC_Z
-#include "internal/prec_begin.h"
+#include "internal/base/prec_begin.h"
 #include "testing/test_gpu.c"
-#include "internal/prec_end.h"
+#include "internal/base/prec_end.h"
 #undef TEST_GPU_TEMPLATE
 
 /* Threads of this process (Linux), for the leak check. */

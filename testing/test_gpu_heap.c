@@ -1,4 +1,4 @@
-/* testing/test_gpu_heap.c -- unit test of the GPU heap (internal/gpu_heap.h).
+/* testing/test_gpu_heap.c -- unit test of the GPU heap (internal/memory/gpu_heap.h).
  *
  * The heap never dereferences device addresses, so a fake base stands in for
  * a device allocation.  Covers: alignment and rounding, first-fit order,
@@ -21,7 +21,7 @@ static int fail_realloc;
 static void *test_realloc(void *p, size_t n) { return fail_realloc ? NULL : realloc(p, n); }
 #define BLASX_HEAP_REALLOC test_realloc
 
-#include "internal/gpu_heap.h"
+#include "internal/memory/gpu_heap.h"
 
 #if defined(__has_include)
 #if __has_include("testing/harness.h")

@@ -47,21 +47,21 @@ static const char *const special_name[3] = {"NaN", "+Inf", "-Inf"};
 
 #define NANINF_TEMPLATE
 #define BX_PREC BX_PREC_S
-#include "internal/prec_begin.h"
+#include "internal/base/prec_begin.h"
 #include "testing/test_naninf.c"
-#include "internal/prec_end.h"
+#include "internal/base/prec_end.h"
 #define BX_PREC BX_PREC_D
-#include "internal/prec_begin.h"
+#include "internal/base/prec_begin.h"
 #include "testing/test_naninf.c"
-#include "internal/prec_end.h"
+#include "internal/base/prec_end.h"
 #define BX_PREC BX_PREC_C
-#include "internal/prec_begin.h"
+#include "internal/base/prec_begin.h"
 #include "testing/test_naninf.c"
-#include "internal/prec_end.h"
+#include "internal/base/prec_end.h"
 #define BX_PREC BX_PREC_Z
-#include "internal/prec_begin.h"
+#include "internal/base/prec_begin.h"
 #include "testing/test_naninf.c"
-#include "internal/prec_end.h"
+#include "internal/base/prec_end.h"
 #undef NANINF_TEMPLATE
 
 int main(int argc, char **argv) {

@@ -1,17 +1,17 @@
 /* testing/test_runtime.c -- tests of the tiled runtime's components:
- * the non-blocking queue (internal/queue.h), dependency inference
- * (internal/taskgraph.h) over the tile algorithms of every routine
- * (internal/plan.h), the CPU worker's strip (a thin last tile row: grid,
+ * the non-blocking queue (internal/base/queue.h), dependency inference
+ * (internal/plan/taskgraph.h) over the tile algorithms of every routine
+ * (internal/plan/plan.h), the CPU worker's strip (a thin last tile row: grid,
  * plans, and DGEMM through it on the CPU pool), and the worker pool with
- * concurrent calls (internal/runtime.h). */
+ * concurrent calls (internal/runtime/runtime.h). */
 #include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <math.h>
-#include "internal/plan.h"
-#include "internal/queue.h"
-#include "internal/runtime.h"
+#include "internal/plan/plan.h"
+#include "internal/base/queue.h"
+#include "internal/runtime/runtime.h"
 #include "testing/harness.h"
 
 /* Thread-local generator for the concurrent parts (the harness's is global). */

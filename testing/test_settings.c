@@ -1,4 +1,4 @@
-/* testing/test_settings.c -- run-time settings (internal/settings.h): each
+/* testing/test_settings.c -- run-time settings (internal/base/settings.h): each
  * case runs in a child process (settings are read once per process) with
  * its environment; valid values are taken, invalid ones reported on stderr
  * once and replaced by the default, and BLASX_TILE really changes the tile
@@ -10,7 +10,7 @@
 #include <unistd.h>
 
 #include "blasx/blasx.h"
-#include "internal/settings.h"
+#include "internal/base/settings.h"
 #include "testing/harness.h"
 
 /* Runs fn in a child with NAME=VALUE set; returns its exit code, and its

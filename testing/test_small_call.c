@@ -1,5 +1,5 @@
 /* testing/test_small_call.c -- calls below the offload threshold routed to
- * the CPU or run whole on one GPU (internal/small_call.h).
+ * the CPU or run whole on one GPU (internal/runtime/small_call.h).
  *
  * Checked:
  *  - the policy: each path timed cfg.small.warm times (the usual first),
@@ -37,10 +37,10 @@
 
 #include "blasx/blasx.h"
 #include "blasx/config.h"
-#include "internal/device.h"
-#include "internal/gpu_worker.h"
-#include "internal/settings.h"
-#include "internal/small_call.h"
+#include "internal/device/device.h"
+#include "internal/gpu/gpu_worker.h"
+#include "internal/base/settings.h"
+#include "internal/runtime/small_call.h"
 #include "testing/harness.h"
 #include "testing/refblas.h"
 
@@ -133,21 +133,21 @@ static void policy(void) {
 
 #define TEST_SMALL_TEMPLATE
 #define BX_PREC BX_PREC_S
-#include "internal/prec_begin.h"
+#include "internal/base/prec_begin.h"
 #include "testing/test_small_call.c"
-#include "internal/prec_end.h"
+#include "internal/base/prec_end.h"
 #define BX_PREC BX_PREC_D
-#include "internal/prec_begin.h"
+#include "internal/base/prec_begin.h"
 #include "testing/test_small_call.c"
-#include "internal/prec_end.h"
+#include "internal/base/prec_end.h"
 #define BX_PREC BX_PREC_C
-#include "internal/prec_begin.h"
+#include "internal/base/prec_begin.h"
 #include "testing/test_small_call.c"
-#include "internal/prec_end.h"
+#include "internal/base/prec_end.h"
 #define BX_PREC BX_PREC_Z
-#include "internal/prec_begin.h"
+#include "internal/base/prec_begin.h"
 #include "testing/test_small_call.c"
-#include "internal/prec_end.h"
+#include "internal/base/prec_end.h"
 #undef TEST_SMALL_TEMPLATE
 
 /* ---- faults -------------------------------------------------------------- */

@@ -54,21 +54,21 @@ static int64_t tile_of(int prec) {
 
 #define TEST_THREADS_TEMPLATE
 #define BX_PREC BX_PREC_S
-#include "internal/prec_begin.h"
+#include "internal/base/prec_begin.h"
 #include "testing/test_threads.c"
-#include "internal/prec_end.h"
+#include "internal/base/prec_end.h"
 #define BX_PREC BX_PREC_D
-#include "internal/prec_begin.h"
+#include "internal/base/prec_begin.h"
 #include "testing/test_threads.c"
-#include "internal/prec_end.h"
+#include "internal/base/prec_end.h"
 #define BX_PREC BX_PREC_C
-#include "internal/prec_begin.h"
+#include "internal/base/prec_begin.h"
 #include "testing/test_threads.c"
-#include "internal/prec_end.h"
+#include "internal/base/prec_end.h"
 #define BX_PREC BX_PREC_Z
-#include "internal/prec_begin.h"
+#include "internal/base/prec_begin.h"
 #include "testing/test_threads.c"
-#include "internal/prec_end.h"
+#include "internal/base/prec_end.h"
 #undef TEST_THREADS_TEMPLATE
 
 static void run(call_t *c) {

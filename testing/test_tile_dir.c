@@ -1,6 +1,6 @@
-/* testing/test_tile_dir.c -- the second cache level (internal/tile_dir.h)
- * and the cache-entry states it reads (internal/tile_cache.h), driven
- * directly over three simulated GPUs (internal/device_sim.c), each with its
+/* testing/test_tile_dir.c -- the second cache level (internal/memory/tile_dir.h)
+ * and the cache-entry states it reads (internal/memory/tile_cache.h), driven
+ * directly over three simulated GPUs (internal/device/device_sim.c), each with its
  * own heap and L1 cache:
  *   - topology: preference orders from the simulated links;
  *   - every MESI-X transition: I -> E (host load), E -> S (peer fetch),
@@ -22,7 +22,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "internal/tile_dir.h"
+#include "internal/memory/tile_dir.h"
 #include "testing/harness.h"
 
 #define NDEV 3

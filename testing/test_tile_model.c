@@ -1,4 +1,4 @@
-/* testing/test_tile_model.c -- the tile size model (internal/tile_model.h).
+/* testing/test_tile_model.c -- the tile size model (internal/plan/tile_model.h).
  *
  * The pick is a pure function of the measured machine and the call: these
  * checks feed it a machine shaped like one H200 behind PCIe (kernel rate
@@ -11,7 +11,7 @@
  * rates it measured there (BLASX_VERBOSE=1 prints them).
  */
 #include <string.h>
-#include "internal/tile_model.h"
+#include "internal/plan/tile_model.h"
 #include "testing/harness.h"
 
 static blasx_problem_t gemm(int64_t m, int64_t n, int64_t k) {

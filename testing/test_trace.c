@@ -1,4 +1,4 @@
-/* testing/test_trace.c -- the BLASX_TRACE timeline (internal/trace.h).
+/* testing/test_trace.c -- the BLASX_TRACE timeline (internal/obs/trace.h).
  *
  * Runs a DGEMM and a ZHERK on the GPUs (2 simulated ones unless real GPUs
  * are visible), then a DGEMM with the GPUs off (CPU workers), with

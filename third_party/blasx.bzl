@@ -40,10 +40,10 @@ def blasx_library(name, defines = [], visibility = ["//visibility:public"]):
     native.alias(name = name, actual = lib, visibility = visibility)
     cc_library(
         name = lib,
-        srcs = native.glob([d + "/*.c" for d in LIB_DIRS]),
-        hdrs = native.glob([d + "/*.h" for d in LIB_DIRS]),
+        srcs = native.glob([d + "/**/*.c" for d in LIB_DIRS]),
+        hdrs = native.glob([d + "/**/*.h" for d in LIB_DIRS]),
         # Templates included several times per .c file (api.inc, ...).
-        textual_hdrs = native.glob([d + "/*.inc" for d in LIB_DIRS]),
+        textual_hdrs = native.glob([d + "/**/*.inc" for d in LIB_DIRS]),
         copts = COPTS,
         # The CUDA backend is built when the toolkit is found, as with make.
         defines = defines + (["BLASX_HAVE_CUDA"] if CUDA_FOUND else []),

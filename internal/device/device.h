@@ -1,0 +1,118 @@
+/* internal/device/device.h -- the device backend: what a GPU worker may ask of a GPU.
+ *
+ * Role: one interface, two implementations.  The CUDA backend
+ * (internal/device/device_cuda.c, built with BLASX_HAVE_CUDA) drives real GPUs with
+ * the CUDA runtime and cuBLAS; the simulated backend (internal/device/device_sim.c,
+ * always built) keeps "device memory" in host buffers of a configurable
+ * capacity, runs each stream as a host thread executing its operations in
+ * order, and implements events as per-stream sequence numbers -- so CI,
+ * which has no GPU, exercises the whole GPU-worker path (cache hits and
+ * evictions, stream interleaving, stealing, dependencies).
+ *
+ * Everything on a stream is asynchronous and ordered: copies, kernels and
+ * event records run in submission order on their stream; stream_wait_event
+ * orders a stream after an event recorded on any stream of any device.
+ * Device addresses are opaque integers (uintptr_t): host code never
+ * dereferences them.
+ *
+ * Invariants: every function returns a blasx status (0 = ok) and never
+ * aborts; a failed asynchronous operation is reported by a later
+ * event_query/event_sync/stream_sync on that stream; mem_alloc/mem_free are
+ * called only when a device's runtime is created or torn down (the GPU heap,
+ * internal/memory/gpu_heap.h, carves that memory afterwards).
+ */
+#ifndef BLASX_INTERNAL_DEVICE_H
+#define BLASX_INTERNAL_DEVICE_H
+
+#include "internal/plan/taskgraph.h"
+#include "internal/plan/job.h"
+
+typedef struct blasx_stream *blasx_stream_t; /* backend-defined */
+typedef struct blasx_event *blasx_event_t;   /* backend-defined */
+
+/* A 2-D block of elements: rows x cols with leading dimension ld (elements). */
+typedef struct {
+    int64_t rows, cols, ld;
+    size_t esz;
+} blasx_shape_t;
+
+/* What a device knows of its path to a peer (topology discovery). */
+typedef struct {
+    int access;         /* 1: the device can read the peer's memory directly */
+    int rank;           /* the driver's performance rank of the link, 0 = best */
+    int native_atomics; /* 1: atomics work across the link -- NVLink-class (PCIe peers lack them) */
+} blasx_peer_info_t;
+
+/* Event state returned by event_query. */
+enum { BLASX_EVENT_DONE = 0, BLASX_EVENT_PENDING = 1 };
+
+typedef struct blasx_device_backend {
+    const char *name;
+    /* Devices visible to this backend (0 when none). */
+    int (*count)(int *n);
+    int (*mem_info)(int dev, size_t *free_bytes, size_t *total_bytes);
+    int (*mem_alloc)(int dev, size_t bytes, uintptr_t *addr);
+    int (*mem_free)(int dev, uintptr_t addr);
+    /* Page-locked host staging memory (for pageable user matrices). */
+    int (*host_alloc)(size_t bytes, void **ptr);
+    int (*host_free)(void *ptr);
+    /* 1 if host memory at ptr is page-locked (copies can run asynchronously). */
+    int (*host_is_pinned)(const void *ptr);
+
+    int (*stream_create)(int dev, blasx_stream_t *s);
+    int (*stream_destroy)(blasx_stream_t s);
+    int (*stream_sync)(blasx_stream_t s);
+    int (*event_create)(int dev, blasx_event_t *e);
+    int (*event_destroy)(blasx_event_t e);
+    int (*event_record)(blasx_event_t e, blasx_stream_t s);
+    /* BLASX_EVENT_DONE, BLASX_EVENT_PENDING, or a status > 1 on failure. */
+    int (*event_query)(blasx_event_t e);
+    int (*event_sync)(blasx_event_t e);
+    int (*stream_wait_event)(blasx_stream_t s, blasx_event_t e);
+    /* Timing (BLASX_TRACE only): an event that also takes a time stamp when
+     * its stream reaches it, and that time, for a completed timed event, on
+     * the host clock (blasx_now, seconds).  A timed event is never destroyed
+     * while a record of it is pending (event_destroy waits). */
+    int (*event_create_timed)(int dev, blasx_event_t *e);
+    int (*event_time)(blasx_event_t e, double *seconds);
+
+    /* Asynchronous 2-D copies on stream s. */
+    int (*copy_h2d)(blasx_stream_t s, uintptr_t dst, int64_t dld, const void *src, int64_t sld,
+                    blasx_shape_t shape);
+    int (*copy_d2h)(blasx_stream_t s, void *dst, int64_t dld, uintptr_t src, int64_t sld, blasx_shape_t shape);
+    /* Peer copy from device src_dev to the device of stream s. */
+    int (*copy_p2p)(blasx_stream_t s, uintptr_t dst, int64_t dld, int src_dev, uintptr_t src, int64_t sld,
+                    blasx_shape_t shape);
+    /* 1 if dst_dev can read src_dev's memory directly (peer access). */
+    int (*can_peer)(int dst_dev, int src_dev);
+    /* The link from src_dev to dst_dev; peer_enable turns on dst_dev's
+     * direct access to src_dev (idempotent; called once per pair). */
+    int (*peer_info)(int dst_dev, int src_dev, blasx_peer_info_t *out);
+    int (*peer_enable)(int dst_dev, int src_dev);
+
+    /* Launches one tile step (internal/plan/taskgraph.h) of precision prec on
+     * stream s; the views hold device addresses in their ptr fields. */
+    int (*run_step)(blasx_stream_t s, int prec, const blasx_step_t *step, const blasx_view_t *a,
+                    const blasx_view_t *b, const blasx_view_t *c);
+
+    /* Fault injection (tests): set *fail_after = n > 0 and the n-th
+     * mem_alloc, copy or run_step from then on fails with BLASX_ERR_DEVICE
+     * (once), and so does the n-th host_alloc (pinned staging memory not
+     * obtained); <= 0 is off.  NULL when the backend was built without it
+     * (the CUDA backend has it only with -DBLASX_FAULT_INJECTION, which the
+     * test builds set; the simulated device, a test facility, always). */
+    _Atomic int64_t *fail_after;
+} blasx_device_backend_t;
+
+/* The simulated backend; `ndev` devices of `bytes` memory each (set before
+ * first use by blasx_sim_configure, or from the compile-time config). */
+BLASX_INTERNAL extern const blasx_device_backend_t blasx_sim_backend;
+BLASX_INTERNAL int blasx_sim_configure(int ndev, size_t bytes_per_device);
+/* Fault injection (tests): the n-th device operation from now on fails. */
+BLASX_INTERNAL extern _Atomic int64_t blasx_sim_fail_after;
+
+#ifdef BLASX_HAVE_CUDA
+BLASX_INTERNAL extern const blasx_device_backend_t blasx_cuda_backend;
+#endif
+
+#endif

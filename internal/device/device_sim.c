@@ -1,0 +1,688 @@
+/* internal/device/device_sim.c -- the simulated device backend (internal/device/device.h).
+ *
+ * Role: lets machines without a GPU (CI) run the whole GPU-worker path.
+ *   memory   "device memory" is malloc'ed host memory; each device has a
+ *            capacity and every allocation is accounted to its device, so
+ *            the GPU heap, cache evictions and out-of-memory paths behave as
+ *            on a real card.  A device address is the host pointer as a
+ *            uintptr_t, so kernels and copies can dereference it.
+ *   streams  one host thread per stream executing a FIFO of operations
+ *            (copies, tile steps, event records, waits) strictly in
+ *            submission order; submission appends to an unbounded list and
+ *            never waits for execution.
+ *   events   (stream, sequence number of the record op); done once the
+ *            stream has executed that op.  A wait captures the pair when
+ *            stream_wait_event is called, as in CUDA.
+ *
+ * Invariants:
+ *   - s->executed <= s->submitted; both only grow; ops run in seq order.
+ *   - Every stream always makes progress: once a stream has failed it skips
+ *     (but still retires) its remaining ops, so syncs and cross-stream waits
+ *     terminate.  A wait on a failed stream's event fails the waiting stream
+ *     too (the data it waited for is not trustworthy).
+ *   - A stream's struct is reference counted: its handle, each event last
+ *     recorded on it and each pending wait op hold a reference, so an event
+ *     may outlive the stream it was recorded on.
+ *   - Locks: event mutex before stream mutex; g.mu and host_mu are leaves.
+ *   - blasx_sim_configure succeeds only while no stream, event or device
+ *     allocation is alive (they hold device indices and accounted bytes).
+ *   - Addresses passed to copies and steps are checked at submission to lie
+ *     inside an allocation of the right device (BLASX_ERR_INTERNAL if not),
+ *     so addressing bugs of the GPU worker show up in CI, not as corruption.
+ *   - Failures: a failed op marks its stream with BLASX_ERR_DEVICE (or
+ *     BLASX_ERR_INTERNAL); the status is never 1, which event_query could
+ *     not tell from BLASX_EVENT_PENDING.
+ *
+ * Fault injection (tests only): blasx_sim_fail_after.  Set it to n > 0 and
+ * the n-th mem_alloc/host_alloc/copy/run_step from then on fails with BLASX_ERR_DEVICE,
+ * once (the counter then rests at 0).  Values <= 0 are off (-1 by default).
+ * mem_alloc fails immediately; a copy or step is decided at submission (so
+ * the choice is deterministic for a single submitting thread) and fails when
+ * it executes, marking its stream failed.
+ */
+#include <pthread.h>
+#include <stdlib.h>
+#include <string.h>
+#include "internal/device/device.h"
+#include "internal/obs/stats.h"
+
+BLASX_INTERNAL _Atomic int64_t blasx_sim_fail_after = -1;
+
+/* 1 if this counted operation is the one chosen to fail. */
+static int sim_fault(void) {
+    int64_t v = atomic_load(&blasx_sim_fail_after);
+    while (v > 0)
+        if (atomic_compare_exchange_weak(&blasx_sim_fail_after, &v, v - 1)) return v == 1;
+    return 0;
+}
+
+/* An injected fault of a copy or kernel fires when it is issued (the call
+ * returns BLASX_ERR_DEVICE, as CUDA reports launch errors) or when it runs
+ * (the operation is doomed: its stream breaks), alternately, so that the
+ * workers' failure paths for both are exercised. */
+static _Atomic unsigned sim_fault_turn;
+static int sim_fault_at_issue(void) { return (atomic_fetch_add(&sim_fault_turn, 1) & 1) != 0; }
+
+/* ---- sorted sets of [base, base + bytes) blocks ------------------------ */
+
+typedef struct {
+    uintptr_t base;
+    size_t bytes;
+} sim_block_t;
+
+typedef struct {
+    sim_block_t *v;
+    int64_t n, cap;
+} sim_blocks_t;
+
+/* Index of the last block with base <= addr, or -1. */
+static int64_t sim_blocks_find(const sim_blocks_t *bs, uintptr_t addr) {
+    int64_t lo = 0, hi = bs->n; /* first block with base > addr is in [lo, hi] */
+    while (lo < hi) {
+        int64_t mid = lo + (hi - lo) / 2;
+        if (bs->v[mid].base <= addr) lo = mid + 1;
+        else hi = mid;
+    }
+    return lo - 1;
+}
+
+static int sim_blocks_insert(sim_blocks_t *bs, uintptr_t base, size_t bytes) {
+    if (blasx_grow((void **)&bs->v, &bs->cap, bs->n + 1, sizeof(sim_block_t))) return BLASX_ERR_NOMEM;
+    int64_t i = sim_blocks_find(bs, base) + 1;
+    memmove(&bs->v[i + 1], &bs->v[i], (size_t)(bs->n - i) * sizeof(sim_block_t));
+    bs->v[i].base = base;
+    bs->v[i].bytes = bytes;
+    bs->n++;
+    return 0;
+}
+
+static void sim_blocks_remove(sim_blocks_t *bs, int64_t i) {
+    memmove(&bs->v[i], &bs->v[i + 1], (size_t)(bs->n - i - 1) * sizeof(sim_block_t));
+    if (--bs->n == 0) { /* release the array so that a test under ASan sees no leak */
+        free(bs->v);
+        bs->v = NULL;
+        bs->cap = 0;
+    }
+}
+
+/* 1 if [addr, addr + len) lies inside one block. */
+static int sim_blocks_contain(const sim_blocks_t *bs, uintptr_t addr, uint64_t len) {
+    int64_t i = sim_blocks_find(bs, addr);
+    if (i < 0) return 0;
+    uint64_t off = addr - bs->v[i].base;
+    return off <= bs->v[i].bytes && len <= bs->v[i].bytes - off;
+}
+
+/* ---- global state -------------------------------------------------------- */
+
+static struct {
+    pthread_mutex_t mu; /* guards everything below */
+    int ndev;
+    size_t capacity; /* bytes per device */
+    size_t used[BLASX_CFG_MAX_GPUS];
+    sim_blocks_t blocks[BLASX_CFG_MAX_GPUS];
+    int64_t live; /* streams + events + allocations: reconfiguring needs 0 */
+} g = {PTHREAD_MUTEX_INITIALIZER, BLASX_CFG_SIM_GPUS, (size_t)BLASX_CFG_SIM_MEM_MB << 20, {0}, {{0}}, 0};
+
+static pthread_mutex_t host_mu = PTHREAD_MUTEX_INITIALIZER;
+static sim_blocks_t host_blocks; /* from host_alloc, sorted */
+
+static void sim_live_add(int64_t d) {
+    pthread_mutex_lock(&g.mu);
+    g.live += d;
+    pthread_mutex_unlock(&g.mu);
+}
+
+static int sim_dev_ok(int dev) {
+    pthread_mutex_lock(&g.mu);
+    int ok = dev >= 0 && dev < g.ndev;
+    pthread_mutex_unlock(&g.mu);
+    return ok;
+}
+
+int blasx_sim_configure(int ndev, size_t bytes_per_device) {
+    if (ndev < 0 || ndev > BLASX_CFG_MAX_GPUS || bytes_per_device == 0) return BLASX_ERR_INTERNAL;
+    int st = 0;
+    pthread_mutex_lock(&g.mu);
+    if (g.live != 0) {
+        st = BLASX_ERR_INTERNAL; /* devices in use: their indices and memory would dangle */
+    } else {
+        g.ndev = ndev;
+        g.capacity = bytes_per_device;
+        memset(g.used, 0, sizeof g.used);
+    }
+    pthread_mutex_unlock(&g.mu);
+    return st;
+}
+
+/* ---- memory -------------------------------------------------------------- */
+
+static int sim_count(int *n) {
+    pthread_mutex_lock(&g.mu);
+    *n = g.ndev;
+    pthread_mutex_unlock(&g.mu);
+    return 0;
+}
+
+static int sim_mem_info(int dev, size_t *free_bytes, size_t *total_bytes) {
+    int st = 0;
+    pthread_mutex_lock(&g.mu);
+    if (dev < 0 || dev >= g.ndev) {
+        st = BLASX_ERR_INTERNAL;
+    } else {
+        *free_bytes = g.capacity - g.used[dev];
+        *total_bytes = g.capacity;
+    }
+    pthread_mutex_unlock(&g.mu);
+    return st;
+}
+
+static int sim_mem_alloc(int dev, size_t bytes, uintptr_t *addr) {
+    if (sim_fault()) return BLASX_ERR_DEVICE;
+    int st = 0;
+    pthread_mutex_lock(&g.mu);
+    if (dev < 0 || dev >= g.ndev) {
+        st = BLASX_ERR_INTERNAL;
+    } else if (bytes > g.capacity - g.used[dev]) {
+        st = BLASX_ERR_NOMEM;
+    } else {
+        void *p = malloc(bytes ? bytes : 1); /* distinct address even for 0 bytes */
+        if (!p) {
+            st = BLASX_ERR_NOMEM;
+        } else if ((st = sim_blocks_insert(&g.blocks[dev], (uintptr_t)p, bytes)) != 0) {
+            free(p);
+        } else {
+            g.used[dev] += bytes;
+            g.live++;
+            *addr = (uintptr_t)p;
+        }
+    }
+    pthread_mutex_unlock(&g.mu);
+    return st;
+}
+
+static int sim_mem_free(int dev, uintptr_t addr) {
+    int st = 0;
+    void *p = NULL;
+    pthread_mutex_lock(&g.mu);
+    int64_t i = (dev >= 0 && dev < g.ndev) ? sim_blocks_find(&g.blocks[dev], addr) : -1;
+    if (i < 0 || g.blocks[dev].v[i].base != addr) {
+        st = BLASX_ERR_INTERNAL; /* not an allocation of this device */
+    } else {
+        g.used[dev] -= g.blocks[dev].v[i].bytes;
+        g.live--;
+        sim_blocks_remove(&g.blocks[dev], i);
+        p = (void *)addr;
+    }
+    pthread_mutex_unlock(&g.mu);
+    free(p);
+    return st;
+}
+
+static int sim_host_alloc(size_t bytes, void **ptr) {
+    if (sim_fault()) return BLASX_ERR_NOMEM; /* page-locked memory not obtained */
+    size_t n = bytes ? bytes : 1;
+    void *p = malloc(n);
+    if (!p) return BLASX_ERR_NOMEM;
+    pthread_mutex_lock(&host_mu);
+    int st = sim_blocks_insert(&host_blocks, (uintptr_t)p, n);
+    pthread_mutex_unlock(&host_mu);
+    if (st) {
+        free(p);
+        return st;
+    }
+    *ptr = p;
+    return 0;
+}
+
+static int sim_host_free(void *ptr) {
+    if (!ptr) return 0;
+    int st = 0;
+    pthread_mutex_lock(&host_mu);
+    int64_t i = sim_blocks_find(&host_blocks, (uintptr_t)ptr);
+    if (i < 0 || host_blocks.v[i].base != (uintptr_t)ptr) st = BLASX_ERR_INTERNAL;
+    else sim_blocks_remove(&host_blocks, i);
+    pthread_mutex_unlock(&host_mu);
+    if (!st) free(ptr);
+    return st;
+}
+
+static int sim_host_is_pinned(const void *ptr) {
+    pthread_mutex_lock(&host_mu);
+    int r = sim_blocks_contain(&host_blocks, (uintptr_t)ptr, 1);
+    pthread_mutex_unlock(&host_mu);
+    return r;
+}
+
+/* Bytes spanned by a column-major block (0 when empty). */
+static uint64_t sim_extent(int64_t rows, int64_t cols, int64_t ld, size_t esz) {
+    if (rows <= 0 || cols <= 0) return 0;
+    return (uint64_t)((cols - 1) * ld + rows) * (uint64_t)esz;
+}
+
+static int sim_shape_ok(blasx_shape_t sh, int64_t ld) {
+    return sh.rows >= 0 && sh.cols >= 0 && sh.esz > 0 && ld >= blasx_max64(1, sh.rows);
+}
+
+/* 1 if the block at addr lies inside one allocation of device dev. */
+static int sim_in_device(int dev, uintptr_t addr, uint64_t len) {
+    if (len == 0) return 1;
+    pthread_mutex_lock(&g.mu);
+    int ok = dev >= 0 && dev < g.ndev && sim_blocks_contain(&g.blocks[dev], addr, len);
+    pthread_mutex_unlock(&g.mu);
+    return ok;
+}
+
+/* ---- streams and events ------------------------------------------------- */
+
+enum { SIM_OP_COPY, SIM_OP_STEP, SIM_OP_RECORD, SIM_OP_WAIT };
+
+typedef struct sim_op {
+    struct sim_op *next;
+    uint64_t seq;
+    int kind;
+    int doomed; /* chosen by blasx_sim_fail_after */
+    union {
+        struct {
+            char *dst;
+            const char *src;
+            int64_t dld, sld;
+            blasx_shape_t shape;
+        } copy;
+        struct {
+            int prec;
+            blasx_step_t step;
+            blasx_view_t v[3]; /* a, b, c */
+            int has[3];        /* a view pointer may be NULL (unused operand) */
+        } step;
+        struct {
+            struct blasx_stream *target; /* holds a reference */
+            uint64_t seq;
+        } wait;
+        struct blasx_event *timed; /* record of a timed event: stamps it (alive: destroy waits) */
+    } u;
+} sim_op_t;
+
+struct blasx_stream {
+    pthread_mutex_t mu;
+    pthread_cond_t work_cv; /* an op was queued or stop was set */
+    pthread_cond_t done_cv; /* executed advanced */
+    pthread_t thread;
+    sim_op_t *head, *tail;
+    uint64_t submitted, executed;
+    int failed; /* sticky status of the first failed op, 0 = none */
+    int stop;
+    int dev;
+    _Atomic int refs;
+};
+
+struct blasx_event {
+    pthread_mutex_t mu;
+    struct blasx_stream *s; /* NULL: never recorded (counts as done); holds a reference */
+    uint64_t seq;
+    int dev;
+    int timed;
+    double t; /* timed: host clock when the stream reached the last record */
+};
+
+static void sim_stream_unref(struct blasx_stream *s) {
+    if (s && atomic_fetch_sub(&s->refs, 1) == 1) {
+        pthread_cond_destroy(&s->work_cv);
+        pthread_cond_destroy(&s->done_cv);
+        pthread_mutex_destroy(&s->mu);
+        free(s);
+    }
+}
+
+static void sim_copy2d(char *dst, int64_t dld, const char *src, int64_t sld, blasx_shape_t sh) {
+    if (sh.rows == 0 || sh.cols == 0) return;
+    size_t col = (size_t)sh.rows * sh.esz;
+    if (dld == sh.rows && sld == sh.rows) {
+        memcpy(dst, src, col * (size_t)sh.cols);
+        return;
+    }
+    for (int64_t j = 0; j < sh.cols; j++)
+        memcpy(dst + (size_t)(j * dld) * sh.esz, src + (size_t)(j * sld) * sh.esz, col);
+}
+
+/* Runs one op on its stream's thread; returns its status. */
+static int sim_exec(sim_op_t *op) {
+    switch (op->kind) {
+    case SIM_OP_COPY:
+        if (op->doomed) return BLASX_ERR_DEVICE;
+        sim_copy2d(op->u.copy.dst, op->u.copy.dld, op->u.copy.src, op->u.copy.sld, op->u.copy.shape);
+        return 0;
+    case SIM_OP_STEP: {
+        if (op->doomed) return BLASX_ERR_DEVICE;
+        blasx_view_t *v = op->u.step.v;
+        int *h = op->u.step.has;
+        return blasx_cpu_run_step(op->u.step.prec, &op->u.step.step, h[0] ? &v[0] : NULL,
+                                  h[1] ? &v[1] : NULL, h[2] ? &v[2] : NULL);
+    }
+    case SIM_OP_RECORD: { /* retiring it is what completes the event */
+        struct blasx_event *e = op->u.timed;
+        if (e) {
+            pthread_mutex_lock(&e->mu);
+            if (e->seq == op->seq) e->t = blasx_now(); /* not re-recorded since */
+            pthread_mutex_unlock(&e->mu);
+        }
+        return 0;
+    }
+    case SIM_OP_WAIT: {
+        struct blasx_stream *t = op->u.wait.target;
+        pthread_mutex_lock(&t->mu);
+        while (t->executed < op->u.wait.seq) pthread_cond_wait(&t->done_cv, &t->mu);
+        int st = t->failed;
+        pthread_mutex_unlock(&t->mu);
+        return st;
+    }
+    default: return BLASX_ERR_INTERNAL;
+    }
+}
+
+static void sim_op_free(sim_op_t *op) {
+    if (op->kind == SIM_OP_WAIT) sim_stream_unref(op->u.wait.target);
+    free(op);
+}
+
+static void *sim_stream_main(void *arg) {
+    struct blasx_stream *s = arg;
+    pthread_mutex_lock(&s->mu);
+    for (;;) {
+        while (!s->head && !s->stop) pthread_cond_wait(&s->work_cv, &s->mu);
+        sim_op_t *op = s->head;
+        if (!op) break; /* stop requested and drained */
+        s->head = op->next;
+        if (!s->head) s->tail = NULL;
+        int failed = s->failed;
+        pthread_mutex_unlock(&s->mu);
+
+        /* A failed stream retires its ops without running them, so that
+         * everything waiting on it still terminates. */
+        int st = failed ? 0 : sim_exec(op);
+        uint64_t seq = op->seq;
+        sim_op_free(op);
+
+        pthread_mutex_lock(&s->mu);
+        if (st && !s->failed) s->failed = st > BLASX_EVENT_PENDING ? st : BLASX_ERR_DEVICE;
+        s->executed = seq;
+        pthread_cond_broadcast(&s->done_cv);
+    }
+    pthread_mutex_unlock(&s->mu);
+    return NULL;
+}
+
+/* Appends op to s; returns its sequence number through *seq (may be NULL). */
+static void sim_enqueue(struct blasx_stream *s, sim_op_t *op, uint64_t *seq) {
+    op->next = NULL;
+    pthread_mutex_lock(&s->mu);
+    uint64_t n = op->seq = ++s->submitted;
+    if (s->tail) s->tail->next = op;
+    else s->head = op;
+    s->tail = op;
+    pthread_cond_signal(&s->work_cv);
+    pthread_mutex_unlock(&s->mu);
+    if (seq) *seq = n; /* not op->seq: the stream may already have run and freed op */
+}
+
+static sim_op_t *sim_op_new(int kind) {
+    sim_op_t *op = calloc(1, sizeof *op);
+    if (op) op->kind = kind;
+    return op;
+}
+
+static int sim_stream_create(int dev, blasx_stream_t *out) {
+    if (!sim_dev_ok(dev)) return BLASX_ERR_INTERNAL;
+    struct blasx_stream *s = calloc(1, sizeof *s);
+    if (!s) return BLASX_ERR_NOMEM;
+    s->dev = dev;
+    atomic_init(&s->refs, 1);
+    pthread_mutex_init(&s->mu, NULL);
+    pthread_cond_init(&s->work_cv, NULL);
+    pthread_cond_init(&s->done_cv, NULL);
+    if (pthread_create(&s->thread, NULL, sim_stream_main, s) != 0) {
+        sim_stream_unref(s);
+        return BLASX_ERR_THREAD;
+    }
+    sim_live_add(1);
+    *out = s;
+    return 0;
+}
+
+/* Drains the stream and joins its thread.  Always releases the stream; a
+ * failure is reported by syncs, not here, so teardown never stops half way. */
+static int sim_stream_destroy(blasx_stream_t s) {
+    if (!s) return 0;
+    pthread_mutex_lock(&s->mu);
+    s->stop = 1;
+    pthread_cond_signal(&s->work_cv);
+    pthread_mutex_unlock(&s->mu);
+    pthread_join(s->thread, NULL);
+    sim_live_add(-1);
+    sim_stream_unref(s);
+    return 0;
+}
+
+static int sim_stream_sync(blasx_stream_t s) {
+    pthread_mutex_lock(&s->mu);
+    uint64_t target = s->submitted;
+    while (s->executed < target) pthread_cond_wait(&s->done_cv, &s->mu);
+    int st = s->failed;
+    pthread_mutex_unlock(&s->mu);
+    return st;
+}
+
+static int sim_event_create(int dev, blasx_event_t *out) {
+    if (!sim_dev_ok(dev)) return BLASX_ERR_INTERNAL;
+    struct blasx_event *e = calloc(1, sizeof *e);
+    if (!e) return BLASX_ERR_NOMEM;
+    pthread_mutex_init(&e->mu, NULL);
+    e->dev = dev;
+    sim_live_add(1);
+    *out = e;
+    return 0;
+}
+
+static int sim_event_sync(blasx_event_t e);
+
+static int sim_event_create_timed(int dev, blasx_event_t *out) {
+    BLASX_TRY(sim_event_create(dev, out));
+    (*out)->timed = 1;
+    return 0;
+}
+
+static int sim_event_time(blasx_event_t e, double *seconds) {
+    pthread_mutex_lock(&e->mu);
+    *seconds = e->t;
+    pthread_mutex_unlock(&e->mu);
+    return e->timed ? 0 : BLASX_ERR_INTERNAL;
+}
+
+static int sim_event_destroy(blasx_event_t e) {
+    if (!e) return 0;
+    if (e->timed) sim_event_sync(e); /* its pending record op points at it */
+    sim_stream_unref(e->s);
+    pthread_mutex_destroy(&e->mu);
+    free(e);
+    sim_live_add(-1);
+    return 0;
+}
+
+static int sim_event_record(blasx_event_t e, blasx_stream_t s) {
+    if (e->dev != s->dev) return BLASX_ERR_INTERNAL; /* CUDA refuses this too */
+    sim_op_t *op = sim_op_new(SIM_OP_RECORD);
+    if (!op) return BLASX_ERR_NOMEM;
+    if (e->timed) op->u.timed = e;
+    atomic_fetch_add(&s->refs, 1);
+    /* Enqueue under the event's lock so that (stream, seq) and the op agree
+     * for any concurrent query. */
+    pthread_mutex_lock(&e->mu);
+    struct blasx_stream *old = e->s;
+    sim_enqueue(s, op, &e->seq);
+    e->s = s;
+    pthread_mutex_unlock(&e->mu);
+    sim_stream_unref(old);
+    return 0;
+}
+
+static int sim_event_query(blasx_event_t e) {
+    int r = BLASX_EVENT_DONE;
+    pthread_mutex_lock(&e->mu);
+    struct blasx_stream *t = e->s;
+    if (t) {
+        pthread_mutex_lock(&t->mu);
+        r = t->failed ? t->failed : (t->executed >= e->seq ? BLASX_EVENT_DONE : BLASX_EVENT_PENDING);
+        pthread_mutex_unlock(&t->mu);
+    }
+    pthread_mutex_unlock(&e->mu);
+    return r;
+}
+
+static int sim_event_sync(blasx_event_t e) {
+    pthread_mutex_lock(&e->mu);
+    struct blasx_stream *t = e->s;
+    uint64_t seq = e->seq;
+    if (t) atomic_fetch_add(&t->refs, 1); /* the event may be re-recorded while we wait */
+    pthread_mutex_unlock(&e->mu);
+    if (!t) return 0;
+    pthread_mutex_lock(&t->mu);
+    while (t->executed < seq) pthread_cond_wait(&t->done_cv, &t->mu);
+    int st = t->failed;
+    pthread_mutex_unlock(&t->mu);
+    sim_stream_unref(t);
+    return st;
+}
+
+static int sim_stream_wait_event(blasx_stream_t s, blasx_event_t e) {
+    sim_op_t *op = sim_op_new(SIM_OP_WAIT);
+    if (!op) return BLASX_ERR_NOMEM;
+    pthread_mutex_lock(&e->mu);
+    struct blasx_stream *t = e->s;
+    op->u.wait.seq = e->seq;
+    if (t) atomic_fetch_add(&t->refs, 1);
+    pthread_mutex_unlock(&e->mu);
+    if (!t) { /* never recorded: nothing to wait for */
+        free(op);
+        return 0;
+    }
+    op->u.wait.target = t;
+    sim_enqueue(s, op, NULL);
+    return 0;
+}
+
+/* ---- copies and steps -------------------------------------------------- */
+
+static int sim_submit_copy(blasx_stream_t s, void *dst, int64_t dld, const void *src, int64_t sld,
+                           blasx_shape_t shape) {
+    int doomed = sim_fault();
+    if (doomed && sim_fault_at_issue()) return BLASX_ERR_DEVICE;
+    sim_op_t *op = sim_op_new(SIM_OP_COPY);
+    if (!op) return BLASX_ERR_NOMEM;
+    op->doomed = doomed;
+    op->u.copy.dst = dst;
+    op->u.copy.src = src;
+    op->u.copy.dld = dld;
+    op->u.copy.sld = sld;
+    op->u.copy.shape = shape;
+    sim_enqueue(s, op, NULL);
+    return 0;
+}
+
+static int sim_copy_h2d(blasx_stream_t s, uintptr_t dst, int64_t dld, const void *src, int64_t sld,
+                        blasx_shape_t shape) {
+    if (!sim_shape_ok(shape, dld) || !sim_shape_ok(shape, sld) ||
+        !sim_in_device(s->dev, dst, sim_extent(shape.rows, shape.cols, dld, shape.esz)))
+        return BLASX_ERR_INTERNAL;
+    return sim_submit_copy(s, (void *)dst, dld, src, sld, shape);
+}
+
+static int sim_copy_d2h(blasx_stream_t s, void *dst, int64_t dld, uintptr_t src, int64_t sld,
+                        blasx_shape_t shape) {
+    if (!sim_shape_ok(shape, dld) || !sim_shape_ok(shape, sld) ||
+        !sim_in_device(s->dev, src, sim_extent(shape.rows, shape.cols, sld, shape.esz)))
+        return BLASX_ERR_INTERNAL;
+    return sim_submit_copy(s, dst, dld, (const void *)src, sld, shape);
+}
+
+static int sim_copy_p2p(blasx_stream_t s, uintptr_t dst, int64_t dld, int src_dev, uintptr_t src, int64_t sld,
+                        blasx_shape_t shape) {
+    if (!sim_shape_ok(shape, dld) || !sim_shape_ok(shape, sld) ||
+        !sim_in_device(s->dev, dst, sim_extent(shape.rows, shape.cols, dld, shape.esz)) ||
+        !sim_in_device(src_dev, src, sim_extent(shape.rows, shape.cols, sld, shape.esz)))
+        return BLASX_ERR_INTERNAL;
+    return sim_submit_copy(s, (void *)dst, dld, (const void *)src, sld, shape);
+}
+
+static int sim_can_peer(int dst_dev, int src_dev) {
+    return dst_dev != src_dev && sim_dev_ok(dst_dev) && sim_dev_ok(src_dev);
+}
+
+/* A simulated topology: neighbours (device numbers one apart) are linked
+ * like NVLink (rank 0, native atomics), other pairs like PCIe (rank 1), so
+ * the preference order of the L2 level has something to choose. */
+static int sim_peer_info(int dst_dev, int src_dev, blasx_peer_info_t *out) {
+    out->access = sim_can_peer(dst_dev, src_dev);
+    int near = dst_dev - src_dev == 1 || src_dev - dst_dev == 1;
+    out->rank = out->access && !near;
+    out->native_atomics = out->access && near;
+    return 0;
+}
+
+static int sim_peer_enable(int dst_dev, int src_dev) {
+    return sim_can_peer(dst_dev, src_dev) ? 0 : BLASX_ERR_INTERNAL;
+}
+
+static int sim_run_step(blasx_stream_t s, int prec, const blasx_step_t *step, const blasx_view_t *a,
+                        const blasx_view_t *b, const blasx_view_t *c) {
+    static const size_t esz[5] = {0, 4, 8, 8, 16}; /* by BLASX_PREC_* */
+    if (prec < BLASX_PREC_S || prec > BLASX_PREC_Z || !step || !c) return BLASX_ERR_INTERNAL;
+    const blasx_view_t *in[3] = {a, b, c};
+    for (int i = 0; i < 3; i++) {
+        const blasx_view_t *v = in[i];
+        if (v && !sim_in_device(s->dev, (uintptr_t)v->ptr, sim_extent(v->rows, v->cols, v->ld, esz[prec])))
+            return BLASX_ERR_INTERNAL;
+    }
+    int doomed = sim_fault();
+    if (doomed && sim_fault_at_issue()) return BLASX_ERR_DEVICE;
+    sim_op_t *op = sim_op_new(SIM_OP_STEP);
+    if (!op) return BLASX_ERR_NOMEM;
+    op->doomed = doomed;
+    op->u.step.prec = prec;
+    op->u.step.step = *step;
+    for (int i = 0; i < 3; i++) {
+        op->u.step.has[i] = in[i] != NULL;
+        if (in[i]) op->u.step.v[i] = *in[i];
+    }
+    sim_enqueue(s, op, NULL);
+    return 0;
+}
+
+const blasx_device_backend_t blasx_sim_backend = {
+    .name = "sim",
+    .count = sim_count,
+    .mem_info = sim_mem_info,
+    .mem_alloc = sim_mem_alloc,
+    .mem_free = sim_mem_free,
+    .host_alloc = sim_host_alloc,
+    .host_free = sim_host_free,
+    .host_is_pinned = sim_host_is_pinned,
+    .stream_create = sim_stream_create,
+    .stream_destroy = sim_stream_destroy,
+    .stream_sync = sim_stream_sync,
+    .event_create = sim_event_create,
+    .event_destroy = sim_event_destroy,
+    .event_record = sim_event_record,
+    .event_query = sim_event_query,
+    .event_sync = sim_event_sync,
+    .stream_wait_event = sim_stream_wait_event,
+    .event_create_timed = sim_event_create_timed,
+    .event_time = sim_event_time,
+    .copy_h2d = sim_copy_h2d,
+    .copy_d2h = sim_copy_d2h,
+    .copy_p2p = sim_copy_p2p,
+    .can_peer = sim_can_peer,
+    .peer_info = sim_peer_info,
+    .peer_enable = sim_peer_enable,
+    .fail_after = &blasx_sim_fail_after,
+    .run_step = sim_run_step,
+};

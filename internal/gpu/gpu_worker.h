@@ -1,0 +1,122 @@
+/* internal/gpu/gpu_worker.h -- the GPU worker: one host thread per GPU running
+ * tile tasks on that GPU (BLASX section IV-C, IV-D).
+ *
+ * Role: each GPU owns a device heap (gpu_heap.h, one allocation made when
+ * the runtime starts), an L1 tile cache over it (tile_cache.h, ALRU), a
+ * reservation station (RS) of up to cfg.gpu.rs_slots ready tasks taken from
+ * the job's global queue, cfg.gpu.streams_per_gpu compute streams, a copy
+ * stream (BLASX_COPY_STREAM: input-tile copies, in the order the steps
+ * are submitted, run back to back ahead of the kernels, which wait on the
+ * tiles' ready events), a split stream (BLASX_SPLIT_STREAM: panels split
+ * into tiles) and a write-back stream (BLASX_WB_STREAM).  The thread
+ * loops: retire completed steps (drop their cache readers), refill the RS,
+ * start on every idle stream the RS task of highest locality priority
+ * (BLASX eq. 3: 2 per input tile already in this GPU's L1, 1 per tile a
+ * peer GPU holds, 0 per tile that must come from the host), and advance every busy stream by one step of
+ * its task -- so copies of coming steps overlap the kernels in flight.  With the global queue empty it steals the lowest-priority task
+ * from the fullest other RS.
+ *
+ * Task life on a stream: if the task reads its output tile and this GPU
+ * holds a valid copy of it, take that copy as the output (E/S -> M, no
+ * reload); else invalidate the output tile in every GPU's cache (the host
+ * tile is about to change), take a cache entry for it and load it unless
+ * the first step overwrites it (beta == 0); per step acquire the input
+ * tiles (L1 hit: wait on the entry's ready event; miss: insert, copy from
+ * a peer GPU holding it -- the L2 level, tile_dir.h -- or else from the
+ * host, a short-columned tile of an operand the call does not write by a
+ * panel of the tiles below it (and above, with GEMM's K loops rotated),
+ * split into the tiles' entries on the split stream, record ready),
+ * launch the kernel, record an
+ * event; once the last step is submitted park the task, with its steps in
+ * flight, in a free write-back record (2 per stream) -- the stream takes
+ * its next task at once -- and when those steps have completed copy the
+ * output back on the write-back stream (a diagonal tile of the SYRK
+ * family as direct copies of the blocks inside its triangle and staged
+ * small diagonal blocks, so only its triangle is written); when that
+ * copy's event has completed release the entry and complete the task,
+ * which releases its successors (dependencies cross streams and GPUs only
+ * through task completion: never a device-wide synchronisation).
+ *
+ * Invariants:
+ *  - a cache entry has one reader per submitted step that uses it, dropped
+ *    only when that step's event has completed, so eviction and heap reuse
+ *    never touch memory a queued operation still reads or writes;
+ *  - at most cfg.gpu.steps_in_flight steps per stream are outstanding; a
+ *    tile copied on the copy stream is read by a kernel only after the
+ *    kernel's stream has waited on the tile's ready event;
+ *  - a GPU thread leaves a job only with no task on a stream and no parked
+ *    write-back (parked tasks keep it polling);
+ *  - a task is completed exactly once: by its GPU after its write-back, or
+ *    by the CPU kernels when its GPU fails or cannot get device memory
+ *    before the host tile was written (the result stays correct); a write-
+ *    back that failed part-way fails the call with BLASX_ERR_DEVICE;
+ *  - a GPU that hits a device error is marked broken and takes no more
+ *    work; when none is left, jobs fall back to the CPU workers.
+ */
+#ifndef BLASX_INTERNAL_GPU_WORKER_H
+#define BLASX_INTERNAL_GPU_WORKER_H
+
+#include "internal/device/device.h"
+#include "internal/memory/tile_cache.h"
+#include "internal/plan/job.h"
+
+/* Per-GPU counters: the public blasx_gpu_stats_t. */
+typedef blasx_gpu_stats_t blasx_gpu_counters_t;
+
+typedef struct blasx_gpu blasx_gpu_t;
+
+/* Detects the backend and devices (CUDA when built with it and GPUs are
+ * visible, else the simulated one when configured; the BLASX_GPUS,
+ * BLASX_SIM_GPUS and BLASX_SIM_MEM_KB environment variables override) and
+ * creates each GPU's heap, cache and streams.  Returns the number of GPUs
+ * ready (0: CPU only).  Not thread-safe: the runtime calls it under its lock. */
+BLASX_INTERNAL int blasx_gpus_init(void);
+
+/* Frees everything blasx_gpus_init made (GPU threads must have exited). */
+BLASX_INTERNAL void blasx_gpus_shutdown(void);
+
+BLASX_INTERNAL int blasx_gpus_count(void);
+/* "cuda", "sim", or "none" before blasx_gpus_init found a backend. */
+BLASX_INTERNAL const char *blasx_gpus_backend_name(void);
+BLASX_INTERNAL const blasx_device_backend_t *blasx_gpus_backend(void);
+BLASX_INTERNAL blasx_gpu_t *blasx_gpu_get(int i);
+BLASX_INTERNAL int blasx_gpus_healthy(void);
+/* Pinned staging buffers now allocated (0 after blasx_gpus_shutdown). */
+BLASX_INTERNAL int64_t blasx_gpus_pinned_live(void);
+BLASX_INTERNAL int blasx_gpu_broken(const blasx_gpu_t *g);
+
+/* Works on job until it is complete or this GPU has had nothing to do for
+ * cfg.sched.idle_spins polls; returns 1 if the job is complete. */
+BLASX_INTERNAL int blasx_gpu_work_on(blasx_gpu_t *g, blasx_job_t *job);
+
+BLASX_INTERNAL void blasx_gpu_counters(int i, blasx_gpu_counters_t *out);
+
+/* What a thread running a call whole on GPU i uses (internal/runtime/small_call.h):
+ * the GPU's direct streams (inputs and kernels on s, with its own cuBLAS
+ * handle; the copy back on s_out after event ev), and its tile cache for
+ * heap memory. */
+typedef struct {
+    const blasx_device_backend_t *be;
+    blasx_stream_t s, s_out;
+    blasx_event_t ev;
+    blasx_tile_cache_t *cache;
+    int dev, idx;
+} blasx_gpu_direct_t;
+
+/* 1 if GPU i (healthy, direct calls not turned off) is now the caller's
+ * for one whole call (one at a time per GPU; never waits), else 0. */
+BLASX_INTERNAL int blasx_gpu_direct_begin(int i, blasx_gpu_direct_t *d);
+/* Ends it, adding the bytes it copied to the GPU's counters (and a task
+ * when it completed: d2h > 0, status 0); status != 0 (a device operation
+ * of the call failed) turns direct calls off on this GPU for the rest of
+ * the process, with a message (its tiled work is left to its own thread,
+ * which meets any fault itself). */
+BLASX_INTERNAL void blasx_gpu_direct_end(int i, int status, int64_t h2d, int64_t d2h);
+/* The link from GPU peer to GPU i (indexes of the GPU table); -1 if none. */
+BLASX_INTERNAL int blasx_gpu_link_info(int i, int peer, blasx_gpu_link_t *out);
+
+/* Provided by the runtime: lets CPU threads into every active job (the
+ * last healthy GPU failed). */
+BLASX_INTERNAL void blasx_runtime_enable_cpu(void);
+
+#endif

@@ -1,0 +1,371 @@
+/* internal/memory/tile_cache.h -- the L1 tile cache of one GPU, with ALRU eviction.
+ *
+ * Role: maps a host tile (its address, shape and leading dimension) to a
+ * copy in this GPU's memory, carved from the GPU heap (internal/memory/gpu_heap.h),
+ * so that tasks running on the GPU reuse tiles instead of copying them again
+ * (BLASX section IV-B, Alg. 2).  Entries are kept in an approximate-LRU
+ * list: a hit moves the entry to the front; eviction takes the entry nearest
+ * the back whose reader count is zero -- readers are only decremented at
+ * the worker's synchronisation points (when a step's event has completed),
+ * so the victim is the approximately, not exactly, least recently used.
+ *
+ * Invariants:
+ *  - an entry with readers > 0 is never evicted or invalidated;
+ *  - every entry holds exactly one heap block of `bytes` bytes;
+ *  - entries carry the epoch (call) that loaded them: a lookup hits only an
+ *    entry of the same epoch, since host data may change between calls;
+ *    older entries are free to evict first;
+ *  - all operations take the cache's mutex (the GPU's worker thread and, for
+ *    invalidation, other GPUs' threads call in); they are O(1) except
+ *    eviction, which walks from the back past entries in use.
+ *  - an entry is shared with peer GPUs (tile_dir.h) only in state VALID,
+ *    i.e. after its ready marker has been recorded behind the copy that
+ *    filled it; a peer's pin is an ordinary reader.
+ * The cache stores the entry's "ready" marker (an event of the device
+ * backend) opaquely: the worker records it after the copy into the entry and
+ * makes later users wait on it.
+ */
+#ifndef BLASX_INTERNAL_TILE_CACHE_H
+#define BLASX_INTERNAL_TILE_CACHE_H
+
+#include <pthread.h>
+#include <stdlib.h>
+#include <string.h>
+#include "internal/base/common.h"
+#include "internal/memory/gpu_heap.h"
+
+typedef struct {
+    uintptr_t host;      /* address of the tile's element (0, 0) */
+    int64_t rows, cols;  /* elements */
+    int64_t ld;          /* host leading dimension, elements */
+    size_t esz;
+} blasx_tile_key_t;
+
+/* An entry's state, which the L2 directory (tile_dir.h) reads as MESI-X. */
+enum {
+    BLASX_TILE_FILLING = 0,  /* inserted; its copy in and ready marker are being issued: private */
+    BLASX_TILE_VALID = 1,    /* ready marker recorded after the copy in: peers may copy it (E or S) */
+    BLASX_TILE_MODIFIED = 2, /* the output of a running task (M): private until written back */
+};
+
+typedef struct blasx_centry {
+    blasx_tile_key_t key;
+    uint64_t epoch;
+    uintptr_t dev; /* device address of a packed rows x cols copy (ld = rows) */
+    size_t bytes;
+    int readers; /* steps of this GPU, or peer copies, that still use the memory */
+    int state;   /* BLASX_TILE_*, changed under the cache lock */
+    void *ready; /* backend event recorded after the copy in (owned by the worker) */
+    struct blasx_centry *prev, *next; /* ALRU list: head = most recently used */
+    struct blasx_centry *hnext;       /* hash chain */
+} blasx_centry_t;
+
+typedef struct {
+    pthread_mutex_t lock;
+    blasx_heap_t *heap;
+    blasx_centry_t **bucket;
+    size_t nbuckets; /* power of two */
+    blasx_centry_t *head, *tail;
+    blasx_centry_t *free_entries; /* recycled entries (keep their events) */
+    int64_t entries;
+    /* statistics (under lock; hits and misses are counted by the worker) */
+    int64_t evictions;
+    int64_t peer_reads; /* copies a peer GPU took from this cache */
+} blasx_tile_cache_t;
+
+#define BLASX_CACHE_BUCKETS 4096 /* initial hash buckets; a property of the table, not a tunable */
+_Static_assert((BLASX_CACHE_BUCKETS & (BLASX_CACHE_BUCKETS - 1)) == 0, "bucket count is a power of two");
+
+static inline int blasx_key_eq(const blasx_tile_key_t *a, const blasx_tile_key_t *b) {
+    return a->host == b->host && a->rows == b->rows && a->cols == b->cols && a->ld == b->ld && a->esz == b->esz;
+}
+
+static inline size_t blasx_key_hash(const blasx_tile_key_t *k, size_t nb) {
+    uint64_t h = (uint64_t)k->host * 0x9E3779B97F4A7C15ULL;
+    h ^= (uint64_t)k->rows * 0xC2B2AE3D27D4EB4FULL + (uint64_t)k->cols;
+    h ^= h >> 29;
+    return (size_t)(h & (nb - 1));
+}
+
+static inline int blasx_cache_init(blasx_tile_cache_t *c, blasx_heap_t *heap) {
+    memset(c, 0, sizeof *c);
+    c->heap = heap;
+    c->nbuckets = BLASX_CACHE_BUCKETS;
+    c->bucket = (blasx_centry_t **)calloc(c->nbuckets, sizeof(blasx_centry_t *));
+    if (!c->bucket) return BLASX_ERR_NOMEM;
+    pthread_mutex_init(&c->lock, NULL);
+    return 0;
+}
+
+static inline void blasx_cache_lru_unlink(blasx_tile_cache_t *c, blasx_centry_t *e) {
+    if (e->prev) e->prev->next = e->next;
+    else c->head = e->next;
+    if (e->next) e->next->prev = e->prev;
+    else c->tail = e->prev;
+    e->prev = e->next = NULL;
+}
+
+static inline void blasx_cache_lru_front(blasx_tile_cache_t *c, blasx_centry_t *e) {
+    e->prev = NULL;
+    e->next = c->head;
+    if (c->head) c->head->prev = e;
+    c->head = e;
+    if (!c->tail) c->tail = e;
+}
+
+static inline void blasx_cache_hash_unlink(blasx_tile_cache_t *c, blasx_centry_t *e) {
+    blasx_centry_t **pp = &c->bucket[blasx_key_hash(&e->key, c->nbuckets)];
+    while (*pp && *pp != e) pp = &(*pp)->hnext;
+    if (*pp) *pp = e->hnext;
+    e->hnext = NULL;
+}
+
+/* Removes e (readers == 0) from the cache, returns its memory to the heap
+ * and its record to the free list.  Caller holds the lock. */
+static inline void blasx_cache_drop_locked(blasx_tile_cache_t *c, blasx_centry_t *e) {
+    blasx_cache_hash_unlink(c, e);
+    blasx_cache_lru_unlink(c, e);
+    blasx_heap_free(c->heap, e->dev);
+    e->dev = 0;
+    e->hnext = c->free_entries;
+    c->free_entries = e;
+    c->entries--;
+}
+
+static inline blasx_centry_t *blasx_cache_find_locked(blasx_tile_cache_t *c, const blasx_tile_key_t *k,
+                                                      uint64_t epoch) {
+    for (blasx_centry_t *e = c->bucket[blasx_key_hash(k, c->nbuckets)]; e; e = e->hnext)
+        if (e->epoch == epoch && blasx_key_eq(&e->key, k)) return e;
+    return NULL;
+}
+
+/* Alg. 2 Dequeue: the entry nearest the back of the list with no readers;
+ * with keep != 0 only an entry of another call than epoch `keep` (which
+ * that call can never hit; epochs start at 1). */
+static inline blasx_centry_t *blasx_cache_victim_locked(blasx_tile_cache_t *c, uint64_t keep) {
+    for (blasx_centry_t *e = c->tail; e; e = e->prev)
+        if (e->readers == 0 && (keep == 0 || e->epoch != keep)) return e;
+    return NULL;
+}
+
+/* Allocates `bytes` of the heap, evicting victims (blasx_cache_victim_locked
+ * with keep) while it has no block large enough: 0, or BLASX_ERR_NOMEM when
+ * no victim is left.  Caller holds the lock. */
+static inline int blasx_cache_alloc_locked(blasx_tile_cache_t *c, size_t bytes, uint64_t keep, uintptr_t *out) {
+    while (blasx_heap_alloc(c->heap, bytes, out) != 0) {
+        blasx_centry_t *v = blasx_cache_victim_locked(c, keep);
+        if (!v) return BLASX_ERR_NOMEM;
+        blasx_cache_drop_locked(c, v);
+        c->evictions++;
+    }
+    return 0;
+}
+
+/* Looks key up for epoch.  On a hit the entry gains a reader, moves to the
+ * front and is returned; on a miss returns NULL. */
+static inline blasx_centry_t *blasx_cache_lookup(blasx_tile_cache_t *c, const blasx_tile_key_t *k,
+                                                 uint64_t epoch) {
+    pthread_mutex_lock(&c->lock);
+    blasx_centry_t *e = blasx_cache_find_locked(c, k, epoch);
+    if (e) {
+        e->readers++;
+        blasx_cache_lru_unlink(c, e);
+        blasx_cache_lru_front(c, e);
+    }
+    pthread_mutex_unlock(&c->lock);
+    return e;
+}
+
+/* A new entry for key in heap block dev of `bytes`, with one reader,
+ * state FILLING, at the front of the list; 0, or BLASX_ERR_NOMEM (dev
+ * freed) when no entry record can be had.  Caller holds the lock. */
+static inline int blasx_cache_link_new_locked(blasx_tile_cache_t *c, const blasx_tile_key_t *k, uint64_t epoch,
+                                              uintptr_t dev, size_t bytes, blasx_centry_t **out) {
+    blasx_centry_t *e = c->free_entries;
+    if (e) {
+        c->free_entries = e->hnext;
+    } else if (!(e = (blasx_centry_t *)calloc(1, sizeof *e))) {
+        blasx_heap_free(c->heap, dev);
+        return BLASX_ERR_NOMEM;
+    }
+    void *ready = e->ready;
+    memset(e, 0, sizeof *e);
+    e->ready = ready;
+    e->key = *k;
+    e->epoch = epoch;
+    e->dev = dev;
+    e->bytes = bytes;
+    e->readers = 1;
+    e->state = BLASX_TILE_FILLING;
+    size_t b = blasx_key_hash(k, c->nbuckets);
+    e->hnext = c->bucket[b];
+    c->bucket[b] = e;
+    blasx_cache_lru_front(c, e);
+    c->entries++;
+    *out = e;
+    return 0;
+}
+
+/* Makes room for and inserts a new entry for key (which must not be cached
+ * for this epoch), with one reader.  Evicts ALRU victims while the heap has
+ * no block large enough.  Returns 0 and the entry (*fresh = 1: the caller
+ * must fill it and record its ready marker), or BLASX_ERR_NOMEM when every
+ * cached tile is in use -- the caller then lets readers finish and retries.
+ * If the key was inserted meanwhile (another stream of this GPU), returns
+ * that entry with a new reader and *fresh = 0. */
+static inline int blasx_cache_insert(blasx_tile_cache_t *c, const blasx_tile_key_t *k, uint64_t epoch,
+                                     blasx_centry_t **out, int *fresh) {
+    size_t bytes = (size_t)k->rows * (size_t)k->cols * k->esz;
+    pthread_mutex_lock(&c->lock);
+    blasx_centry_t *e = blasx_cache_find_locked(c, k, epoch);
+    int st = 0;
+    *fresh = 0;
+    if (e) {
+        e->readers++;
+        *out = e;
+    } else {
+        uintptr_t dev = 0;
+        st = blasx_cache_alloc_locked(c, bytes, 0, &dev);
+        if (st == 0 && (st = blasx_cache_link_new_locked(c, k, epoch, dev, bytes, out)) == 0) *fresh = 1;
+    }
+    pthread_mutex_unlock(&c->lock);
+    return st;
+}
+
+/* A block of `bytes` of the cache's heap outside any entry (a worker's
+ * buffer) for call `epoch`, from free space or entries of other calls
+ * (never this call's tiles): 0 or BLASX_ERR_NOMEM.  Returned by
+ * blasx_cache_free_block. */
+static inline int blasx_cache_alloc_block(blasx_tile_cache_t *c, size_t bytes, uint64_t epoch, uintptr_t *out) {
+    pthread_mutex_lock(&c->lock);
+    int st = blasx_cache_alloc_locked(c, bytes, epoch, out);
+    pthread_mutex_unlock(&c->lock);
+    return st;
+}
+
+static inline void blasx_cache_free_block(blasx_tile_cache_t *c, uintptr_t block) {
+    pthread_mutex_lock(&c->lock);
+    blasx_heap_free(c->heap, block);
+    pthread_mutex_unlock(&c->lock);
+}
+
+/* Inserts a new entry for key, with one reader, only if the heap has room
+ * from free space or entries of other calls (a prefetch must not push out
+ * this call's tiles): 0 and the entry (the caller fills it and records its
+ * ready marker), 1 if key is cached for epoch already (nothing changed),
+ * or BLASX_ERR_NOMEM. */
+static inline int blasx_cache_insert_spare(blasx_tile_cache_t *c, const blasx_tile_key_t *k, uint64_t epoch,
+                                           blasx_centry_t **out) {
+    size_t bytes = (size_t)k->rows * (size_t)k->cols * k->esz;
+    pthread_mutex_lock(&c->lock);
+    uintptr_t dev = 0;
+    int st = blasx_cache_find_locked(c, k, epoch) ? 1 : blasx_cache_alloc_locked(c, bytes, epoch, &dev);
+    if (st == 0) st = blasx_cache_link_new_locked(c, k, epoch, dev, bytes, out);
+    pthread_mutex_unlock(&c->lock);
+    return st;
+}
+
+/* Sets e's state (BLASX_TILE_*): VALID once its ready marker is recorded
+ * (an input after its copy in, an output after its write-back), MODIFIED
+ * while it is a task's output. */
+static inline void blasx_cache_set_state(blasx_tile_cache_t *c, blasx_centry_t *e, int state) {
+    pthread_mutex_lock(&c->lock);
+    e->state = state;
+    pthread_mutex_unlock(&c->lock);
+}
+
+/* For a peer: the VALID copy of key for epoch with one more reader (the
+ * pin that keeps it from eviction and invalidation until the peer's copy
+ * is done), or NULL.  Not an L1 hit or miss of this cache. */
+static inline blasx_centry_t *blasx_cache_pin_valid(blasx_tile_cache_t *c, const blasx_tile_key_t *k,
+                                                    uint64_t epoch) {
+    pthread_mutex_lock(&c->lock);
+    blasx_centry_t *e = blasx_cache_find_locked(c, k, epoch);
+    if (e && e->state == BLASX_TILE_VALID) {
+        e->readers++;
+        blasx_cache_lru_unlink(c, e); /* a tile in demand elsewhere is recently used */
+        blasx_cache_lru_front(c, e);
+        c->peer_reads++;
+    } else {
+        e = NULL;
+    }
+    pthread_mutex_unlock(&c->lock);
+    return e;
+}
+
+/* For a task about to write tile key: this cache's VALID, unused copy of
+ * it for epoch, turned MODIFIED with one reader (the task), or NULL.  The
+ * copy equals the host tile (VALID), so the task need not load it again
+ * (E/S -> M without a reload, e.g. a TRMM tile read below the diagonal by
+ * earlier tasks, then rewritten in place). */
+static inline blasx_centry_t *blasx_cache_claim_valid(blasx_tile_cache_t *c, const blasx_tile_key_t *k,
+                                                      uint64_t epoch) {
+    pthread_mutex_lock(&c->lock);
+    blasx_centry_t *e = blasx_cache_find_locked(c, k, epoch);
+    if (e && e->state == BLASX_TILE_VALID && e->readers == 0) {
+        e->readers = 1;
+        e->state = BLASX_TILE_MODIFIED;
+        blasx_cache_lru_unlink(c, e);
+        blasx_cache_lru_front(c, e);
+    } else {
+        e = NULL;
+    }
+    pthread_mutex_unlock(&c->lock);
+    return e;
+}
+
+/* The state of key in this cache: -1 if absent, else BLASX_TILE_*. */
+static inline int blasx_cache_state(blasx_tile_cache_t *c, const blasx_tile_key_t *k, uint64_t epoch) {
+    pthread_mutex_lock(&c->lock);
+    blasx_centry_t *e = blasx_cache_find_locked(c, k, epoch);
+    int st = e ? e->state : -1;
+    pthread_mutex_unlock(&c->lock);
+    return st;
+}
+
+/* Drops one reader (at a synchronisation point: the step using it is done). */
+static inline void blasx_cache_release(blasx_tile_cache_t *c, blasx_centry_t *e) {
+    pthread_mutex_lock(&c->lock);
+    if (e->readers > 0) e->readers--;
+    pthread_mutex_unlock(&c->lock);
+}
+
+/* Removes the copy of key for epoch, if any and unused (a task is about to
+ * overwrite the host tile).  Returns 1 if a copy was dropped, -1 if it is
+ * still in use (a dependency bug: the caller reports it), 0 if none. */
+static inline int blasx_cache_invalidate(blasx_tile_cache_t *c, const blasx_tile_key_t *k, uint64_t epoch) {
+    pthread_mutex_lock(&c->lock);
+    blasx_centry_t *e = blasx_cache_find_locked(c, k, epoch);
+    int r = 0;
+    if (e) {
+        if (e->readers > 0) {
+            r = -1;
+        } else {
+            blasx_cache_drop_locked(c, e);
+            r = 1;
+        }
+    }
+    pthread_mutex_unlock(&c->lock);
+    return r;
+}
+
+/* Frees every entry (readers must all be zero) and the table.  Calls
+ * free_ready on each entry's marker so the owner can destroy its events. */
+static inline void blasx_cache_destroy(blasx_tile_cache_t *c, void (*free_ready)(void *)) {
+    while (c->head) {
+        blasx_centry_t *e = c->head;
+        e->readers = 0;
+        blasx_cache_drop_locked(c, e);
+    }
+    while (c->free_entries) {
+        blasx_centry_t *e = c->free_entries;
+        c->free_entries = e->hnext;
+        if (free_ready && e->ready) free_ready(e->ready);
+        free(e);
+    }
+    free(c->bucket);
+    c->bucket = NULL;
+    pthread_mutex_destroy(&c->lock);
+}
+
+#endif

@@ -1,0 +1,136 @@
+/* internal/obs/trace.c -- the BLASX_TRACE timeline (see trace.h). */
+#include "internal/obs/trace.h"
+
+#include <pthread.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include "internal/obs/stats.h"
+#include "internal/plan/taskgraph.h"
+
+static struct {
+    pthread_mutex_t lock;
+    pthread_once_t once;
+    const char *path; /* NULL: off */
+    blasx_trace_rec_t *r;
+    int64_t n, cap, dropped;
+    double t_base; /* host clock at the first record: time 0 of the file */
+} T = {PTHREAD_MUTEX_INITIALIZER, PTHREAD_ONCE_INIT, NULL, NULL, 0, 0, 0, 0};
+
+static void trace_init(void) {
+    const char *v = getenv("BLASX_TRACE");
+    if (v && *v) T.path = v;
+    T.t_base = blasx_now();
+}
+
+int blasx_trace_on(void) {
+    pthread_once(&T.once, trace_init);
+    return T.path != NULL;
+}
+
+void blasx_trace_add(const blasx_trace_rec_t *r) {
+    if (!blasx_trace_on()) return;
+    pthread_mutex_lock(&T.lock);
+    if (T.n == T.cap && T.cap < blasx_cfg.obs.trace_max_events) {
+        int64_t cap = T.cap ? 2 * T.cap : 4096;
+        if (cap > blasx_cfg.obs.trace_max_events) cap = blasx_cfg.obs.trace_max_events;
+        blasx_trace_rec_t *p = realloc(T.r, (size_t)cap * sizeof *p);
+        if (p) T.r = p, T.cap = cap;
+    }
+    if (T.n < T.cap) T.r[T.n++] = *r;
+    else T.dropped++;
+    pthread_mutex_unlock(&T.lock);
+}
+
+/* A name as a JSON string: only our own names reach here, but escape the
+ * two characters JSON requires anyway. */
+static void put_str(FILE *f, const char *s) {
+    fputc('"', f);
+    for (; *s; s++) {
+        if (*s == '"' || *s == '\\') fputc('\\', f);
+        if ((unsigned char)*s >= 0x20) fputc(*s, f);
+    }
+    fputc('"', f);
+}
+
+static const char opnd_name[BLASX_OPND_COUNT] = {'A', 'B', 'C'};
+
+static void put_rec(FILE *f, const blasx_trace_rec_t *r, double base) {
+    double ts = (r->t0 - base) * 1e6, dur = (r->t1 - r->t0) * 1e6;
+    if (dur < 0) dur = 0;
+    fputs("{\"name\":", f);
+    put_str(f, r->name);
+    fprintf(f, ",\"cat\":\"%s\",\"ph\":\"X\",\"ts\":%.3f,\"dur\":%.3f,\"pid\":%d,\"tid\":%d,\"args\":{", r->cat, ts,
+            dur, r->pid, r->tid);
+    int sep = 0;
+#define ARG_SEP() (sep++ ? fputc(',', f) : 0)
+    if (r->call) ARG_SEP(), fprintf(f, "\"call\":%llu", (unsigned long long)r->call);
+    if (r->task >= 0) ARG_SEP(), fprintf(f, "\"task\":%d", (int)r->task);
+    if (r->opnd >= 0 && r->opnd < BLASX_OPND_COUNT)
+        ARG_SEP(), fprintf(f, "\"tile\":\"%c(%d,%d)\"", opnd_name[r->opnd], (int)r->ti, (int)r->tj);
+    if (r->bytes) ARG_SEP(), fprintf(f, "\"bytes\":%lld", (long long)r->bytes);
+    if (r->m || r->n || r->k) ARG_SEP(), fprintf(f, "\"m\":%lld,\"n\":%lld,\"k\":%lld", (long long)r->m,
+                                               (long long)r->n, (long long)r->k);
+#undef ARG_SEP
+    fputs("}}", f);
+}
+
+/* Metadata: a name for every process and track that has records. */
+static void put_names(FILE *f) {
+    int seen_pid[BLASX_CFG_MAX_GPUS + 1] = {0};
+    for (int64_t i = 0; i < T.n; i++) {
+        int p = T.r[i].pid;
+        if (p < 0 || p > BLASX_CFG_MAX_GPUS || seen_pid[p]) continue;
+        seen_pid[p] = 1;
+        if (p == BLASX_TRACE_PID_HOST)
+            fprintf(f, "{\"name\":\"process_name\",\"ph\":\"M\",\"pid\":0,\"args\":{\"name\":\"host\"}},\n");
+        else
+            fprintf(f, "{\"name\":\"process_name\",\"ph\":\"M\",\"pid\":%d,\"args\":{\"name\":\"GPU %d\"}},\n", p,
+                    p - 1);
+        fprintf(f, "{\"name\":\"process_sort_index\",\"ph\":\"M\",\"pid\":%d,\"args\":{\"sort_index\":%d}},\n", p, p);
+    }
+    /* tracks: (pid, tid) pairs, each named once (a few dozen distinct) */
+    enum { MAX_TRACKS = 4096 };
+    static int tp[MAX_TRACKS], tt[MAX_TRACKS]; /* under T.lock */
+    int ntr = 0;
+    for (int64_t i = 0; i < T.n; i++) {
+        int p = T.r[i].pid, t = T.r[i].tid, seen = 0;
+        for (int j = 0; j < ntr && !seen; j++) seen = tp[j] == p && tt[j] == t;
+        if (seen || ntr == MAX_TRACKS) continue;
+        tp[ntr] = p, tt[ntr] = t, ntr++;
+        char nm[48];
+        if (p == BLASX_TRACE_PID_HOST)
+            snprintf(nm, sizeof nm, t == BLASX_TRACE_TID_CALLS ? "calls" : "CPU worker %d", t - 1);
+        else if (t == BLASX_TRACE_TID_FALLBACK)
+            snprintf(nm, sizeof nm, "CPU fallback");
+        else
+            snprintf(nm, sizeof nm, "stream %d", t);
+        fprintf(f, "{\"name\":\"thread_name\",\"ph\":\"M\",\"pid\":%d,\"tid\":%d,\"args\":{\"name\":", p, t);
+        put_str(f, nm);
+        fputs("}},\n", f);
+    }
+}
+
+int blasx_trace_write(void) {
+    if (!blasx_trace_on()) return 0;
+    pthread_mutex_lock(&T.lock);
+    FILE *f = fopen(T.path, "w");
+    if (!f) {
+        pthread_mutex_unlock(&T.lock);
+        fprintf(stderr, "blasx: BLASX_TRACE=%s: cannot write the trace\n", T.path);
+        return BLASX_ERR_INTERNAL;
+    }
+    fprintf(f, "{\"displayTimeUnit\":\"ms\",\n\"otherData\":{\"producer\":\"blasx %d.%d\",\"events\":%lld,"
+               "\"dropped\":%lld},\n\"traceEvents\":[\n",
+            BLASX_VERSION_MAJOR, BLASX_VERSION_MINOR, (long long)T.n, (long long)T.dropped);
+    put_names(f);
+    for (int64_t i = 0; i < T.n; i++) {
+        put_rec(f, &T.r[i], T.t_base);
+        fputs(i + 1 < T.n ? ",\n" : "\n", f);
+    }
+    fputs("]}\n", f);
+    int bad = ferror(f);
+    bad |= fclose(f) != 0;
+    pthread_mutex_unlock(&T.lock);
+    if (bad) fprintf(stderr, "blasx: BLASX_TRACE=%s: write failed\n", T.path);
+    return bad ? BLASX_ERR_INTERNAL : 0;
+}

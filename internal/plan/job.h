@@ -1,0 +1,179 @@
+/* internal/plan/job.h -- the interface every worker implements, and the job.
+ *
+ * Role: a job is one tiled call in flight: its operands, task graph and
+ * non-blocking ready queue.  Workers (CPU threads now, GPU threads later)
+ * pull ready tasks from the job and execute them through four operations:
+ *   acquire  make a tile available where the worker computes (a CPU worker
+ *            uses host memory in place; a GPU worker looks it up in its tile
+ *            cache or copies it in, asynchronously)
+ *   run_step launch one tile kernel, possibly asynchronously
+ *   release  drop the worker's hold on an input tile
+ *   publish  make the output tile visible in host memory; after it returns
+ *            (or its completion fires) the task is complete
+ * and report completion with blasx_job_complete(), which releases the
+ * task's successors into the queue.
+ * Invariants: a task is taken by exactly one worker; blasx_job_complete is
+ * called exactly once per task, also when the task failed (the job records
+ * the first failure and later tasks are skipped, so a call never hangs).
+ */
+#ifndef BLASX_INTERNAL_WORKER_H
+#define BLASX_INTERNAL_WORKER_H
+
+#include "internal/base/queue.h"
+#include "internal/plan/plan.h"
+
+typedef struct {
+    char *ptr;   /* host address of element (0, 0) */
+    int64_t ld;  /* elements */
+    int64_t rows, cols;
+} blasx_operand_t;
+
+/* A tile as a worker sees it: where its first element is and its shape. */
+typedef struct {
+    void *ptr;
+    int64_t ld, rows, cols;
+} blasx_view_t;
+
+typedef struct blasx_job {
+    int prec;      /* BX_PREC_S .. BX_PREC_Z of internal/base/prec_begin.h */
+    size_t esz;    /* bytes per element */
+    int64_t tile;  /* elements per tile side */
+    blasx_problem_t prob;
+    blasx_operand_t op[BLASX_OPND_COUNT];
+    blasx_graph_t g;
+    blasx_queue_t q;
+    _Atomic int32_t *npred; /* unfinished predecessors per task */
+    _Atomic int64_t remaining;
+    _Atomic int status;
+    _Atomic int refs;       /* pool threads currently inside the job */
+    uint64_t epoch;         /* unique per job: tags the GPU cache entries it loads */
+    _Atomic int cpu_ok;     /* CPU pool threads and the caller may take tasks */
+    int gpus;               /* healthy GPUs when the job started (0: CPU only) */
+    /* The CPU worker beside GPUs (internal/cpu/cpu_team.h): tasks it dequeued
+     * but does not run are handed to the GPUs through hand[] (it alone
+     * pushes, at hand_tail; any worker pops at hand_head; each task once). */
+    int team;                    /* the caller runs as the CPU worker */
+    int32_t *hand;
+    _Atomic int64_t hand_head, hand_tail;
+    /* The CPU worker's strip (plan.h): its tasks are not in q; the CPU
+     * worker takes them from the front, GPUs and the CPU pool from the back
+     * when q is empty; each task once. */
+    int32_t *strip;                    /* task ids, in row order */
+    _Atomic uint64_t strip_span;       /* front (low 32 bits), back (high 32 bits) */
+    double t_start;              /* blasx_now() when the job was published */
+    double flops_total;          /* sum of the tasks' flops */
+    double team_max_flops;       /* largest task the CPU worker may run (0: none) */
+    double gpu_rate_prior;       /* flop/s the tile model predicts for the GPUs (0: none) */
+    _Atomic int team_waiting;    /* the CPU worker waits for a completion to reconsider */
+    _Atomic int64_t flops_done;  /* of completed tasks, rounded */
+    _Atomic int64_t flops_team;  /* of those, run by the CPU worker */
+    int64_t team_tasks;          /* tasks the CPU worker ran (its thread only) */
+    int64_t team_strip_tasks;    /* of those, strip tasks */
+    double team_seconds;
+    /* this call's counters per GPU, each written only by its GPU's thread */
+    blasx_gpu_stats_t gctr[BLASX_CFG_MAX_GPUS];
+    struct blasx_job *next; /* in the runtime's list of active jobs */
+} blasx_job_t;
+
+typedef struct blasx_worker blasx_worker_t;
+
+typedef struct {
+    const char *name;
+    int (*acquire)(blasx_worker_t *w, blasx_job_t *job, blasx_tile_t t, blasx_view_t *view);
+    int (*run_step)(blasx_worker_t *w, blasx_job_t *job, const blasx_step_t *s, const blasx_view_t *a,
+                    const blasx_view_t *b, const blasx_view_t *c);
+    int (*release)(blasx_worker_t *w, blasx_job_t *job, blasx_tile_t t);
+    int (*publish)(blasx_worker_t *w, blasx_job_t *job, const blasx_task_t *task);
+} blasx_worker_ops_t;
+
+struct blasx_worker {
+    const blasx_worker_ops_t *ops;
+    int id;
+    int64_t tasks_done; /* statistics */
+};
+
+/* Host view of tile t of a job's operand (shape clipped at the matrix edge). */
+static inline blasx_view_t blasx_job_host_view(const blasx_job_t *job, blasx_tile_t t) {
+    const blasx_operand_t *o = &job->op[t.opnd];
+    int64_t TR = job->g.blk_rows[t.opnd], TC = job->g.blk_cols[t.opnd];
+    int64_t sr = job->g.strip_rows[t.opnd], sc = job->g.strip_cols[t.opnd];
+    int64_t r0 = blasx_grid_start(t.ti, o->rows, TR, sr), c0 = blasx_grid_start(t.tj, o->cols, TC, sc);
+    blasx_view_t v;
+    v.ptr = o->ptr + (size_t)(r0 + c0 * o->ld) * job->esz;
+    v.ld = o->ld;
+    v.rows = blasx_grid_extent(t.ti, o->rows, TR, sr);
+    v.cols = blasx_grid_extent(t.tj, o->cols, TC, sc);
+    return v;
+}
+
+/* Next task the CPU worker handed back, or -1. */
+static inline int32_t blasx_job_take_handed(blasx_job_t *job) {
+    if (!job->hand) return -1;
+    for (;;) {
+        int64_t h = atomic_load_explicit(&job->hand_head, memory_order_acquire);
+        if (h >= atomic_load_explicit(&job->hand_tail, memory_order_acquire)) return -1;
+        int32_t t = job->hand[h]; /* slots are written once, before hand_tail passes them */
+        if (atomic_compare_exchange_weak_explicit(&job->hand_head, &h, h + 1, memory_order_acq_rel,
+                                                  memory_order_acquire))
+            return t;
+    }
+}
+
+/* A task of the job's strip, from its front (the CPU worker) or its back
+ * (everyone else), or -1 when the strip is empty or absent. */
+static inline int32_t blasx_job_take_strip(blasx_job_t *job, int front) {
+    if (!job->strip) return -1;
+    uint64_t s = atomic_load_explicit(&job->strip_span, memory_order_acquire);
+    for (;;) {
+        uint32_t lo = (uint32_t)s, hi = (uint32_t)(s >> 32);
+        if (lo >= hi) return -1;
+        uint64_t ns = front ? ((uint64_t)hi << 32 | (lo + 1)) : ((uint64_t)(hi - 1) << 32 | lo);
+        if (atomic_compare_exchange_weak_explicit(&job->strip_span, &s, ns, memory_order_acq_rel,
+                                                  memory_order_acquire))
+            return job->strip[front ? lo : hi - 1];
+    }
+}
+
+/* The task at the strip's front (not taken), or -1. */
+static inline int32_t blasx_job_strip_front(blasx_job_t *job) {
+    if (!job->strip) return -1;
+    uint64_t s = atomic_load_explicit(&job->strip_span, memory_order_acquire);
+    uint32_t lo = (uint32_t)s, hi = (uint32_t)(s >> 32);
+    return lo < hi ? job->strip[lo] : -1;
+}
+
+/* Next ready task of the job but the strip's (handed-back tasks first), or -1. */
+static inline int32_t blasx_job_take_queued(blasx_job_t *job) {
+    int32_t t = blasx_job_take_handed(job);
+    return t >= 0 ? t : blasx_queue_dequeue(&job->q);
+}
+
+/* Next ready task of the job (handed-back tasks first, the strip's last),
+ * or -1 if none is ready now. */
+static inline int32_t blasx_job_take(blasx_job_t *job) {
+    int32_t t = blasx_job_take_queued(job);
+    return t >= 0 ? t : blasx_job_take_strip(job, 0);
+}
+
+/* 1 if the job has a task ready for blasx_job_take. */
+static inline int blasx_job_has_ready(blasx_job_t *job) {
+    return !blasx_queue_empty(&job->q) ||
+           (job->hand && atomic_load(&job->hand_head) < atomic_load(&job->hand_tail)) ||
+           blasx_job_strip_front(job) >= 0;
+}
+
+/* Marks task t complete with status st; releases its successors. */
+BLASX_INTERNAL void blasx_job_complete(blasx_job_t *job, int32_t t, int st);
+
+/* Runs task t on worker w through its operations (acquire, run, release,
+ * publish) and completes it. */
+BLASX_INTERNAL void blasx_worker_run_task(blasx_worker_t *w, blasx_job_t *job, int32_t t);
+
+/* The CPU worker: tiles in host memory, kernels of kernels/cpu_kernels.h. */
+BLASX_INTERNAL extern const blasx_worker_ops_t blasx_cpu_worker_ops;
+
+/* Runs one step on host views with the CPU kernels of the job's precision. */
+BLASX_INTERNAL int blasx_cpu_run_step(int prec, const blasx_step_t *s, const blasx_view_t *a,
+                                      const blasx_view_t *b, const blasx_view_t *c);
+
+#endif

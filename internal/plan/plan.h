@@ -1,0 +1,47 @@
+/* internal/plan/plan.h -- tile algorithms of the nine level-3 routines.
+ *
+ * Role: turns one validated call into tile tasks (BLASX eq. 1a-1f and their
+ * transposed, lower/upper, left/right variants): one task per output tile,
+ * each a sequence of tile-kernel steps.  Tasks are emitted in an order whose
+ * sequential execution is correct (e.g. TRSM solves from the end where the
+ * effective triangle is upper); the dependencies themselves are inferred
+ * afterwards from the tiles each task reads and writes (taskgraph.h).
+ * Invariants: the output matrix is always operand C (for TRMM/TRSM it is
+ * the user's B); tiles are square but for GEMM's tall ones (tile_m) and
+ * the CPU worker's strip; beta is applied by a task's first step only; the problem
+ * is non-degenerate (m, n > 0; k > 0 and alpha != 0 where they apply --
+ * degenerate calls never reach the planner).
+ */
+#ifndef BLASX_INTERNAL_PLAN_H
+#define BLASX_INTERNAL_PLAN_H
+
+#include "internal/plan/taskgraph.h"
+
+typedef struct {
+    blasx_kernel_t routine; /* the routine of the whole call */
+    char o[4];              /* its options, in reference order (as GEMM/SYMM/SYRK/TRMM steps) */
+    int64_t m, n, k;        /* SYRK/SYR2K: n, k; SYMM/TRMM/TRSM: m, n */
+    double _Complex alpha, beta;
+    int complex_elems;      /* 1 for C/Z: a flop costs four real ones */
+    int64_t strip;          /* GEMM: the last `strip` columns of C and op(B) form one column of
+                               thin tiles, the CPU worker's share (cpu_team.h); 0 <= strip < n; 0: none */
+    int64_t tile_m;         /* GEMM: rows of C's tiles and of op(A)'s ("tall tiles": a host column of
+                               a C tile is then one long piece, which PCIe copies at full rate); the
+                               other dimensions keep the tile side; 0: the tile side.  Other routines: 0 */
+    int64_t k_rotate;       /* GEMM on several GPUs: task q starts its K loop at tile ((q mod k_rotate)
+                               kt) / k_rotate, so the tasks taken first ask for different op(A) tiles
+                               first and each GPU loads its share from the host; 0 or 1: in order */
+} blasx_problem_t;
+
+/* Rows and columns of operands A, B, C of the call (0 when unused). */
+BLASX_INTERNAL void blasx_problem_shapes(const blasx_problem_t *p, int64_t rows[BLASX_OPND_COUNT],
+                                         int64_t cols[BLASX_OPND_COUNT]);
+
+/* Real floating-point operations of the call (for the offload decision). */
+BLASX_INTERNAL double blasx_problem_flops(const blasx_problem_t *p);
+
+/* Fills g (initialised, empty) with the tasks of p for tile size `tile`,
+ * and infers their dependencies.  Returns a status. */
+BLASX_INTERNAL int blasx_plan(blasx_graph_t *g, const blasx_problem_t *p, int64_t tile);
+
+#endif

@@ -1,0 +1,539 @@
+/* internal/runtime/runtime.c -- worker pool and job execution (see runtime.h). */
+#include "internal/runtime/runtime.h"
+#include "internal/cpu/cpu_team.h"
+#include "internal/gpu/gpu_worker.h"
+#include "internal/base/settings.h"
+#include "internal/obs/stats.h"
+#include "internal/obs/trace.h"
+#include "internal/plan/tile_model.h"
+#include "numa/hybrid_gemm.h"
+#include "numa/topology.h"
+#include <pthread.h>
+#include <sched.h>
+#include <stdio.h>
+#include <stdlib.h>
+
+_Thread_local blasx_err_site_t blasx_err_site;
+
+/* One mutex guards the job list and the sleep/wake protocol: a thread about
+ * to sleep registers in `sleepers` under the lock and re-checks for work; a
+ * thread that makes work available bumps `gen` under the lock if anyone
+ * sleeps.  Both sides use sequentially consistent atomics, so a wake-up is
+ * never lost. */
+static struct {
+    pthread_mutex_t lock;
+    pthread_cond_t wake;
+    pthread_once_t once;
+    int started;  /* pool threads created (under lock) */
+    int gpus_up;  /* GPUs initialized without the pool, for small calls (under lock) */
+    int stopping; /* finalize in progress (under lock) */
+    uint64_t gen; /* under lock */
+    _Atomic int sleepers;
+    blasx_job_t *jobs; /* active jobs (under lock) */
+    pthread_t *threads;
+    int nthreads;
+    pthread_t gpu_threads[BLASX_CFG_MAX_GPUS];
+    int ngpu_threads;
+    _Atomic uint64_t epoch;
+} rt = {PTHREAD_MUTEX_INITIALIZER, PTHREAD_COND_INITIALIZER, PTHREAD_ONCE_INIT, 0, 0, 0, 0, 0, NULL, NULL, 0, {0}, 0, 0};
+
+/* GPUs for small calls: -1 until initialized (then their number). */
+static _Atomic int small_gpus = -1;
+
+static void notify(void) {
+    atomic_thread_fence(memory_order_seq_cst); /* order the new work before reading sleepers */
+    if (atomic_load(&rt.sleepers) > 0) {
+        pthread_mutex_lock(&rt.lock);
+        rt.gen++;
+        pthread_cond_broadcast(&rt.wake);
+        pthread_mutex_unlock(&rt.lock);
+    }
+}
+
+void blasx_job_complete(blasx_job_t *job, int32_t t, int st) {
+    if (st) {
+        int zero = 0;
+        atomic_compare_exchange_strong(&job->status, &zero, st);
+    }
+    const blasx_task_t *tk = &job->g.tasks[t];
+    atomic_fetch_add(&job->flops_done, (int64_t)tk->flops);
+    int released = 0;
+    for (int32_t i = 0; i < tk->nsucc; i++) {
+        int32_t s = job->g.succ[tk->succ0 + i];
+        if (atomic_fetch_sub(&job->npred[s], 1) == 1) {
+            blasx_queue_enqueue(&job->q, s);
+            released = 1;
+        }
+    }
+    if (atomic_fetch_sub(&job->remaining, 1) == 1 || released || atomic_load(&job->team_waiting)) notify();
+}
+
+void blasx_job_hand_back(blasx_job_t *job, int32_t t) {
+    int64_t i = atomic_load_explicit(&job->hand_tail, memory_order_relaxed); /* one producer */
+    job->hand[i] = t;
+    atomic_store_explicit(&job->hand_tail, i + 1, memory_order_release);
+}
+
+/* The task's record on the worker's track (BLASX_TRACE): pool threads and
+ * callers on the host process, a GPU's fallback on that GPU's process. */
+static void trace_task(const blasx_worker_t *w, const blasx_job_t *job, int32_t t, double t0) {
+    const blasx_task_t *tk = &job->g.tasks[t];
+    char nm[8];
+    blasx_kernel_blas_name(job->prec, job->g.steps[tk->step0].kernel, nm);
+    blasx_trace_rec_t r = w->id >= 0 ? blasx_trace_rec(nm, "task", BLASX_TRACE_PID_HOST, 1 + w->id)
+                                     : blasx_trace_rec(nm, "task", -w->id, BLASX_TRACE_TID_FALLBACK);
+    r.t0 = t0, r.t1 = blasx_now();
+    r.call = job->epoch, r.task = t;
+    r.opnd = tk->out.opnd, r.ti = tk->out.ti, r.tj = tk->out.tj;
+    blasx_trace_add(&r);
+}
+
+void blasx_worker_run_task(blasx_worker_t *w, blasx_job_t *job, int32_t t) {
+    const blasx_task_t *tk = &job->g.tasks[t];
+    double t0 = blasx_trace_on() ? blasx_now() : 0;
+    int st = atomic_load_explicit(&job->status, memory_order_relaxed);
+    if (st) { /* an earlier task failed: skip the work, keep the graph moving */
+        blasx_job_complete(job, t, st);
+        return;
+    }
+    const blasx_worker_ops_t *ops = w->ops;
+    blasx_view_t c;
+    st = ops->acquire(w, job, tk->out, &c);
+    for (int32_t i = 0; st == 0 && i < tk->nsteps; i++) {
+        const blasx_step_t *s = &job->g.steps[tk->step0 + i];
+        blasx_view_t a = {0}, b = {0};
+        int has_a = s->a.opnd >= 0 && !blasx_tile_eq(s->a, tk->out);
+        int has_b = s->b.opnd >= 0 && !blasx_tile_eq(s->b, tk->out);
+        if (has_a) st = ops->acquire(w, job, s->a, &a);
+        if (st == 0 && has_b) st = ops->acquire(w, job, s->b, &b);
+        if (st == 0) st = ops->run_step(w, job, s, &a, &b, &c);
+        if (has_a) ops->release(w, job, s->a);
+        if (has_b) ops->release(w, job, s->b);
+    }
+    if (st == 0) st = ops->publish(w, job, tk);
+    ops->release(w, job, tk->out);
+    if (t0 > 0) trace_task(w, job, t, t0);
+    blasx_job_complete(job, t, st);
+}
+
+/* Works on `job` until it has no ready task for idle_spins polls or is done.
+ * Returns 1 if the job is complete. */
+static int work_on(blasx_worker_t *w, blasx_job_t *job) {
+    int idle = 0;
+    while (atomic_load(&job->remaining) > 0) {
+        int32_t t = blasx_job_take(job);
+        if (t < 0) {
+            if (++idle > blasx_cfg.sched.idle_spins) return 0;
+            if (idle & 63) blasx_cpu_relax();
+            else sched_yield();
+            continue;
+        }
+        idle = 0;
+        blasx_worker_run_task(w, job, t);
+    }
+    return 1;
+}
+
+/* Pool threads (gpu == NULL) serve jobs open to the CPU; a GPU's thread
+ * serves every job until its GPU breaks. */
+static void *pool_loop(blasx_worker_t *w, blasx_gpu_t *gpu) {
+    pthread_mutex_lock(&rt.lock);
+    for (;;) {
+        if (rt.stopping || (gpu && blasx_gpu_broken(gpu))) break;
+        /* Register as a sleeper before looking, so work published after the
+         * look is announced to us (see notify). */
+        atomic_fetch_add(&rt.sleepers, 1);
+        atomic_thread_fence(memory_order_seq_cst);
+        blasx_job_t *job = NULL;
+        for (blasx_job_t *j = rt.jobs; j; j = j->next)
+            if (atomic_load(&j->remaining) > 0 && blasx_job_has_ready(j) && (gpu || atomic_load(&j->cpu_ok))) {
+                job = j;
+                break;
+            }
+        if (!job) {
+            uint64_t g = rt.gen;
+            while (g == rt.gen && !rt.stopping) pthread_cond_wait(&rt.wake, &rt.lock);
+            atomic_fetch_sub(&rt.sleepers, 1);
+            continue;
+        }
+        atomic_fetch_sub(&rt.sleepers, 1);
+        atomic_fetch_add(&job->refs, 1);
+        pthread_mutex_unlock(&rt.lock);
+        if (gpu) blasx_gpu_work_on(gpu, job);
+        else work_on(w, job);
+        /* The owner frees the job once refs drops to zero; it may sleep. */
+        atomic_fetch_sub(&job->refs, 1);
+        notify();
+        pthread_mutex_lock(&rt.lock);
+    }
+    pthread_mutex_unlock(&rt.lock);
+    return NULL;
+}
+
+static void *pool_main(void *arg) {
+    blasx_worker_t w = {&blasx_cpu_worker_ops, (int)(intptr_t)arg, 0};
+    return pool_loop(&w, NULL);
+}
+
+static void *gpu_main(void *arg) {
+    int i = (int)(intptr_t)arg;
+    /* One host thread per GPU, bound to a core from the top down (the pool
+     * threads are not bound). */
+    cpu_set_t set;
+    CPU_ZERO(&set);
+    int ncpu = blasx_topo_cpu_count();
+    CPU_SET((ncpu - 1 - i % ncpu), &set);
+    pthread_setaffinity_np(pthread_self(), sizeof set, &set);
+    blasx_worker_t w = {NULL, -1 - i, 0};
+    return pool_loop(&w, blasx_gpu_get(i));
+}
+
+void blasx_runtime_enable_cpu(void) {
+    pthread_mutex_lock(&rt.lock);
+    for (blasx_job_t *j = rt.jobs; j; j = j->next) atomic_store(&j->cpu_ok, 1);
+    rt.gen++;
+    pthread_cond_broadcast(&rt.wake);
+    pthread_mutex_unlock(&rt.lock);
+}
+
+static void at_exit_finalize(void) { blasx_finalize(); }
+
+static void register_exit(void) { atexit(at_exit_finalize); }
+
+static int pool_size(void) {
+    int n = blasx_cfg.sched.cpu_workers;
+    if (n == 0) n = blasx_topo_cpu_count() - 1;
+    if (n > blasx_cfg.sched.cpu_workers_max) n = blasx_cfg.sched.cpu_workers_max;
+    return n < 0 ? 0 : n;
+}
+
+/* Starts the pool once; later calls return at once. Caller holds rt.lock. */
+static int pool_start_locked(void) {
+    if (rt.started) return 0;
+    int n = pool_size();
+    rt.threads = (pthread_t *)calloc((size_t)(n ? n : 1), sizeof(pthread_t));
+    if (!rt.threads) return BLASX_ERR_NOMEM;
+    rt.nthreads = 0;
+    for (int i = 0; i < n; i++) {
+        if (pthread_create(&rt.threads[i], NULL, pool_main, (void *)(intptr_t)(i + 1)) != 0) break;
+        rt.nthreads++;
+    }
+    /* Fewer threads than asked still works: the caller always participates. */
+    int ngpu = blasx_gpus_init();
+    rt.ngpu_threads = 0;
+    for (int i = 0; i < ngpu; i++) {
+        if (pthread_create(&rt.gpu_threads[i], NULL, gpu_main, (void *)(intptr_t)i) != 0) break;
+        rt.ngpu_threads++;
+    }
+    rt.started = 1;
+    if (blasx_settings()->verbose) {
+        fprintf(stderr, "blasx: runtime started: %d CPU worker thread(s), %d GPU(s) (backend %s), CPU worker beside "
+                        "GPUs %s, tile %lld\n",
+                rt.nthreads, rt.ngpu_threads, blasx_gpus_backend_name(), blasx_settings()->cpu_worker ? "on" : "off",
+                blasx_settings()->tile ? blasx_settings()->tile : (long long)blasx_cfg.tile.d);
+        for (int i = 0; i < rt.ngpu_threads; i++)
+            for (int j = 0; j < rt.ngpu_threads; j++) {
+                blasx_gpu_link_t l;
+                if (i != j && blasx_gpu_link_info(i, j, &l) == 0)
+                    fprintf(stderr, "blasx:   link GPU %d -> GPU %d: access %d, rank %d, %s, preference %d, %.1f GB/s\n",
+                            j, i, l.access, l.rank, l.nvlink ? "NVLink-class" : "PCIe-class", l.preference, l.gbps);
+            }
+    }
+    return 0;
+}
+
+void blasx_finalize(void) {
+    pthread_mutex_lock(&rt.lock);
+    atomic_store(&small_gpus, -1);
+    if (!rt.started) {
+        if (rt.gpus_up) blasx_gpus_shutdown(); /* small calls used them: no thread of ours runs on them */
+        rt.gpus_up = 0;
+        pthread_mutex_unlock(&rt.lock);
+        return;
+    }
+    rt.stopping = 1;
+    rt.gen++;
+    pthread_cond_broadcast(&rt.wake);
+    pthread_mutex_unlock(&rt.lock);
+    for (int i = 0; i < rt.nthreads; i++) pthread_join(rt.threads[i], NULL);
+    for (int i = 0; i < rt.ngpu_threads; i++) pthread_join(rt.gpu_threads[i], NULL);
+    rt.ngpu_threads = 0;
+    blasx_gpus_shutdown();
+    pthread_mutex_lock(&rt.lock);
+    free(rt.threads);
+    rt.threads = NULL;
+    rt.nthreads = 0;
+    rt.started = 0;
+    rt.gpus_up = 0;
+    rt.stopping = 0;
+    pthread_mutex_unlock(&rt.lock);
+    blasx_trace_write(); /* every GPU operation has been drained into it */
+}
+
+int blasx_runtime_small_gpus(void) {
+    int n = atomic_load_explicit(&small_gpus, memory_order_acquire);
+    if (n >= 0) return n;
+    pthread_once(&rt.once, register_exit);
+    pthread_mutex_lock(&rt.lock);
+    n = blasx_gpus_init(); /* idempotent; the pool, if it starts later, finds them ready */
+    if (n < 0) n = 0;
+    rt.gpus_up = 1;
+    atomic_store_explicit(&small_gpus, n, memory_order_release);
+    pthread_mutex_unlock(&rt.lock);
+    return n;
+}
+
+int blasx_runtime_threads(void) {
+    pthread_mutex_lock(&rt.lock);
+    int n = rt.nthreads;
+    pthread_mutex_unlock(&rt.lock);
+    return n;
+}
+
+static void job_free(blasx_job_t *job) {
+    blasx_queue_destroy(&job->q);
+    free(job->hand);
+    free(job->strip);
+    free((void *)job->npred);
+    blasx_graph_free(&job->g);
+}
+
+static int job_build(blasx_job_t *job) {
+    BLASX_TRY(blasx_plan(&job->g, &job->prob, job->tile));
+    int64_t n = job->g.ntasks;
+    BLASX_TRY(blasx_queue_init(&job->q, n));
+    job->npred = (_Atomic int32_t *)malloc((size_t)(n ? n : 1) * sizeof(*job->npred));
+    if (!job->npred) return BLASX_ERR_NOMEM;
+    for (int64_t t = 0; t < n; t++) atomic_init(&job->npred[t], job->g.tasks[t].npred);
+    atomic_init(&job->remaining, n);
+    atomic_init(&job->status, 0);
+    atomic_init(&job->refs, 0);
+    atomic_init(&job->flops_done, 0);
+    atomic_init(&job->flops_team, 0);
+    atomic_init(&job->team_waiting, 0);
+    atomic_init(&job->hand_head, 0);
+    atomic_init(&job->hand_tail, 0);
+    job->epoch = atomic_fetch_add(&rt.epoch, 1) + 1;
+    /* The strip's tasks (GEMM: no predecessors) go to job->strip, not q. */
+    int64_t strip_col = job->g.strip_cols[BLASX_OPND_C] ? job->g.grid_cols[BLASX_OPND_C] - 1 : -1, ns = 0;
+    if (strip_col >= 0) {
+        job->strip = (int32_t *)malloc((size_t)job->g.grid_rows[BLASX_OPND_C] * sizeof(int32_t));
+        if (!job->strip) return BLASX_ERR_NOMEM;
+    }
+    for (int64_t t = 0; t < n; t++) {
+        const blasx_task_t *tk = &job->g.tasks[t];
+        if (tk->npred != 0) continue;
+        if (tk->out.tj == strip_col && tk->nsucc == 0) job->strip[ns++] = (int32_t)t;
+        else blasx_queue_enqueue(&job->q, (int32_t)t);
+    }
+    atomic_init(&job->strip_span, (uint64_t)ns << 32);
+    return 0;
+}
+
+int64_t blasx_runtime_pick_tile(int prec, size_t esz, int64_t compiled, const blasx_problem_t *p, int64_t *tile_m) {
+    *tile_m = 0;
+    if (!blasx_cfg.tile_model.on) return compiled;
+    pthread_once(&rt.once, register_exit);
+    pthread_mutex_lock(&rt.lock);
+    pool_start_locked();
+    int gpus = rt.ngpu_threads ? blasx_gpus_healthy() : 0;
+    pthread_mutex_unlock(&rt.lock);
+    if (gpus == 0) return compiled; /* CPU workers: the compiled tile */
+    const blasx_tile_model_t *md = blasx_gpus_tile_model(prec, esz);
+    if (!md) return compiled;
+    return blasx_tile_model_pick(md, p, esz, gpus, blasx_cfg.gpu.streams_per_gpu, blasx_gpus_heap_bytes(), compiled,
+                                 NULL, tile_m);
+}
+
+/* A call's record on the host's calls track (BLASX_TRACE): the whole call
+ * (what == NULL) or its planning phase. */
+static void trace_call(const blasx_job_t *job, const char *what, double t0) {
+    char nm[8];
+    blasx_kernel_blas_name(job->prec, job->prob.routine, nm);
+    blasx_trace_rec_t r = blasx_trace_rec(what ? what : nm, what ? "plan" : "call", BLASX_TRACE_PID_HOST,
+                                          BLASX_TRACE_TID_CALLS);
+    r.t0 = t0, r.t1 = blasx_now();
+    r.call = job->epoch;
+    r.m = job->prob.m, r.n = job->prob.n, r.k = job->prob.k;
+    r.bytes = 0;
+    blasx_trace_add(&r);
+}
+
+/* The calling thread's last tiled call: its counters per GPU and the CPU
+ * worker's beside them. */
+static _Thread_local blasx_gpu_stats_t last_call[BLASX_CFG_MAX_GPUS];
+static _Thread_local int last_call_gpus;
+static _Thread_local blasx_cpu_stats_t last_call_cpu;
+
+/* Kernel threads of the CPU worker beside `gpus` GPU threads: the cores
+ * this process may use, less one per GPU thread. */
+static int team_threads(int gpus) {
+    int n = blasx_cfg.sched.team_threads;
+    if (n == 0) n = blasx_numa_usable_cores() - gpus;
+    return n < 1 ? 1 : n;
+}
+
+int blasx_runtime_execute(int prec, size_t esz, int64_t tile, const blasx_problem_t *p,
+                          const blasx_operand_t op[BLASX_OPND_COUNT]) {
+    blasx_job_t job;
+    memset(&job, 0, sizeof job);
+    job.prec = prec;
+    job.esz = esz;
+    job.tile = tile;
+    job.prob = *p;
+    for (int o = 0; o < BLASX_OPND_COUNT; o++) job.op[o] = op[o];
+    blasx_graph_init(&job.g);
+    double t_call = blasx_trace_on() ? blasx_now() : 0;
+
+    pthread_once(&rt.once, register_exit);
+    pthread_mutex_lock(&rt.lock);
+    (void)pool_start_locked(); /* without a pool the caller alone runs the job */
+    /* GPU threads that could not start leave their GPU unused. */
+    job.gpus = rt.ngpu_threads ? blasx_gpus_healthy() : 0;
+    int ngpu_threads = rt.ngpu_threads;
+    pthread_mutex_unlock(&rt.lock);
+    /* With GPUs the caller is the CPU worker beside them (when on), else it
+     * only waits.  Its strip and preparation may measure rates (the CPU
+     * probe, the tile model): outside the lock. */
+    int nteam = team_threads(ngpu_threads), want_team = job.gpus > 0 && blasx_settings()->cpu_worker;
+    if (want_team) job.prob.strip = blasx_team_strip(prec, esz, tile, p, job.gpus, nteam);
+    /* several GPUs: GEMM tasks start their K loops at spread tiles (plan.h) */
+    if (p->routine == BLASX_K_GEMM && job.gpus > 1 && blasx_settings()->k_rotate)
+        job.prob.k_rotate = (int64_t)job.gpus * blasx_cfg.gpu.streams_per_gpu;
+    double t_plan = t_call > 0 ? blasx_now() : 0;
+    int st = job_build(&job);
+    if (st) {
+        job_free(&job);
+        return st;
+    }
+    if (t_plan > 0) trace_call(&job, "plan", t_plan);
+    if (blasx_settings()->verbose >= 2 && job.gpus > 0) {
+        char nm[8];
+        blasx_kernel_blas_name(prec, p->routine, nm);
+        fprintf(stderr, "blasx: %s %lldx%lldx%lld: tiles of %lld x %lld, %lld tasks\n", nm, (long long)p->m,
+                (long long)p->n, (long long)p->k, (long long)job.g.blk_rows[BLASX_OPND_C],
+                (long long)job.g.blk_cols[BLASX_OPND_C], (long long)job.g.ntasks);
+    }
+    if (want_team) blasx_team_prepare(&job); /* failure: runs without */
+    job.t_start = blasx_now();
+    pthread_mutex_lock(&rt.lock);
+    job.gpus = rt.ngpu_threads ? blasx_gpus_healthy() : 0; /* again: a GPU may have failed meanwhile */
+    atomic_init(&job.cpu_ok, job.gpus == 0);
+    job.next = rt.jobs;
+    rt.jobs = &job;
+    rt.gen++;
+    pthread_cond_broadcast(&rt.wake);
+    pthread_mutex_unlock(&rt.lock);
+
+    blasx_worker_t self = {&blasx_cpu_worker_ops, 0, 0};
+    for (;;) {
+        /* With GPUs the caller only waits, or is the CPU worker beside them;
+         * if the GPUs failed it works as one of the CPU pool. */
+        int cpu = atomic_load(&job.cpu_ok);
+        if (cpu && work_on(&self, &job)) break;
+        if (!cpu && atomic_load(&job.remaining) == 0) break;
+        /* The CPU worker reconsiders when a task completes: `left` before
+         * its turn catches completions before team_waiting is seen. */
+        int64_t left = atomic_load(&job.remaining);
+        int team = !cpu && job.team;
+        if (team) {
+            int64_t handed = atomic_load(&job.hand_tail);
+            int ran = blasx_team_turn(&job, nteam);
+            if (atomic_load(&job.hand_tail) != handed) notify(); /* tasks handed back to the GPUs */
+            if (ran) continue;
+            atomic_store(&job.team_waiting, 1);
+        }
+        /* Nothing ready: sleep until a task is released or completes, or the job ends. */
+        pthread_mutex_lock(&rt.lock);
+        uint64_t g = rt.gen;
+        atomic_fetch_add(&rt.sleepers, 1);
+        atomic_thread_fence(memory_order_seq_cst); /* pairs with notify() */
+        while (g == rt.gen && atomic_load(&job.remaining) > 0 &&
+               (!atomic_load(&job.cpu_ok) || !blasx_job_has_ready(&job)) &&
+               (!team || atomic_load(&job.remaining) == left))
+            pthread_cond_wait(&rt.wake, &rt.lock);
+        atomic_fetch_sub(&rt.sleepers, 1);
+        pthread_mutex_unlock(&rt.lock);
+        if (team) atomic_store(&job.team_waiting, 0);
+    }
+
+    /* Unlink, then wait for pool threads still inside the job to leave. */
+    pthread_mutex_lock(&rt.lock);
+    for (blasx_job_t **pp = &rt.jobs; *pp; pp = &(*pp)->next)
+        if (*pp == &job) {
+            *pp = job.next;
+            break;
+        }
+    while (atomic_load(&job.refs) > 0) {
+        uint64_t g = rt.gen;
+        atomic_fetch_add(&rt.sleepers, 1);
+        atomic_thread_fence(memory_order_seq_cst); /* pairs with notify() */
+        while (g == rt.gen && atomic_load(&job.refs) > 0) pthread_cond_wait(&rt.wake, &rt.lock);
+        atomic_fetch_sub(&rt.sleepers, 1);
+    }
+    int ngpu = rt.ngpu_threads;
+    pthread_mutex_unlock(&rt.lock);
+    /* every GPU thread has left the job: its counters are final */
+    last_call_gpus = ngpu;
+    memcpy(last_call, job.gctr, sizeof job.gctr);
+    last_call_cpu.tasks = job.team_tasks;
+    last_call_cpu.strip_tasks = job.team_strip_tasks;
+    last_call_cpu.strip_cols = job.g.strip_cols[BLASX_OPND_C];
+    last_call_cpu.flops = (double)atomic_load(&job.flops_team);
+    last_call_cpu.seconds = job.team_seconds;
+    st = atomic_load(&job.status);
+    if (t_call > 0) trace_call(&job, NULL, t_call);
+    job_free(&job);
+    return st;
+}
+
+int blasx_gpu_count(void) {
+    pthread_once(&rt.once, register_exit);
+    pthread_mutex_lock(&rt.lock);
+    pool_start_locked();
+    int n = rt.ngpu_threads;
+    pthread_mutex_unlock(&rt.lock);
+    return n;
+}
+
+int blasx_gpu_stats(int gpu, blasx_gpu_stats_t *out) {
+    pthread_mutex_lock(&rt.lock);
+    int ok = gpu >= 0 && gpu < rt.ngpu_threads;
+    if (ok) blasx_gpu_counters(gpu, out);
+    pthread_mutex_unlock(&rt.lock);
+    return ok ? 0 : -1;
+}
+
+void blasx_runtime_whole_call(int gpu, int64_t h2d_bytes, int64_t d2h_bytes) {
+    blasx_runtime_untiled_call(); /* zero counters, then this GPU's */
+    last_call_gpus = blasx_gpus_count();
+    if (gpu < 0 || gpu >= last_call_gpus) return;
+    last_call[gpu].tasks = 1;
+    last_call[gpu].h2d_bytes = h2d_bytes;
+    last_call[gpu].d2h_bytes = d2h_bytes;
+}
+
+void blasx_runtime_untiled_call(void) {
+    memset(last_call, 0, sizeof last_call);
+    memset(&last_call_cpu, 0, sizeof last_call_cpu);
+}
+
+void blasx_last_call_cpu_stats(blasx_cpu_stats_t *out) {
+    if (out) *out = last_call_cpu;
+}
+
+int blasx_set_cpu_worker(int on) { return blasx_settings_set_cpu_worker(on); }
+
+int blasx_last_call_stats(int gpu, blasx_gpu_stats_t *out) {
+    if (gpu < 0 || gpu >= BLASX_CFG_MAX_GPUS || gpu >= last_call_gpus) return -1;
+    *out = last_call[gpu];
+    return 0;
+}
+
+int blasx_gpu_link(int gpu, int peer, blasx_gpu_link_t *out) {
+    pthread_mutex_lock(&rt.lock);
+    int ok = gpu >= 0 && gpu < rt.ngpu_threads && peer >= 0 && peer < rt.ngpu_threads;
+    int r = ok ? blasx_gpu_link_info(gpu, peer, out) : -1;
+    pthread_mutex_unlock(&rt.lock);
+    return r;
+}
