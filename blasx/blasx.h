@@ -112,10 +112,11 @@ typedef struct {
     double seconds;      /* time it spent running them */
 } blasx_cpu_stats_t;
 BLASX_API void blasx_last_call_cpu_stats(blasx_cpu_stats_t *out);
-/* Turns the CPU worker beside the GPUs on (1) or off (0) for calls that
- * start from now on (the default is BLASX_CPU_WORKER, else the compiled
- * BLASX_CFG_CPU_WORKER); returns the previous setting, or -1 for another
- * value. */
+/* Turns the CPU team beside the GPUs (the calling thread and the cores not
+ * bound to GPU threads taking tile tasks) on (1) or off (0) for calls that
+ * start from now on (the default is BLASX_CPU_TEAM, else the compiled
+ * BLASX_CFG_CPU_TEAM); returns the previous setting, or -1 for another
+ * value.  (Its name predates "team".) */
 BLASX_API int blasx_set_cpu_worker(int on);
 /* The link from GPU peer to GPU gpu; returns 0, or -1 if either is absent
  * or they are the same GPU. */

@@ -99,17 +99,27 @@
 #define BLASX_CFG_SMALL_RISE_PCT 25 /* percent of a slower sample taken into an estimate (a faster one replaces it) */
 #endif
 
-/* ---- CPU workers of the tiled runtime -------------------------------- */
-#ifndef BLASX_CFG_CPU_WORKERS
-#define BLASX_CFG_CPU_WORKERS 0 /* threads besides the caller; 0 = cores - 1 */
+/* ---- CPU threads of the tiled runtime -------------------------------- */
+/* Former names, still accepted: BLASX_CFG_CPU_WORKERS(_MAX) and BLASX_CFG_CPU_WORKER. */
+#if defined(BLASX_CFG_CPU_WORKERS) && !defined(BLASX_CFG_CPU_POOL_THREADS)
+#define BLASX_CFG_CPU_POOL_THREADS BLASX_CFG_CPU_WORKERS
 #endif
-#ifndef BLASX_CFG_CPU_WORKERS_MAX
-#define BLASX_CFG_CPU_WORKERS_MAX 256 /* threads; upper bound for the pool */
+#if defined(BLASX_CFG_CPU_WORKERS_MAX) && !defined(BLASX_CFG_CPU_POOL_MAX)
+#define BLASX_CFG_CPU_POOL_MAX BLASX_CFG_CPU_WORKERS_MAX
 #endif
-#ifndef BLASX_CFG_CPU_WORKER
-#define BLASX_CFG_CPU_WORKER 0 /* 1 = the CPU worker (internal/cpu/cpu_team.h) takes tile tasks beside GPUs (without GPUs the pool always does) */
+#if defined(BLASX_CFG_CPU_WORKER) && !defined(BLASX_CFG_CPU_TEAM)
+#define BLASX_CFG_CPU_TEAM BLASX_CFG_CPU_WORKER
 #endif
-/* The CPU worker beside GPUs (internal/cpu/cpu_team.h) */
+#ifndef BLASX_CFG_CPU_POOL_THREADS
+#define BLASX_CFG_CPU_POOL_THREADS 0 /* threads of the CPU pool besides the caller; 0 = cores - 1 */
+#endif
+#ifndef BLASX_CFG_CPU_POOL_MAX
+#define BLASX_CFG_CPU_POOL_MAX 256 /* threads; upper bound of the CPU pool */
+#endif
+#ifndef BLASX_CFG_CPU_TEAM
+#define BLASX_CFG_CPU_TEAM 0 /* 1 = the CPU team (internal/cpu/cpu_team.h) takes tile tasks beside GPUs (without GPUs the pool always does) */
+#endif
+/* The CPU team beside GPUs (internal/cpu/cpu_team.h): the caller and the cores not bound to GPU threads */
 #ifndef BLASX_CFG_CPU_TEAM_THREADS
 #define BLASX_CFG_CPU_TEAM_THREADS 0 /* threads of its parallel kernel; 0 = the cores not bound to GPU threads */
 #endif
@@ -319,73 +329,86 @@
 #define BLASX_CFG_NUMA_SPINS 4000 /* polls of a wait before yielding the core (oversubscribed machines) */
 #endif
 
+/* ---- the config struct: every value above, read by the components ---- */
 typedef struct {
     long long s, d, c, z; /* elements per tile side, per precision */
 } blasx_tile_cfg_t;
 
 typedef struct {
-    int on;             /* choose the tile per call (internal/plan/tile_model.h) */
-    long long min, max; /* candidates: powers of two in [min, max] */
-    int pitch;          /* its link probe's host leading dimension, in tile sides */
-    long long tall_kib; /* GEMM: C and op(A) tiles at least this many KiB tall (plan.h tile_m); 0: square */
-    long long short_piece_b; /* output tiles with shorter host columns: slower links (bytes) */
-    int short_piece_pct;     /* their rate, percent of the measured tile-shaped one */
+    int on;                  /* choose the tile per call (internal/plan/tile_model.h) */
+    long long min, max;      /* elements; candidates are the powers of two in [min, max] */
+    int pitch;               /* tile sides; host leading dimension of its link probe */
+    long long tall_kib;      /* KiB; GEMM's C and op(A) tiles at least this tall (0: square) */
+    long long short_piece_b; /* bytes; output tiles with shorter host columns cross slower */
+    int short_piece_pct;     /* percent of the measured tile-shaped link rate they get */
 } blasx_tile_model_cfg_t;
 
 typedef struct {
-    long long offload_min_flops; /* below: one direct CPU kernel call */
-    int cpu_workers;             /* pool threads; 0 = cores - 1 */
-    int cpu_workers_max;
-    int cpu_worker;              /* CPU joins GPU runs */
-    int idle_spins;
-    int plan_mem_pct;
-    long long cpu_par_min_flops; /* S/D GEMM run on the CPU: parallel from this many flops */
-    int team_threads;            /* CPU worker beside GPUs: kernel threads; 0 = cores not bound to GPU threads */
-    int team_margin_pct;         /* its claim margin, percent of the predicted remaining time */
-    long long team_probe;        /* elements; order of its rate probe */
-    int team_strip_pct;          /* percent of its predicted share of a GEMM's columns given to it as a strip */
-    long long team_strip_align;  /* elements; its strip's columns are a multiple of this */
-    long long team_strip_min;    /* elements; its narrowest strip */
+    long long offload_min_flops; /* flops; below, one direct CPU kernel call */
+    int pool_threads;            /* CPU pool threads besides the caller; 0 = cores - 1 */
+    int pool_threads_max;        /* threads; bound of the pool */
+    int team;                    /* switch: the CPU team takes tasks beside GPUs */
+    int idle_spins;              /* empty polls before a worker sleeps */
+    int plan_mem_pct;            /* percent of physical memory a plan may take */
+    long long cpu_par_min_flops; /* flops; S/D GEMMs on the CPU use every core from here */
+    int team_threads;            /* threads of the team's kernel; 0 = cores not bound to GPU threads */
+    int team_margin_pct;         /* percent of the predicted remaining time a team task may take */
+    long long team_probe;        /* elements; order of the team's rate probe */
+    int team_strip_pct;          /* percent of its predicted share of GEMM columns made its strip */
+    long long team_strip_align;  /* elements; the strip's columns are a multiple of this */
+    long long team_strip_min;    /* elements; narrowest strip */
 } blasx_sched_cfg_t;
 
 typedef struct {
-    int mode;                 /* BLASX_CFG_SMALL_MODE */
-    long long max_flops;      /* flops */
-    long long gpu_min_flops;  /* flops */
-    long long gpu_max_bytes;  /* bytes */
-    int warm, probe_every, rise_pct;
+    int mode;                /* 0 never whole on a GPU, 1 measured choice, 2 a GPU when free */
+    long long max_flops;     /* flops; calls up to this may run whole on a GPU */
+    long long gpu_min_flops; /* flops; smaller calls always stay on the CPU */
+    long long gpu_max_bytes; /* bytes; larger operands never go whole to a GPU */
+    int warm;                /* timed runs of each path before estimates are trusted */
+    int probe_every;         /* the slower path runs again after this many of its estimates */
+    int rise_pct;            /* percent of a slower sample taken into an estimate */
 } blasx_small_cfg_t;
 
 typedef struct {
-    long long mc, kc, nc, tri_nb; /* elements; complex kernels and triangular blocks */
+    long long mc, kc, nc, tri_nb;      /* elements; complex kernels and triangular blocks */
     long long dmr, dnr, dmc, dkc, dnc; /* elements; double real GEMM */
     long long smr, snr, smc, skc, snc; /* elements; single real GEMM */
 } blasx_cpu_kernel_cfg_t;
 
 typedef struct {
-    int max_gpus, streams_per_gpu, rs_slots, steps_in_flight, stage_pageable;
-    int copy_stream, wb_stream;
-    int split_stream;         /* panels split on their own stream */
-    int k_rotate;             /* several GPUs: GEMM tasks start their K loops at spread tiles */
-    int panel_tiles;          /* tiles per panel copy (0: off) */
-    long long panel_piece_max; /* bytes */
-    long long panel_piece_target; /* bytes: long enough pieces end a panel */
-    long long tri_wb_leaf;     /* elements: diagonal blocks staged when a triangle goes back (0: all) */
-    int heap_fraction_pct;
-    long long heap_min_mb;
-    int cache_policy, l2_cache;
-    long long l2_probe_mb;
-    int sim_gpus;
-    long long sim_mem_mb;
+    int max_gpus;                 /* devices; size of per-GPU arrays */
+    int streams_per_gpu;          /* compute streams per GPU */
+    int rs_slots;                 /* tasks in a GPU's reservation station */
+    int steps_in_flight;          /* steps submitted ahead per stream */
+    int stage_pageable;           /* switch: pageable tiles through own pinned buffers */
+    int copy_stream;              /* switch: input tiles on a copy stream */
+    int wb_stream;                /* switch: finished tiles back on a write-back stream */
+    int split_stream;             /* switch: panels split on their own stream */
+    int k_rotate;                 /* switch: several GPUs start GEMM K loops at spread tiles */
+    int panel_tiles;              /* tiles per panel copy (0: off) */
+    long long panel_piece_max;    /* bytes; panels only for tiles with shorter host columns */
+    long long panel_piece_target; /* bytes; a panel stops growing at this piece length */
+    long long tri_wb_leaf;        /* elements; diagonal blocks staged when a triangle goes back (0: all) */
+    int heap_fraction_pct;        /* percent of free GPU memory taken */
+    long long heap_min_mb;        /* MiB; floor of the heap */
+    int cache_policy;             /* 0 = ALRU */
+    int l2_cache;                 /* switch: tiles from peer GPUs */
+    long long l2_probe_mb;        /* MiB per GPU pair copied at start-up (0: no probe) */
+    int sim_gpus;                 /* simulated devices (0: none) */
+    long long sim_mem_mb;         /* MiB per simulated device */
 } blasx_gpu_cfg_t;
 
 typedef struct {
-    int static_tasks, static_pct, dynamic_tasks, dynamic_pct;
-    int b_slots, pack_pieces, threads_max, spins;
+    int static_tasks, static_pct;   /* static tasks per chunk, percent of it each */
+    int dynamic_tasks, dynamic_pct; /* dynamic tasks per chunk, percent of it each */
+    int b_slots;                    /* packed-B buffers per node */
+    int pack_pieces;                /* pieces of a packed-B block per thread */
+    int threads_max;                /* bound of the hybrid GEMM pool */
+    int spins;                      /* polls of a wait before yielding */
 } blasx_numa_cfg_t;
 
 typedef struct {
-    long long trace_max_events;
+    long long trace_max_events; /* events kept for BLASX_TRACE */
 } blasx_obs_cfg_t;
 
 typedef struct {
@@ -400,30 +423,95 @@ typedef struct {
 } blasx_config_t;
 
 static const blasx_config_t blasx_cfg = {
-    .tile = {BLASX_CFG_TILE_S, BLASX_CFG_TILE_D, BLASX_CFG_TILE_C, BLASX_CFG_TILE_Z},
-    .tile_model = {BLASX_CFG_TILE_MODEL, BLASX_CFG_TILE_MODEL_MIN, BLASX_CFG_TILE_MODEL_MAX, BLASX_CFG_TILE_MODEL_PITCH,
-                   BLASX_CFG_TILE_MODEL_TALL_KIB, BLASX_CFG_TILE_MODEL_SHORT_PIECE_B,
-                   BLASX_CFG_TILE_MODEL_SHORT_PIECE_PCT},
-    .sched = {BLASX_CFG_OFFLOAD_MIN_FLOPS, BLASX_CFG_CPU_WORKERS, BLASX_CFG_CPU_WORKERS_MAX,
-              BLASX_CFG_CPU_WORKER, BLASX_CFG_IDLE_SPINS, BLASX_CFG_PLAN_MEM_PCT,
-              BLASX_CFG_CPU_PAR_MIN_FLOPS, BLASX_CFG_CPU_TEAM_THREADS, BLASX_CFG_CPU_TEAM_MARGIN_PCT,
-              BLASX_CFG_CPU_TEAM_PROBE, BLASX_CFG_CPU_TEAM_STRIP_PCT, BLASX_CFG_CPU_TEAM_STRIP_ALIGN,
-              BLASX_CFG_CPU_TEAM_STRIP_MIN},
-    .small = {BLASX_CFG_SMALL_MODE, BLASX_CFG_SMALL_MAX_FLOPS, BLASX_CFG_SMALL_GPU_MIN_FLOPS, BLASX_CFG_SMALL_GPU_MAX_MB * 1048576LL,
-              BLASX_CFG_SMALL_WARM, BLASX_CFG_SMALL_PROBE_EVERY, BLASX_CFG_SMALL_RISE_PCT},
-    .cpu = {BLASX_CFG_CPU_MC, BLASX_CFG_CPU_KC, BLASX_CFG_CPU_NC, BLASX_CFG_CPU_TRI_NB,
-            BLASX_CFG_CPU_DMR, BLASX_CFG_CPU_DNR, BLASX_CFG_CPU_DMC, BLASX_CFG_CPU_DKC, BLASX_CFG_CPU_DNC,
-            BLASX_CFG_CPU_SMR, BLASX_CFG_CPU_SNR, BLASX_CFG_CPU_SMC, BLASX_CFG_CPU_SKC, BLASX_CFG_CPU_SNC},
-    .gpu = {BLASX_CFG_MAX_GPUS, BLASX_CFG_STREAMS_PER_GPU, BLASX_CFG_RS_SLOTS, BLASX_CFG_STEPS_IN_FLIGHT,
-            BLASX_CFG_STAGE_PAGEABLE, BLASX_CFG_COPY_STREAM, BLASX_CFG_WB_STREAM, BLASX_CFG_SPLIT_STREAM, BLASX_CFG_K_ROTATE,
-            BLASX_CFG_PANEL_TILES,
-            BLASX_CFG_PANEL_PIECE_MAX, BLASX_CFG_PANEL_PIECE_TARGET, BLASX_CFG_TRI_WB_LEAF,
-            BLASX_CFG_HEAP_FRACTION_PCT, BLASX_CFG_HEAP_MIN_MB, BLASX_CFG_CACHE_POLICY,
-            BLASX_CFG_L2_CACHE, BLASX_CFG_L2_PROBE_MB, BLASX_CFG_SIM_GPUS, BLASX_CFG_SIM_MEM_MB},
-    .numa = {BLASX_CFG_NUMA_STATIC_TASKS, BLASX_CFG_NUMA_STATIC_PCT, BLASX_CFG_NUMA_DYNAMIC_TASKS,
-             BLASX_CFG_NUMA_DYNAMIC_PCT, BLASX_CFG_NUMA_B_SLOTS, BLASX_CFG_NUMA_PACK_PIECES,
-             BLASX_CFG_NUMA_THREADS_MAX, BLASX_CFG_NUMA_SPINS},
-    .obs = {BLASX_CFG_TRACE_MAX_EVENTS},
+    .tile = {.s = BLASX_CFG_TILE_S, .d = BLASX_CFG_TILE_D, .c = BLASX_CFG_TILE_C, .z = BLASX_CFG_TILE_Z},
+    .tile_model =
+        {
+            .on = BLASX_CFG_TILE_MODEL,
+            .min = BLASX_CFG_TILE_MODEL_MIN,
+            .max = BLASX_CFG_TILE_MODEL_MAX,
+            .pitch = BLASX_CFG_TILE_MODEL_PITCH,
+            .tall_kib = BLASX_CFG_TILE_MODEL_TALL_KIB,
+            .short_piece_b = BLASX_CFG_TILE_MODEL_SHORT_PIECE_B,
+            .short_piece_pct = BLASX_CFG_TILE_MODEL_SHORT_PIECE_PCT,
+        },
+    .sched =
+        {
+            .offload_min_flops = BLASX_CFG_OFFLOAD_MIN_FLOPS,
+            .pool_threads = BLASX_CFG_CPU_POOL_THREADS,
+            .pool_threads_max = BLASX_CFG_CPU_POOL_MAX,
+            .team = BLASX_CFG_CPU_TEAM,
+            .idle_spins = BLASX_CFG_IDLE_SPINS,
+            .plan_mem_pct = BLASX_CFG_PLAN_MEM_PCT,
+            .cpu_par_min_flops = BLASX_CFG_CPU_PAR_MIN_FLOPS,
+            .team_threads = BLASX_CFG_CPU_TEAM_THREADS,
+            .team_margin_pct = BLASX_CFG_CPU_TEAM_MARGIN_PCT,
+            .team_probe = BLASX_CFG_CPU_TEAM_PROBE,
+            .team_strip_pct = BLASX_CFG_CPU_TEAM_STRIP_PCT,
+            .team_strip_align = BLASX_CFG_CPU_TEAM_STRIP_ALIGN,
+            .team_strip_min = BLASX_CFG_CPU_TEAM_STRIP_MIN,
+        },
+    .small =
+        {
+            .mode = BLASX_CFG_SMALL_MODE,
+            .max_flops = BLASX_CFG_SMALL_MAX_FLOPS,
+            .gpu_min_flops = BLASX_CFG_SMALL_GPU_MIN_FLOPS,
+            .gpu_max_bytes = BLASX_CFG_SMALL_GPU_MAX_MB * 1048576LL,
+            .warm = BLASX_CFG_SMALL_WARM,
+            .probe_every = BLASX_CFG_SMALL_PROBE_EVERY,
+            .rise_pct = BLASX_CFG_SMALL_RISE_PCT,
+        },
+    .cpu =
+        {
+            .mc = BLASX_CFG_CPU_MC,
+            .kc = BLASX_CFG_CPU_KC,
+            .nc = BLASX_CFG_CPU_NC,
+            .tri_nb = BLASX_CFG_CPU_TRI_NB,
+            .dmr = BLASX_CFG_CPU_DMR,
+            .dnr = BLASX_CFG_CPU_DNR,
+            .dmc = BLASX_CFG_CPU_DMC,
+            .dkc = BLASX_CFG_CPU_DKC,
+            .dnc = BLASX_CFG_CPU_DNC,
+            .smr = BLASX_CFG_CPU_SMR,
+            .snr = BLASX_CFG_CPU_SNR,
+            .smc = BLASX_CFG_CPU_SMC,
+            .skc = BLASX_CFG_CPU_SKC,
+            .snc = BLASX_CFG_CPU_SNC,
+        },
+    .gpu =
+        {
+            .max_gpus = BLASX_CFG_MAX_GPUS,
+            .streams_per_gpu = BLASX_CFG_STREAMS_PER_GPU,
+            .rs_slots = BLASX_CFG_RS_SLOTS,
+            .steps_in_flight = BLASX_CFG_STEPS_IN_FLIGHT,
+            .stage_pageable = BLASX_CFG_STAGE_PAGEABLE,
+            .copy_stream = BLASX_CFG_COPY_STREAM,
+            .wb_stream = BLASX_CFG_WB_STREAM,
+            .split_stream = BLASX_CFG_SPLIT_STREAM,
+            .k_rotate = BLASX_CFG_K_ROTATE,
+            .panel_tiles = BLASX_CFG_PANEL_TILES,
+            .panel_piece_max = BLASX_CFG_PANEL_PIECE_MAX,
+            .panel_piece_target = BLASX_CFG_PANEL_PIECE_TARGET,
+            .tri_wb_leaf = BLASX_CFG_TRI_WB_LEAF,
+            .heap_fraction_pct = BLASX_CFG_HEAP_FRACTION_PCT,
+            .heap_min_mb = BLASX_CFG_HEAP_MIN_MB,
+            .cache_policy = BLASX_CFG_CACHE_POLICY,
+            .l2_cache = BLASX_CFG_L2_CACHE,
+            .l2_probe_mb = BLASX_CFG_L2_PROBE_MB,
+            .sim_gpus = BLASX_CFG_SIM_GPUS,
+            .sim_mem_mb = BLASX_CFG_SIM_MEM_MB,
+        },
+    .numa =
+        {
+            .static_tasks = BLASX_CFG_NUMA_STATIC_TASKS,
+            .static_pct = BLASX_CFG_NUMA_STATIC_PCT,
+            .dynamic_tasks = BLASX_CFG_NUMA_DYNAMIC_TASKS,
+            .dynamic_pct = BLASX_CFG_NUMA_DYNAMIC_PCT,
+            .b_slots = BLASX_CFG_NUMA_B_SLOTS,
+            .pack_pieces = BLASX_CFG_NUMA_PACK_PIECES,
+            .threads_max = BLASX_CFG_NUMA_THREADS_MAX,
+            .spins = BLASX_CFG_NUMA_SPINS,
+        },
+    .obs = {.trace_max_events = BLASX_CFG_TRACE_MAX_EVENTS},
 };
 
 /* ---- invariants ------------------------------------------------------ */
@@ -451,20 +539,20 @@ _Static_assert(BLASX_CFG_SMALL_GPU_MAX_MB >= 1 && BLASX_CFG_SMALL_GPU_MAX_MB <= 
 _Static_assert(BLASX_CFG_SMALL_WARM >= 1 && BLASX_CFG_SMALL_WARM <= 100, "small calls' warm-up runs in [1, 100]");
 _Static_assert(BLASX_CFG_SMALL_PROBE_EVERY >= 2 && BLASX_CFG_SMALL_PROBE_EVERY <= 1000000, "small calls' probe interval in [2, 1e6] estimates");
 _Static_assert(BLASX_CFG_SMALL_RISE_PCT >= 1 && BLASX_CFG_SMALL_RISE_PCT <= 100, "small calls' estimate rise in [1, 100] percent");
-_Static_assert(BLASX_CFG_CPU_WORKERS >= 0 && BLASX_CFG_CPU_WORKERS <= BLASX_CFG_CPU_WORKERS_MAX,
-               "CPU workers in [0, max]");
-_Static_assert(BLASX_CFG_CPU_WORKERS_MAX >= 1 && BLASX_CFG_CPU_WORKERS_MAX <= 4096, "pool bound");
-_Static_assert(BLASX_CFG_CPU_WORKER == 0 || BLASX_CFG_CPU_WORKER == 1, "CPU worker is a switch");
+_Static_assert(BLASX_CFG_CPU_POOL_THREADS >= 0 && BLASX_CFG_CPU_POOL_THREADS <= BLASX_CFG_CPU_POOL_MAX,
+               "CPU pool threads in [0, max]");
+_Static_assert(BLASX_CFG_CPU_POOL_MAX >= 1 && BLASX_CFG_CPU_POOL_MAX <= 4096, "pool bound");
+_Static_assert(BLASX_CFG_CPU_TEAM == 0 || BLASX_CFG_CPU_TEAM == 1, "CPU team is a switch");
 _Static_assert(BLASX_CFG_IDLE_SPINS >= 0, "idle spins >= 0");
-_Static_assert(BLASX_CFG_CPU_TEAM_THREADS >= 0 && BLASX_CFG_CPU_TEAM_THREADS <= BLASX_CFG_CPU_WORKERS_MAX,
-               "CPU worker threads in [0, pool bound]");
+_Static_assert(BLASX_CFG_CPU_TEAM_THREADS >= 0 && BLASX_CFG_CPU_TEAM_THREADS <= BLASX_CFG_CPU_POOL_MAX,
+               "CPU team threads in [0, pool bound]");
 _Static_assert(BLASX_CFG_CPU_TEAM_MARGIN_PCT >= 1 && BLASX_CFG_CPU_TEAM_MARGIN_PCT <= 100,
-               "CPU worker claim margin in [1, 100] percent");
-_Static_assert(BLASX_CFG_CPU_TEAM_PROBE >= 64 && BLASX_CFG_CPU_TEAM_PROBE <= 4096, "CPU worker probe order in [64, 4096]");
-_Static_assert(BLASX_CFG_CPU_TEAM_STRIP_PCT >= 0 && BLASX_CFG_CPU_TEAM_STRIP_PCT <= 100, "CPU worker strip in [0, 100] percent of its share");
-_Static_assert(BLASX_CFG_CPU_TEAM_STRIP_ALIGN >= 1 && BLASX_CFG_CPU_TEAM_STRIP_ALIGN <= 65536, "CPU worker strip alignment in [1, 65536]");
+               "CPU team claim margin in [1, 100] percent");
+_Static_assert(BLASX_CFG_CPU_TEAM_PROBE >= 64 && BLASX_CFG_CPU_TEAM_PROBE <= 4096, "CPU team probe order in [64, 4096]");
+_Static_assert(BLASX_CFG_CPU_TEAM_STRIP_PCT >= 0 && BLASX_CFG_CPU_TEAM_STRIP_PCT <= 100, "CPU team strip in [0, 100] percent of its share");
+_Static_assert(BLASX_CFG_CPU_TEAM_STRIP_ALIGN >= 1 && BLASX_CFG_CPU_TEAM_STRIP_ALIGN <= 65536, "CPU team strip alignment in [1, 65536]");
 _Static_assert(BLASX_CFG_CPU_TEAM_STRIP_MIN >= BLASX_CFG_CPU_TEAM_STRIP_ALIGN && BLASX_CFG_CPU_TEAM_STRIP_MIN <= 65536,
-               "CPU worker's narrowest strip in [alignment, 65536]");
+               "CPU team's narrowest strip in [alignment, 65536]");
 _Static_assert(BLASX_CFG_CPU_PAR_MIN_FLOPS >= 0, "parallel CPU GEMM threshold is a flop count >= 0");
 _Static_assert(BLASX_CFG_PLAN_MEM_PCT >= 1 && BLASX_CFG_PLAN_MEM_PCT <= 90, "plan memory in [1, 90] percent");
 _Static_assert(BLASX_CFG_CPU_MC >= 8 && BLASX_CFG_CPU_KC >= 8 && BLASX_CFG_CPU_NC >= 8,

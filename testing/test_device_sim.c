@@ -11,6 +11,7 @@
 #include <math.h>
 #include <unistd.h>
 #include <sched.h>
+#include "internal/cpu/cpu_worker.h"
 #include "internal/device/device.h"
 
 #if __has_include("testing/harness.h")

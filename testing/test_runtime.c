@@ -11,6 +11,7 @@
 #include <math.h>
 #include "internal/plan/plan.h"
 #include "internal/base/queue.h"
+#include "internal/cpu/cpu_worker.h"
 #include "internal/runtime/runtime.h"
 #include "testing/harness.h"
 

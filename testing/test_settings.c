@@ -35,7 +35,7 @@ static int in_child(const char *name, const char *value, int (*fn)(void), char *
 }
 
 static int tile_value(void) { return (int)blasx_settings()->tile; }
-static int cpu_worker_value(void) { return blasx_settings()->cpu_worker; }
+static int cpu_worker_value(void) { return blasx_settings()->cpu_team; }
 static int verbose_value(void) { return blasx_settings()->verbose; }
 static int k_rotate_value(void) { return blasx_settings()->k_rotate; }
 /* the setter takes 0 and 1 (returning the value before), refuses others */
@@ -79,7 +79,7 @@ int main(void) {
     CHECK(in_child("BLASX_TILE", "-3", tile_value, err, sizeof err) == 0 && strstr(err, "ignored"),
           "BLASX_TILE=-3 reported and ignored");
     CHECK(in_child("BLASX_CPU_WORKER", "1", cpu_worker_value, err, sizeof err) == 1, "BLASX_CPU_WORKER=1 taken");
-    CHECK(in_child("BLASX_CPU_WORKER", "2", cpu_worker_value, err, sizeof err) == blasx_cfg.sched.cpu_worker &&
+    CHECK(in_child("BLASX_CPU_WORKER", "2", cpu_worker_value, err, sizeof err) == blasx_cfg.sched.team &&
               strstr(err, "BLASX_CPU_WORKER=2 ignored"),
           "BLASX_CPU_WORKER=2 reported, default kept");
     CHECK(in_child("BLASX_VERBOSE", "1", verbose_value, err, sizeof err) == 1, "BLASX_VERBOSE=1 taken");

@@ -107,5 +107,5 @@ blasx_config = rule(
     implementation = _config_impl,
     build_setting = config.string_list(flag = True),
     doc = """User configuration: BLASX_CFG_* defines for the library and its users.
-    bazel build --//:config=BLASX_CFG_TILE=512,BLASX_CFG_CPU_WORKERS=8 //...""",
+    bazel build --//:config=BLASX_CFG_TILE=512,BLASX_CFG_CPU_POOL_THREADS=8 //...""",
 )

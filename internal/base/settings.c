@@ -1,81 +1,186 @@
-/* internal/base/settings.c -- run-time settings (see settings.h). */
+/* internal/base/settings.c -- the run-time settings table (see settings.h). */
 #include "internal/base/settings.h"
 
 #include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
 
-/* Largest accepted tile side: a tile of doubles must fit a GPU heap block
- * comfortably and index arithmetic of a tile stays far from overflow. */
+/* Largest accepted tile side: a tile of doubles fits a GPU heap block with
+ * room to spare and tile index arithmetic stays far from overflow. */
 #define SETTINGS_TILE_MAX 65536
-/* Largest accepted height of GEMM's tall tiles (BLASX_TILE_M): a column of
- * C tiles of a matrix with a million rows. */
+/* Largest accepted height of GEMM's tall tiles: one tile column of a
+ * matrix with a million rows. */
 #define SETTINGS_TILE_M_MAX (1LL << 20)
 
-static blasx_settings_t S;
-static pthread_once_t once = PTHREAD_ONCE_INIT;
+static blasx_setting_def_t table[BLASX_SETTING_COUNT];
+static pthread_once_t table_once = PTHREAD_ONCE_INIT;
 
-long long blasx_env_ll(const char *name, long long lo, long long hi, long long dflt) {
-    /* variables already reported (pointer identity: callers pass literals) */
-    enum { MAX_REPORTED = 16 };
-    static const char *reported[MAX_REPORTED];
-    static pthread_mutex_t lock = PTHREAD_MUTEX_INITIALIZER;
-    const char *v = getenv(name);
-    if (!v || !*v) return dflt;
+#define INT_ENTRY(id, nm, wh, l, h, d, rdoc, ddoc, text) \
+    table[id] = (blasx_setting_def_t){.name = nm, .kind = BLASX_SETTING_INT, .when = wh, .lo = l, .hi = h, \
+                                      .dflt = d, .range_doc = rdoc, .dflt_doc = ddoc, .doc = text}
+#define TEXT_ENTRY(id, nm, wh, rdoc, ddoc, text) \
+    table[id] = (blasx_setting_def_t){.name = nm, .kind = BLASX_SETTING_TEXT, .when = wh, .range_doc = rdoc, \
+                                      .dflt_doc = ddoc, .doc = text}
+
+/* Filled at run time because the defaults are members of blasx_cfg (not
+ * constant expressions in C). */
+static void table_fill_gpu(void) {
+    const blasx_gpu_cfg_t *g = &blasx_cfg.gpu;
+    TEXT_ENTRY(BLASX_SETTING_GPUS, "BLASX_GPUS", BLASX_SETTING_AT_START, "`all`, `none`, or a list such as `0,1`",
+               "all", "devices to use; `none`, `off` or empty: no GPU, the CPU only");
+    INT_ENTRY(BLASX_SETTING_L2_CACHE, "BLASX_L2_CACHE", BLASX_SETTING_AT_START, 0, 1, g->l2_cache, "0, 1",
+              "`cfg.gpu.l2_cache`", "0: no tiles from peer GPUs, every L1 miss goes to the host");
+    INT_ENTRY(BLASX_SETTING_COPY_STREAM, "BLASX_COPY_STREAM", BLASX_SETTING_AT_START, 0, 1, g->copy_stream, "0, 1",
+              "`cfg.gpu.copy_stream`", "0: each compute stream copies its own input tiles (no copy stream)");
+    INT_ENTRY(BLASX_SETTING_WB_STREAM, "BLASX_WB_STREAM", BLASX_SETTING_AT_START, 0, 1, g->wb_stream, "0, 1",
+              "`cfg.gpu.wb_stream`", "0: a finished tile is copied back on its task's stream");
+    INT_ENTRY(BLASX_SETTING_PANEL, "BLASX_PANEL", BLASX_SETTING_AT_START, 0, 1, 1, "0, 1",
+              "1 (when `cfg.gpu.panel_tiles` > 1)", "0: no panel copies, each input tile is copied alone");
+    INT_ENTRY(BLASX_SETTING_SPLIT_STREAM, "BLASX_SPLIT_STREAM", BLASX_SETTING_AT_START, 0, 1, g->split_stream,
+              "0, 1", "`cfg.gpu.split_stream`", "0: a panel is split into its tiles on the copy stream");
+    INT_ENTRY(BLASX_SETTING_STAGE_PAGEABLE, "BLASX_STAGE_PAGEABLE", BLASX_SETTING_AT_START, 0, 1, g->stage_pageable,
+              "0, 1", "`cfg.gpu.stage_pageable`",
+              "1: tiles of pageable matrices go through blasx's pinned buffers, not the driver's");
+    INT_ENTRY(BLASX_SETTING_SIM_GPUS, "BLASX_SIM_GPUS", BLASX_SETTING_AT_START, 0, BLASX_CFG_MAX_GPUS, g->sim_gpus,
+              "0 to `BLASX_CFG_MAX_GPUS`", "`cfg.gpu.sim_gpus`",
+              "simulated GPUs when no CUDA GPU is visible (tests, CI)");
+    INT_ENTRY(BLASX_SETTING_SIM_MEM_KB, "BLASX_SIM_MEM_KB", BLASX_SETTING_AT_START, 1, INT32_MAX,
+              g->sim_mem_mb * 1024, "KiB >= 1", "`cfg.gpu.sim_mem_mb` MiB", "memory of each simulated GPU");
+}
+
+static void table_fill(void) {
+    INT_ENTRY(BLASX_SETTING_TILE, "BLASX_TILE", BLASX_SETTING_ONCE, 1, SETTINGS_TILE_MAX, 0, "1 to 65536",
+              "the tile model's choice (GPUs), else `cfg.tile`", "tile side in elements, every precision (pins it)");
+    INT_ENTRY(BLASX_SETTING_TILE_M, "BLASX_TILE_M", BLASX_SETTING_ONCE, 0, SETTINGS_TILE_M_MAX, -1, "0 to 2^20",
+              "the tile model's (GPUs), else square", "rows of a tiled GEMM's tall C and op(A) tiles (0: square)");
+    INT_ENTRY(BLASX_SETTING_CPU_TEAM, "BLASX_CPU_TEAM", BLASX_SETTING_ONCE, 0, 1, blasx_cfg.sched.team, "0, 1",
+              "`cfg.sched.team`",
+              "1: the CPU team (the caller and free cores) takes tile tasks beside the GPUs; also "
+              "`blasx_set_cpu_worker`");
+    table[BLASX_SETTING_CPU_TEAM].old_name = "BLASX_CPU_WORKER";
+    INT_ENTRY(BLASX_SETTING_CPU_STRIP, "BLASX_CPU_STRIP", BLASX_SETTING_ONCE, 0, SETTINGS_TILE_MAX, -1, "0 to 65536",
+              "from the measured rates", "columns of a GEMM's strip for the CPU team (0: none)");
+    INT_ENTRY(BLASX_SETTING_K_ROTATE, "BLASX_K_ROTATE", BLASX_SETTING_ONCE, 0, 1, blasx_cfg.gpu.k_rotate, "0, 1",
+              "`cfg.gpu.k_rotate`", "0: on several GPUs a tiled GEMM's tasks run their K loops in order");
+    INT_ENTRY(BLASX_SETTING_SMALL, "BLASX_SMALL", BLASX_SETTING_ONCE, 0, 2, blasx_cfg.small.mode, "0, 1, 2",
+              "`cfg.small.mode`",
+              "small calls: 0 the usual path; 1 that or whole on one GPU, whichever was measured faster; 2 a GPU "
+              "whenever one is free");
+    INT_ENTRY(BLASX_SETTING_STATS, "BLASX_STATS", BLASX_SETTING_ONCE, 0, 1, 0, "0, 1", "0",
+              "1: print per-routine and per-GPU counters at exit");
+    INT_ENTRY(BLASX_SETTING_VERBOSE, "BLASX_VERBOSE", BLASX_SETTING_ONCE, 0, 2, 0, "0, 1, 2", "0",
+              "1: a report at each runtime start (threads, GPUs, links, rates); 2: also a line per call the CPU "
+              "team joins");
+    TEXT_ENTRY(BLASX_SETTING_TRACE, "BLASX_TRACE", BLASX_SETTING_ONCE, "a file name", "off",
+               "write a Chrome/Perfetto timeline of every call, task, copy and kernel there");
+    table_fill_gpu();
+}
+
+const blasx_setting_def_t *blasx_setting_def(int id) {
+    if (id < 0 || id >= BLASX_SETTING_COUNT) return NULL;
+    pthread_once(&table_once, table_fill);
+    return &table[id];
+}
+
+/* The environment's value of d: its name, else its former name. */
+static const char *env_of(const blasx_setting_def_t *d, const char **name) {
+    const char *v = getenv(d->name);
+    *name = d->name;
+    if (!v && d->old_name) v = getenv(d->old_name), *name = d->old_name;
+    return v;
+}
+
+static _Atomic int reported[BLASX_SETTING_COUNT];
+
+static long long parse_int(int id) {
+    const blasx_setting_def_t *d = blasx_setting_def(id);
+    const char *name;
+    const char *v = env_of(d, &name);
+    if (!v || !*v) return d->dflt;
     char *end;
     long long x = strtoll(v, &end, 10);
-    if (!*end && x >= lo && x <= hi) return x;
-    pthread_mutex_lock(&lock);
-    int seen = 0, i = 0;
-    for (; i < MAX_REPORTED && reported[i] && !seen; i++) seen = reported[i] == name;
-    if (!seen) {
-        if (i < MAX_REPORTED) reported[i] = name;
-        fprintf(stderr, "blasx: %s=%s ignored (expected an integer in [%lld, %lld]); using %lld\n", name, v, lo, hi,
-                dflt);
+    if (!*end && x >= d->lo && x <= d->hi) return x;
+    if (!atomic_exchange(&reported[id], 1))
+        fprintf(stderr, "blasx: %s=%s ignored (expected %s); using the default: %s\n", name, v, d->range_doc,
+                d->dflt_doc);
+    return d->dflt;
+}
+
+/* ONCE entries, read together at the first use. */
+static long long once_int[BLASX_SETTING_COUNT];
+static const char *once_text[BLASX_SETTING_COUNT];
+static blasx_settings_t snap;
+static pthread_once_t once = PTHREAD_ONCE_INIT;
+
+static void read_once(void) {
+    for (int id = 0; id < BLASX_SETTING_COUNT; id++) {
+        const blasx_setting_def_t *d = blasx_setting_def(id);
+        if (d->when != BLASX_SETTING_ONCE) continue;
+        if (d->kind == BLASX_SETTING_INT) {
+            once_int[id] = parse_int(id);
+        } else {
+            const char *name, *v = env_of(d, &name);
+            once_text[id] = v && *v ? strdup(v) : NULL; /* kept for the process */
+        }
     }
-    pthread_mutex_unlock(&lock);
-    return dflt;
+    snap.tile = once_int[BLASX_SETTING_TILE];
+    snap.cpu_team = (int)once_int[BLASX_SETTING_CPU_TEAM];
+    snap.verbose = (int)once_int[BLASX_SETTING_VERBOSE];
+    snap.cpu_strip = once_int[BLASX_SETTING_CPU_STRIP];
+    snap.small = (int)once_int[BLASX_SETTING_SMALL];
+    snap.tile_m = once_int[BLASX_SETTING_TILE_M];
+    snap.k_rotate = (int)once_int[BLASX_SETTING_K_ROTATE];
 }
 
-static void parse(void) {
-    S.tile = blasx_env_ll("BLASX_TILE", 1, SETTINGS_TILE_MAX, 0);
-    S.cpu_worker = (int)blasx_env_ll("BLASX_CPU_WORKER", 0, 1, blasx_cfg.sched.cpu_worker);
-    S.verbose = (int)blasx_env_ll("BLASX_VERBOSE", 0, 2, 0);
-    S.cpu_strip = blasx_env_ll("BLASX_CPU_STRIP", 0, SETTINGS_TILE_MAX, -1);
-    S.small = (int)blasx_env_ll("BLASX_SMALL", 0, 2, blasx_cfg.small.mode);
-    S.tile_m = blasx_env_ll("BLASX_TILE_M", 0, SETTINGS_TILE_M_MAX, -1);
-    S.k_rotate = (int)blasx_env_ll("BLASX_K_ROTATE", 0, 1, blasx_cfg.gpu.k_rotate);
+long long blasx_setting_int(int id) {
+    const blasx_setting_def_t *d = blasx_setting_def(id);
+    if (!d || d->kind != BLASX_SETTING_INT) return 0;
+    if (d->when == BLASX_SETTING_AT_START) return parse_int(id);
+    pthread_once(&once, read_once);
+    return once_int[id];
 }
 
-int blasx_settings_set_k_rotate(int on) {
-    if (on < 0 || on > 1) return -1;
-    pthread_once(&once, parse);
-    return atomic_exchange(&S.k_rotate, on);
+const char *blasx_setting_text(int id) {
+    const blasx_setting_def_t *d = blasx_setting_def(id);
+    if (!d || d->kind != BLASX_SETTING_TEXT) return NULL;
+    if (d->when == BLASX_SETTING_ONCE) {
+        pthread_once(&once, read_once);
+        return once_text[id];
+    }
+    const char *name;
+    return env_of(d, &name);
+}
+
+const blasx_settings_t *blasx_settings(void) {
+    pthread_once(&once, read_once);
+    return &snap;
+}
+
+int blasx_settings_set_cpu_team(int on) {
+    if (on != 0 && on != 1) return -1;
+    pthread_once(&once, read_once);
+    return atomic_exchange(&snap.cpu_team, on);
+}
+
+long long blasx_settings_set_cpu_strip(long long cols) {
+    pthread_once(&once, read_once);
+    return atomic_exchange(&snap.cpu_strip, cols < 0 ? -1 : cols);
 }
 
 long long blasx_settings_set_tile_m(long long rows) {
-    pthread_once(&once, parse);
-    return atomic_exchange(&S.tile_m, rows < 0 ? -1 : rows);
+    pthread_once(&once, read_once);
+    return atomic_exchange(&snap.tile_m, rows < 0 ? -1 : rows);
+}
+
+int blasx_settings_set_k_rotate(int on) {
+    if (on != 0 && on != 1) return -1;
+    pthread_once(&once, read_once);
+    return atomic_exchange(&snap.k_rotate, on);
 }
 
 int blasx_settings_set_small(int mode) {
     if (mode < 0 || mode > 2) return -1;
-    pthread_once(&once, parse);
-    return atomic_exchange(&S.small, mode);
-}
-
-int blasx_settings_set_cpu_worker(int on) {
-    if (on != 0 && on != 1) return -1;
-    pthread_once(&once, parse);
-    return atomic_exchange(&S.cpu_worker, on);
-}
-
-long long blasx_settings_set_cpu_strip(long long cols) {
-    pthread_once(&once, parse);
-    return atomic_exchange(&S.cpu_strip, cols < 0 ? -1 : cols);
-}
-
-const blasx_settings_t *blasx_settings(void) {
-    pthread_once(&once, parse);
-    return &S;
+    pthread_once(&once, read_once);
+    return atomic_exchange(&snap.small, mode);
 }

@@ -1,71 +1,99 @@
-/* internal/base/settings.h -- the run-time settings (environment variables) that
- * override compile-time defaults of blasx/config.h:
- *   BLASX_TILE=n        tile side for every precision (elements, >= 1)
- *   BLASX_CPU_WORKER=0|1  the CPU worker takes tile tasks beside the GPUs
- *                       (internal/cpu/cpu_team.h; also blasx_set_cpu_worker)
- *   BLASX_VERBOSE=0|1|2 one line per runtime start: backend, GPUs, links;
- *                       2 also one per call the CPU worker joins (its strip)
- *   BLASX_CPU_STRIP=n   columns of a GEMM's strip for the CPU worker (0: none;
- *                       unset: from the measured rates, cpu_team.h)
- *   BLASX_SMALL=0|1|2   calls below the offload threshold: always the CPU,
- *                       the measured faster of CPU and one GPU, or a GPU
- *                       whenever one is free (internal/runtime/small_call.h)
- *   BLASX_TILE_M=n      rows of a tiled GEMM's tall C tiles (plan.h; 0:
- *                       square tiles; unset: the tile model's choice)
- *   BLASX_K_ROTATE=0|1  on several GPUs a tiled GEMM's tasks start their K
- *                       loops at spread tiles (plan.h k_rotate)
- * (BLASX_GPUS, BLASX_L2_CACHE, BLASX_STAGE_PAGEABLE, BLASX_COPY_STREAM,
- * BLASX_WB_STREAM, BLASX_PANEL, BLASX_SPLIT_STREAM and BLASX_SIM_* are
- * read by the GPU workers at each runtime start, through blasx_env_ll;
- * BLASX_STATS by internal/obs/stats.c, BLASX_TRACE by internal/obs/trace.c.)
- * Invariants: the seven above are read once per process (cpu_worker may
- * change later through blasx_set_cpu_worker, cpu_strip through
- * blasx_settings_set_cpu_strip, small through blasx_settings_set_small, tile_m through
- * blasx_settings_set_tile_m, k_rotate through blasx_settings_set_k_rotate,
- * for calls that start after); a value that
- * cannot be honoured is reported once on stderr and the default is kept.
+/* internal/base/settings.h -- the run-time settings: one table of every
+ * environment variable blasx reads, and the only code that reads them.
+ *
+ * Role: each entry of the table (settings.c) gives the variable's name, its
+ * kind (an integer in a range, or text), when it is read, its default --
+ * taken from `blasx_cfg` (blasx/config.h) where the compile-time config has
+ * one -- and one line of documentation.  README's "Run-time settings" table
+ * is checked against it (testing/test_settings.c), so the two cannot drift.
+ * Components ask by id: blasx_setting_int / blasx_setting_text, or read the
+ * per-process snapshot blasx_settings() for the settings that calls consult
+ * on every call.
+ * Invariants: getenv is called in settings.c only.  BLASX_SETTING_ONCE
+ * entries are read at the first use in the process; BLASX_SETTING_AT_START
+ * entries whenever asked (the GPU layer asks at each runtime start, so a
+ * program or test may change them between blasx_finalize and the next
+ * call).  A value that is not an integer in the entry's range is reported
+ * on stderr once per variable and process, and the default is used.
+ * Threading: every function may be called from any thread; the snapshot is
+ * built once (pthread_once); its _Atomic fields change only through the
+ * setters below, for calls that start afterwards.
+ * Failure: none -- a bad value falls back to the default with a message.
  */
 #ifndef BLASX_INTERNAL_SETTINGS_H
 #define BLASX_INTERNAL_SETTINGS_H
 
 #include "internal/base/common.h"
 
+/* Ids of the table's entries (README's order). */
+typedef enum {
+    BLASX_SETTING_GPUS,
+    BLASX_SETTING_L2_CACHE,
+    BLASX_SETTING_TILE,
+    BLASX_SETTING_TILE_M,
+    BLASX_SETTING_CPU_TEAM,
+    BLASX_SETTING_CPU_STRIP,
+    BLASX_SETTING_COPY_STREAM,
+    BLASX_SETTING_WB_STREAM,
+    BLASX_SETTING_PANEL,
+    BLASX_SETTING_K_ROTATE,
+    BLASX_SETTING_SPLIT_STREAM,
+    BLASX_SETTING_SMALL,
+    BLASX_SETTING_STAGE_PAGEABLE,
+    BLASX_SETTING_STATS,
+    BLASX_SETTING_VERBOSE,
+    BLASX_SETTING_TRACE,
+    BLASX_SETTING_SIM_GPUS,
+    BLASX_SETTING_SIM_MEM_KB,
+    BLASX_SETTING_COUNT
+} blasx_setting_id_t;
+
+enum { BLASX_SETTING_INT = 0, BLASX_SETTING_TEXT = 1 };       /* kind */
+enum { BLASX_SETTING_ONCE = 0, BLASX_SETTING_AT_START = 1 };  /* when it is read */
+
 typedef struct {
-    long long tile;  /* 0: the compile-time tile of each precision */
-    _Atomic int cpu_worker; /* cfg.sched.cpu_worker unless overridden; read at each call */
+    const char *name;     /* the environment variable */
+    const char *old_name; /* a former name still accepted (NULL: none) */
+    int kind, when;
+    long long lo, hi;     /* BLASX_SETTING_INT: accepted range */
+    long long dflt;       /* BLASX_SETTING_INT: value when unset or invalid */
+    const char *range_doc; /* accepted values, as README shows them */
+    const char *dflt_doc;  /* the default, as README shows it */
+    const char *doc;       /* what it does, one line */
+} blasx_setting_def_t;
+
+/* The table entry of id (NULL for an id out of range); filled at first use. */
+BLASX_INTERNAL const blasx_setting_def_t *blasx_setting_def(int id);
+
+/* Integer setting id: the environment's value if valid, else its default.
+ * ONCE entries are read once per process; AT_START entries now. */
+BLASX_INTERNAL long long blasx_setting_int(int id);
+
+/* Text setting id: the environment's value, or NULL when unset or empty.
+ * The string belongs to the environment (valid until it is changed). */
+BLASX_INTERNAL const char *blasx_setting_text(int id);
+
+/* The settings consulted on every call: read once per process. */
+typedef struct {
+    long long tile;          /* 0: the compile-time tile of each precision */
+    _Atomic int cpu_team;    /* the CPU team takes tile tasks beside GPUs (cpu_team.h) */
     int verbose;
-    _Atomic long long cpu_strip; /* -1: from the rates; read at each call */
-    _Atomic int small; /* cfg.small.mode unless overridden; read at each call */
-    _Atomic long long tile_m; /* -1: the tile model's; 0: square tiles; read at each call */
-    _Atomic int k_rotate; /* cfg.gpu.k_rotate unless overridden; read at each call */
+    _Atomic long long cpu_strip; /* -1: from the measured rates */
+    _Atomic int small;       /* small-call mode (small_call.h) */
+    _Atomic long long tile_m; /* -1: the tile model's; 0: square tiles */
+    _Atomic int k_rotate;    /* several GPUs: GEMM K loops start at spread tiles */
 } blasx_settings_t;
 
-/* Integer environment variable `name` in [lo, hi], else dflt; a value out
- * of range or not an integer is reported on stderr once per variable and
- * process (name must be a string literal: compared by address). */
-BLASX_INTERNAL long long blasx_env_ll(const char *name, long long lo, long long hi, long long dflt);
-
-/* Sets cpu_worker (0 or 1); returns the previous value, or -1 (and
- * changes nothing) for any other value. */
-BLASX_INTERNAL int blasx_settings_set_cpu_worker(int on);
-
-/* Sets cpu_strip (columns, or -1: from the rates) for calls that start from
- * now on; returns the previous value (tests and benchmarks). */
-BLASX_INTERNAL long long blasx_settings_set_cpu_strip(long long cols);
-
-/* Sets tile_m (rows, 0: square, -1: the model's) for calls that start from
- * now on; returns the previous value (tests and benchmarks). */
-BLASX_INTERNAL long long blasx_settings_set_tile_m(long long rows);
-
-/* Sets k_rotate (0 or 1) for calls that start from now on; returns the
- * previous value, or -1 (and changes nothing) for any other value. */
-BLASX_INTERNAL int blasx_settings_set_k_rotate(int on);
-
-/* Sets small (0, 1 or 2) for calls that start from now on; returns the
- * previous value, or -1 (and changes nothing) for any other value. */
-BLASX_INTERNAL int blasx_settings_set_small(int mode);
-
-/* The settings of this process (parsed at the first call, thread-safely). */
+/* The snapshot of this process (built at the first call, thread-safely). */
 BLASX_INTERNAL const blasx_settings_t *blasx_settings(void);
+
+/* Setters for calls that start from now on (the public blasx_set_cpu_worker,
+ * tests and benchmarks).  Each returns the previous value; those taking a
+ * switch or mode return -1 and change nothing for a value out of range. */
+BLASX_INTERNAL int blasx_settings_set_cpu_team(int on);
+BLASX_INTERNAL long long blasx_settings_set_cpu_strip(long long cols); /* < 0: from the rates */
+BLASX_INTERNAL long long blasx_settings_set_tile_m(long long rows);    /* < 0: the model's */
+BLASX_INTERNAL int blasx_settings_set_k_rotate(int on);
+BLASX_INTERNAL int blasx_settings_set_small(int mode);
 
 #endif

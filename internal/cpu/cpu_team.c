@@ -1,24 +1,24 @@
-/* internal/cpu/cpu_team.c -- the CPU worker beside the GPUs (see cpu_team.h). */
+/* internal/cpu/cpu_team.c -- the CPU team beside the GPUs (see cpu_team.h). */
 #include "internal/cpu/cpu_team.h"
+#include "internal/cpu/cpu_worker.h"
 
 #include <stdio.h>
 #include <stdlib.h>
 
 #include "internal/base/settings.h"
-#include "internal/obs/stats.h"
+#include "internal/base/clock.h"
 #include "internal/plan/tile_model.h"
 #include "numa/hybrid_gemm.h"
 
-/* Measured rate of the CPU worker per precision (flop/s, 0 = not yet);
+/* Measured rate of the CPU team per precision (flop/s, 0 = not yet);
  * read and written only by the holder of the parallel GEMM's pool. */
 static double team_rate[BLASX_PREC_Z + 1];
 static _Thread_local int team_threads; /* kernel threads of the running turn */
 
 /* GEMM steps in S/D through the parallel kernel; anything else (never
  * claimed, see blasx_team_task_eligible) through the one-thread kernels. */
-static int team_run_step(blasx_worker_t *w, blasx_job_t *job, const blasx_step_t *s, const blasx_view_t *a,
+static int team_run_step(const blasx_job_t *job, const blasx_step_t *s, const blasx_view_t *a,
                          const blasx_view_t *b, const blasx_view_t *c) {
-    (void)w;
     if (s->kernel != BLASX_K_GEMM || (job->prec != BLASX_PREC_S && job->prec != BLASX_PREC_D))
         return blasx_cpu_run_step(job->prec, s, a, b, c);
     const char ta = s->o[0], tb = s->o[1];
@@ -62,7 +62,7 @@ static double team_probe(int prec, int threads) {
     return dt > 0 ? 2.0 * (double)n * (double)n * (double)n / dt : 0;
 }
 
-/* The CPU worker's rate in precision prec on `threads` threads: measured
+/* The CPU team's rate in precision prec on `threads` threads: measured
  * at the first need, then each task's.  Caller holds the pool. */
 static double team_rate_now(int prec, int threads) {
     if (team_rate[prec] <= 0) team_rate[prec] = team_probe(prec, threads);
@@ -99,7 +99,7 @@ int64_t blasx_team_strip(int prec, size_t esz, int64_t tile, const blasx_problem
     int64_t h = blasx_team_strip_cols(p->n, tile, r_cpu, r_gpu);
     if (blasx_settings()->verbose >= 2)
         fprintf(stderr,
-                "blasx: CPU worker: %.3f TFLOP/s%s against the GPUs' predicted %.3f: strip of %lld of %lld columns\n",
+                "blasx: CPU team: %.3f TFLOP/s%s against the GPUs' predicted %.3f: strip of %lld of %lld columns\n",
                 r_cpu * 1e-12, pool || !(r_gpu > 0) ? "" : " (its pool is busy)", r_gpu * 1e-12, (long long)h,
                 (long long)p->n);
     return h;
@@ -167,14 +167,11 @@ int blasx_team_turn(blasx_job_t *job, int threads) {
             }
         }
         const blasx_task_t *tk = &job->g.tasks[t];
-        blasx_worker_ops_t ops = blasx_cpu_worker_ops; /* tiles used in place in host memory */
-        ops.name = "cpu-team";
-        ops.run_step = team_run_step;
-        blasx_worker_t w = {&ops, 0, 0};
+        blasx_cpu_worker_t w = {.id = 0, .step = team_run_step}; /* tiles used in place in host memory */
         team_threads = threads;
         double t0 = blasx_now();
         atomic_fetch_add(&job->flops_team, (int64_t)tk->flops); /* before completion counts it as done */
-        blasx_worker_run_task(&w, job, t);
+        blasx_cpu_run_task(&w, job, t);
         double dt = blasx_now() - t0;
         /* a task of a failed call is skipped, not run: no rate from it */
         if (dt > 0 && atomic_load(&job->status) == 0) *rate = tk->flops / dt;

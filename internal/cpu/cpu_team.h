@@ -1,6 +1,6 @@
-/* internal/cpu/cpu_team.h -- the CPU worker beside the GPUs (BLASX IV-C, item 2).
+/* internal/cpu/cpu_team.h -- the CPU team beside the GPUs (BLASX IV-C, item 2).
  *
- * Role: with BLASX_CPU_WORKER=1 (or blasx_set_cpu_worker(1)) and GPUs
+ * Role: with BLASX_CPU_TEAM=1 (or blasx_set_cpu_worker(1)) and GPUs
  * running a call, the calling thread -- which otherwise only waits -- is
  * one more worker: it takes whole tile tasks from the call's global queue,
  * as a GPU does, and runs each with the parallel GEMM of
@@ -26,13 +26,13 @@
  * column of thin tasks kept out of the queue.  Columns, not rows: the
  * parallel GEMM splits a task's rows among its threads, and a few rows
  * each would leave its micro-kernels idle (measured: 64-row strip tasks
- * ran at a quarter of the CPU's square-tile rate).  The CPU worker takes
+ * ran at a quarter of the CPU's square-tile rate).  The CPU team takes
  * strip tasks from the front (under the same rule), the GPUs from the
  * back once the queue is empty, one at a time into an empty reservation
  * station: a static preference with dynamic balancing, so a wrong rate
  * estimate costs at most the strip's tail.
  *
- * Invariants: one CPU worker per call (the caller), running a task only
+ * Invariants: one CPU team per call (the caller), running a task only
  * while it holds the parallel GEMM's pool (blasx_numa_reserve), so its
  * steps never fall back to one thread; the claim rule is the pure function
  * blasx_team_claim_ok; a handed-back or strip task is run by a GPU (or by
@@ -43,7 +43,7 @@
 
 #include "internal/plan/job.h"
 
-/* 1 if a task of `flops` may start on the CPU worker now: r_cpu and r_gpu
+/* 1 if a task of `flops` may start on the CPU team now: r_cpu and r_gpu
  * in flop/s (0 = unknown: no), remaining = flops of the call not yet
  * complete (the task's included). */
 static inline int blasx_team_claim_ok(double flops, double r_cpu, double r_gpu, double remaining) {
@@ -52,7 +52,7 @@ static inline int blasx_team_claim_ok(double flops, double r_cpu, double r_gpu, 
     return t_cpu * 100.0 <= (double)blasx_cfg.sched.team_margin_pct * t_rem;
 }
 
-/* 1 if the CPU worker could ever start a task of a call of `total` flops:
+/* 1 if the CPU team could ever start a task of a call of `total` flops:
  * its largest eligible task (what it dequeues against) or, with a strip,
  * the strip's first task (strip_flops; 0: none) passes the claim rule at
  * the call's start.  Later the rule only tightens (remaining work shrinks;
@@ -66,7 +66,7 @@ static inline int blasx_team_could_claim(double max_flops, double strip_flops, d
            (strip_flops > 0 && blasx_team_claim_ok(strip_flops, r_cpu, r_gpu, total));
 }
 
-/* Columns of an n-column GEMM planned as the CPU worker's strip (plan.h):
+/* Columns of an n-column GEMM planned as the CPU team's strip (plan.h):
  * its predicted share r_cpu / (r_cpu + r_gpu) of the columns, times
  * cfg.sched.team_strip_pct percent, rounded down to a multiple of
  * cfg.sched.team_strip_align and at most one tile; 0 (no strip) when a
@@ -81,7 +81,7 @@ static inline int64_t blasx_team_strip_cols(int64_t n, int64_t tile, double r_cp
     return w >= blasx_cfg.sched.team_strip_min && w < n ? w : 0;
 }
 
-/* 1 if the CPU worker may run task t of job at all (kernels and successors). */
+/* 1 if the CPU team may run task t of job at all (kernels and successors). */
 static inline int blasx_team_task_eligible(const blasx_job_t *job, int32_t t) {
     if (job->prec != BLASX_PREC_S && job->prec != BLASX_PREC_D) return 0;
     const blasx_task_t *tk = &job->g.tasks[t];
@@ -92,7 +92,7 @@ static inline int blasx_team_task_eligible(const blasx_job_t *job, int32_t t) {
 }
 
 /* The strip (columns of C, blasx_team_strip_cols) to plan for a call p in
- * precision prec with `tile` on `gpus` GPUs when the CPU worker is on with
+ * precision prec with `tile` on `gpus` GPUs when the CPU team is on with
  * `threads` kernel threads: its
  * rate (measured once per process and precision, then per task) against
  * the GPUs' rate the tile model predicts.  0 for anything but S/D GEMM, or
@@ -100,20 +100,15 @@ static inline int blasx_team_task_eligible(const blasx_job_t *job, int32_t t) {
 BLASX_INTERNAL int64_t blasx_team_strip(int prec, size_t esz, int64_t tile, const blasx_problem_t *p, int gpus,
                                         int threads);
 
-/* Prepares `job` for the CPU worker (job->team = 1): the hand-back list,
+/* Prepares `job` for the CPU team (job->team = 1): the hand-back list,
  * the largest eligible task and the GPUs' predicted rate; job->team stays
  * 0 when it could never start a task (blasx_team_could_claim).  Returns a
  * status; on failure the job simply runs without it (job->team = 0). */
 BLASX_INTERNAL int blasx_team_prepare(blasx_job_t *job);
 
-/* One turn of the CPU worker on `job` with `threads` kernel threads: takes
+/* One turn of the CPU team on `job` with `threads` kernel threads: takes
  * and runs at most one task.  Returns 1 if it ran one, 0 if none may start
  * now (the caller then waits for a task to complete and asks again). */
 BLASX_INTERNAL int blasx_team_turn(blasx_job_t *job, int threads);
-
-/* Hands task t back to the GPUs (the CPU worker dequeued it; it alone
- * calls this); the runtime wakes sleeping workers once after the turn.
- * In internal/runtime/runtime.c. */
-BLASX_INTERNAL void blasx_job_hand_back(blasx_job_t *job, int32_t t);
 
 #endif

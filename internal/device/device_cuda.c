@@ -18,7 +18,7 @@
 #include <stdlib.h>
 #include <pthread.h>
 #include "internal/device/device.h"
-#include "internal/obs/stats.h"
+#include "internal/base/clock.h"
 
 static int cu_status(cudaError_t e, const char *file, int line, const char *expr) {
     if (e == cudaSuccess) return 0;

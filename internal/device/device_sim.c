@@ -44,7 +44,8 @@
 #include <stdlib.h>
 #include <string.h>
 #include "internal/device/device.h"
-#include "internal/obs/stats.h"
+#include "internal/cpu/cpu_worker.h"
+#include "internal/base/clock.h"
 
 BLASX_INTERNAL _Atomic int64_t blasx_sim_fail_after = -1;
 

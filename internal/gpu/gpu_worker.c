@@ -6,7 +6,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include "internal/obs/stats.h"
+#include "internal/base/clock.h"
 #include "internal/memory/tile_dir.h"
 #include "internal/obs/trace.h"
 #include "internal/plan/tile_model.h"
@@ -120,7 +120,7 @@ struct blasx_gpu {
     int pinned[BLASX_OPND_COUNT];
     blasx_gpu_counters_t ctr; /* written by the GPU's thread; read as a snapshot */
     int64_t p2p_from[BLASX_CFG_MAX_GPUS]; /* bytes copied in from each peer */
-    blasx_worker_t cpu_helper; /* runs this GPU's fallback tasks on the CPU kernels (its own: counters) */
+    blasx_cpu_worker_t cpu_helper; /* runs this GPU's fallback tasks on the CPU kernels (its own: counters) */
     /* BLASX_TRACE: operations issued with timed events around them, until
      * they completed (trace_drain), and timed events for reuse */
     struct gpu_trec *trec;
@@ -291,7 +291,6 @@ static int gpu_create(const blasx_device_backend_t *be, int dev, blasx_gpu_t **o
     if (!g) return BLASX_ERR_NOMEM;
     g->be = be;
     g->dev = dev;
-    g->cpu_helper.ops = &blasx_cpu_worker_ops;
     g->cpu_helper.id = -1 - dev;
     pthread_mutex_init(&g->rs_lock, NULL);
     pthread_mutex_init(&g->direct_lock, NULL);
@@ -351,7 +350,7 @@ static int gpu_create(const blasx_device_backend_t *be, int dev, blasx_gpu_t **o
 /* BLASX_GPUS: unset or "all" = every device; "none"/"off"/"" = no GPU;
  * otherwise a comma-separated list of device numbers. */
 static int select_devices(int ndev, int *list) {
-    const char *v = getenv("BLASX_GPUS");
+    const char *v = blasx_setting_text(BLASX_SETTING_GPUS);
     int n = 0;
     if (!v || !strcmp(v, "all")) {
         for (int i = 0; i < ndev && n < BLASX_CFG_MAX_GPUS; i++) list[n++] = i;
@@ -558,13 +557,19 @@ const blasx_tile_model_t *blasx_gpus_tile_model(int prec, size_t esz) {
 
 double blasx_gpus_heap_bytes(void) { return G.n ? (double)G.gpu[0]->bytes : 0; }
 
+/* The runtime's hook for the last healthy GPU failing. */
+static void (*all_failed_cb)(void);
+static void gpus_on_all_failed(void) {
+    if (all_failed_cb) all_failed_cb();
+}
+
 /* Topology discovery for the L2 level: links between every pair, peer
  * access enabled once, a measured bandwidth, each GPU's preference order. */
 static void topology_init(void) {
     blasx_tile_dir_t *d = &G.dir;
     memset(d, 0, sizeof *d);
     d->n = G.n;
-    d->enabled = (int)blasx_env_ll("BLASX_L2_CACHE", 0, 1, blasx_cfg.gpu.l2_cache) != 0 && G.n > 1;
+    d->enabled = (int)blasx_setting_int(BLASX_SETTING_L2_CACHE) != 0 && G.n > 1;
     for (int i = 0; i < G.n; i++) d->cache[i] = &G.gpu[i]->cache;
     for (int i = 0; i < G.n; i++)
         for (int j = 0; j < G.n; j++) {
@@ -585,7 +590,8 @@ static void topology_init(void) {
     blasx_dir_rank_peers(d);
 }
 
-int blasx_gpus_init(void) {
+int blasx_gpus_init(void (*on_all_failed)(void)) {
+    if (on_all_failed) all_failed_cb = on_all_failed;
     if (G.be) return G.n;
     const blasx_device_backend_t *be = NULL;
     int ndev = 0;
@@ -593,10 +599,10 @@ int blasx_gpus_init(void) {
     if (blasx_cuda_backend.count(&ndev) == 0 && ndev > 0) be = &blasx_cuda_backend;
 #endif
     if (!be) {
-        int sim = (int)blasx_env_ll("BLASX_SIM_GPUS", 0, BLASX_CFG_MAX_GPUS, blasx_cfg.gpu.sim_gpus);
+        int sim = (int)blasx_setting_int(BLASX_SETTING_SIM_GPUS);
         if (sim > BLASX_CFG_MAX_GPUS) sim = BLASX_CFG_MAX_GPUS;
         if (sim > 0) {
-            long long kb = blasx_env_ll("BLASX_SIM_MEM_KB", 1, INT32_MAX, blasx_cfg.gpu.sim_mem_mb * 1024);
+            long long kb = blasx_setting_int(BLASX_SETTING_SIM_MEM_KB);
             if (kb < 1) kb = 1;
             if (blasx_sim_configure(sim, (size_t)kb << 10) == 0) be = &blasx_sim_backend;
             if (be) be->count(&ndev);
@@ -609,11 +615,11 @@ int blasx_gpus_init(void) {
      * thread's gather into pinned slots 6.5 / 8.6 -- one host thread copies
      * slower than the driver, so by default pageable copies are the
      * driver's until the gather runs on several threads. */
-    G.stage = (int)blasx_env_ll("BLASX_STAGE_PAGEABLE", 0, 1, blasx_cfg.gpu.stage_pageable) != 0;
-    G.copy_stream = (int)blasx_env_ll("BLASX_COPY_STREAM", 0, 1, blasx_cfg.gpu.copy_stream) != 0;
-    G.panel = blasx_cfg.gpu.panel_tiles > 1 ? (int)blasx_env_ll("BLASX_PANEL", 0, 1, 1) : 0;
-    G.wb_stream = (int)blasx_env_ll("BLASX_WB_STREAM", 0, 1, blasx_cfg.gpu.wb_stream) != 0;
-    G.split_stream = (int)blasx_env_ll("BLASX_SPLIT_STREAM", 0, 1, blasx_cfg.gpu.split_stream) != 0;
+    G.stage = (int)blasx_setting_int(BLASX_SETTING_STAGE_PAGEABLE) != 0;
+    G.copy_stream = (int)blasx_setting_int(BLASX_SETTING_COPY_STREAM) != 0;
+    G.panel = blasx_cfg.gpu.panel_tiles > 1 ? (int)blasx_setting_int(BLASX_SETTING_PANEL) : 0;
+    G.wb_stream = (int)blasx_setting_int(BLASX_SETTING_WB_STREAM) != 0;
+    G.split_stream = (int)blasx_setting_int(BLASX_SETTING_SPLIT_STREAM) != 0;
     int list[BLASX_CFG_MAX_GPUS];
     int n = select_devices(ndev, list);
     for (int i = 0; i < n; i++) {
@@ -1426,7 +1432,7 @@ static void stream_task_to_cpu(blasx_gpu_t *g, gpu_stream_t *st) {
     }
     st->job = NULL;
     GPU_COUNT(g, job, cpu_fallbacks, 1);
-    blasx_worker_run_task(&g->cpu_helper, job, t);
+    blasx_cpu_run_task(&g->cpu_helper, job, t);
 }
 
 /* A device operation failed: drain every stream, finish what completed,
@@ -1473,9 +1479,9 @@ static void gpu_fail(blasx_gpu_t *g, int status) {
     gpu_rs_entry_t e;
     while (rs_take(g, g, 0, &e, NULL)) {
         GPU_COUNT(g, e.job, cpu_fallbacks, 1);
-        blasx_worker_run_task(&g->cpu_helper, e.job, e.task);
+        blasx_cpu_run_task(&g->cpu_helper, e.job, e.task);
     }
-    if (blasx_gpus_healthy() == 0) blasx_runtime_enable_cpu();
+    if (blasx_gpus_healthy() == 0) gpus_on_all_failed();
 }
 
 /* ---- the loop -------------------------------------------------------------- */
@@ -1555,7 +1561,7 @@ int blasx_gpu_work_on(blasx_gpu_t *g, blasx_job_t *job) {
                     gpu_rs_entry_t e;
                     if (rs_take(g, g, 0, &e, NULL)) {
                         GPU_COUNT(g, e.job, cpu_fallbacks, 1);
-                        blasx_worker_run_task(&g->cpu_helper, e.job, e.task);
+                        blasx_cpu_run_task(&g->cpu_helper, e.job, e.task);
                         prog = 1;
                     }
                 }

@@ -58,7 +58,7 @@
 
 #include "internal/device/device.h"
 #include "internal/memory/tile_cache.h"
-#include "internal/plan/job.h"
+#include "internal/cpu/cpu_worker.h"
 
 /* Per-GPU counters: the public blasx_gpu_stats_t. */
 typedef blasx_gpu_stats_t blasx_gpu_counters_t;
@@ -69,8 +69,10 @@ typedef struct blasx_gpu blasx_gpu_t;
  * visible, else the simulated one when configured; the BLASX_GPUS,
  * BLASX_SIM_GPUS and BLASX_SIM_MEM_KB environment variables override) and
  * creates each GPU's heap, cache and streams.  Returns the number of GPUs
- * ready (0: CPU only).  Not thread-safe: the runtime calls it under its lock. */
-BLASX_INTERNAL int blasx_gpus_init(void);
+ * ready (0: CPU only).  on_all_failed (may be NULL) is called from a GPU's
+ * thread when the last healthy GPU fails: the runtime then lets CPU threads
+ * into every job.  Not thread-safe: the runtime calls it under its lock. */
+BLASX_INTERNAL int blasx_gpus_init(void (*on_all_failed)(void));
 
 /* Frees everything blasx_gpus_init made (GPU threads must have exited). */
 BLASX_INTERNAL void blasx_gpus_shutdown(void);
@@ -115,8 +117,5 @@ BLASX_INTERNAL void blasx_gpu_direct_end(int i, int status, int64_t h2d, int64_t
 /* The link from GPU peer to GPU i (indexes of the GPU table); -1 if none. */
 BLASX_INTERNAL int blasx_gpu_link_info(int i, int peer, blasx_gpu_link_t *out);
 
-/* Provided by the runtime: lets CPU threads into every active job (the
- * last healthy GPU failed). */
-BLASX_INTERNAL void blasx_runtime_enable_cpu(void);
 
 #endif

@@ -4,7 +4,8 @@
 #include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
-#include "internal/obs/stats.h"
+#include "internal/base/clock.h"
+#include "internal/base/settings.h"
 #include "internal/plan/taskgraph.h"
 
 static struct {
@@ -14,31 +15,30 @@ static struct {
     blasx_trace_rec_t *r;
     int64_t n, cap, dropped;
     double t_base; /* host clock at the first record: time 0 of the file */
-} T = {PTHREAD_MUTEX_INITIALIZER, PTHREAD_ONCE_INIT, NULL, NULL, 0, 0, 0, 0};
+} trace_buf = {PTHREAD_MUTEX_INITIALIZER, PTHREAD_ONCE_INIT, NULL, NULL, 0, 0, 0, 0};
 
 static void trace_init(void) {
-    const char *v = getenv("BLASX_TRACE");
-    if (v && *v) T.path = v;
-    T.t_base = blasx_now();
+    trace_buf.path = blasx_setting_text(BLASX_SETTING_TRACE);
+    trace_buf.t_base = blasx_now();
 }
 
 int blasx_trace_on(void) {
-    pthread_once(&T.once, trace_init);
-    return T.path != NULL;
+    pthread_once(&trace_buf.once, trace_init);
+    return trace_buf.path != NULL;
 }
 
 void blasx_trace_add(const blasx_trace_rec_t *r) {
     if (!blasx_trace_on()) return;
-    pthread_mutex_lock(&T.lock);
-    if (T.n == T.cap && T.cap < blasx_cfg.obs.trace_max_events) {
-        int64_t cap = T.cap ? 2 * T.cap : 4096;
+    pthread_mutex_lock(&trace_buf.lock);
+    if (trace_buf.n == trace_buf.cap && trace_buf.cap < blasx_cfg.obs.trace_max_events) {
+        int64_t cap = trace_buf.cap ? 2 * trace_buf.cap : 4096;
         if (cap > blasx_cfg.obs.trace_max_events) cap = blasx_cfg.obs.trace_max_events;
-        blasx_trace_rec_t *p = realloc(T.r, (size_t)cap * sizeof *p);
-        if (p) T.r = p, T.cap = cap;
+        blasx_trace_rec_t *p = realloc(trace_buf.r, (size_t)cap * sizeof *p);
+        if (p) trace_buf.r = p, trace_buf.cap = cap;
     }
-    if (T.n < T.cap) T.r[T.n++] = *r;
-    else T.dropped++;
-    pthread_mutex_unlock(&T.lock);
+    if (trace_buf.n < trace_buf.cap) trace_buf.r[trace_buf.n++] = *r;
+    else trace_buf.dropped++;
+    pthread_mutex_unlock(&trace_buf.lock);
 }
 
 /* A name as a JSON string: only our own names reach here, but escape the
@@ -77,8 +77,8 @@ static void put_rec(FILE *f, const blasx_trace_rec_t *r, double base) {
 /* Metadata: a name for every process and track that has records. */
 static void put_names(FILE *f) {
     int seen_pid[BLASX_CFG_MAX_GPUS + 1] = {0};
-    for (int64_t i = 0; i < T.n; i++) {
-        int p = T.r[i].pid;
+    for (int64_t i = 0; i < trace_buf.n; i++) {
+        int p = trace_buf.r[i].pid;
         if (p < 0 || p > BLASX_CFG_MAX_GPUS || seen_pid[p]) continue;
         seen_pid[p] = 1;
         if (p == BLASX_TRACE_PID_HOST)
@@ -90,10 +90,10 @@ static void put_names(FILE *f) {
     }
     /* tracks: (pid, tid) pairs, each named once (a few dozen distinct) */
     enum { MAX_TRACKS = 4096 };
-    static int tp[MAX_TRACKS], tt[MAX_TRACKS]; /* under T.lock */
+    static int tp[MAX_TRACKS], tt[MAX_TRACKS]; /* under trace_buf.lock */
     int ntr = 0;
-    for (int64_t i = 0; i < T.n; i++) {
-        int p = T.r[i].pid, t = T.r[i].tid, seen = 0;
+    for (int64_t i = 0; i < trace_buf.n; i++) {
+        int p = trace_buf.r[i].pid, t = trace_buf.r[i].tid, seen = 0;
         for (int j = 0; j < ntr && !seen; j++) seen = tp[j] == p && tt[j] == t;
         if (seen || ntr == MAX_TRACKS) continue;
         tp[ntr] = p, tt[ntr] = t, ntr++;
@@ -112,25 +112,25 @@ static void put_names(FILE *f) {
 
 int blasx_trace_write(void) {
     if (!blasx_trace_on()) return 0;
-    pthread_mutex_lock(&T.lock);
-    FILE *f = fopen(T.path, "w");
+    pthread_mutex_lock(&trace_buf.lock);
+    FILE *f = fopen(trace_buf.path, "w");
     if (!f) {
-        pthread_mutex_unlock(&T.lock);
-        fprintf(stderr, "blasx: BLASX_TRACE=%s: cannot write the trace\n", T.path);
+        pthread_mutex_unlock(&trace_buf.lock);
+        fprintf(stderr, "blasx: BLASX_TRACE=%s: cannot write the trace\n", trace_buf.path);
         return BLASX_ERR_INTERNAL;
     }
     fprintf(f, "{\"displayTimeUnit\":\"ms\",\n\"otherData\":{\"producer\":\"blasx %d.%d\",\"events\":%lld,"
                "\"dropped\":%lld},\n\"traceEvents\":[\n",
-            BLASX_VERSION_MAJOR, BLASX_VERSION_MINOR, (long long)T.n, (long long)T.dropped);
+            BLASX_VERSION_MAJOR, BLASX_VERSION_MINOR, (long long)trace_buf.n, (long long)trace_buf.dropped);
     put_names(f);
-    for (int64_t i = 0; i < T.n; i++) {
-        put_rec(f, &T.r[i], T.t_base);
-        fputs(i + 1 < T.n ? ",\n" : "\n", f);
+    for (int64_t i = 0; i < trace_buf.n; i++) {
+        put_rec(f, &trace_buf.r[i], trace_buf.t_base);
+        fputs(i + 1 < trace_buf.n ? ",\n" : "\n", f);
     }
     fputs("]}\n", f);
     int bad = ferror(f);
     bad |= fclose(f) != 0;
-    pthread_mutex_unlock(&T.lock);
-    if (bad) fprintf(stderr, "blasx: BLASX_TRACE=%s: write failed\n", T.path);
+    pthread_mutex_unlock(&trace_buf.lock);
+    if (bad) fprintf(stderr, "blasx: BLASX_TRACE=%s: write failed\n", trace_buf.path);
     return bad ? BLASX_ERR_INTERNAL : 0;
 }

@@ -1,23 +1,26 @@
-/* internal/plan/job.h -- the interface every worker implements, and the job.
+/* internal/plan/job.h -- the job: one tiled call in flight, and how workers
+ * take its tasks.
  *
- * Role: a job is one tiled call in flight: its operands, task graph and
- * non-blocking ready queue.  Workers (CPU threads now, GPU threads later)
- * pull ready tasks from the job and execute them through four operations:
- *   acquire  make a tile available where the worker computes (a CPU worker
- *            uses host memory in place; a GPU worker looks it up in its tile
- *            cache or copies it in, asynchronously)
- *   run_step launch one tile kernel, possibly asynchronously
- *   release  drop the worker's hold on an input tile
- *   publish  make the output tile visible in host memory; after it returns
- *            (or its completion fires) the task is complete
- * and report completion with blasx_job_complete(), which releases the
- * task's successors into the queue.
+ * Role: a job holds a call's operands, its task graph (plan.h, taskgraph.h)
+ * and its non-blocking ready queue.  Three kinds of worker take tasks from
+ * it, each in its own way:
+ *   - CPU workers (internal/cpu/cpu_worker.h): pool threads, the calling
+ *     thread without GPUs, and a GPU's fallback; they run a task's steps on
+ *     host memory in place;
+ *   - GPU workers (internal/gpu/gpu_worker.h): one thread per GPU with its
+ *     own state machine (reservation station, streams, tile cache);
+ *   - the CPU team beside GPUs (internal/cpu/cpu_team.h): the caller, taking
+ *     S/D GEMM tasks and the job's strip for the parallel CPU GEMM.
+ * Whoever finishes a task calls blasx_job_complete, which releases its
+ * successors into the queue and wakes sleeping workers (job->wake).
  * Invariants: a task is taken by exactly one worker; blasx_job_complete is
  * called exactly once per task, also when the task failed (the job records
  * the first failure and later tasks are skipped, so a call never hangs).
+ * Threading: the take functions below are lock-free and may race freely;
+ * hand[] has one producer (the CPU team).
  */
-#ifndef BLASX_INTERNAL_WORKER_H
-#define BLASX_INTERNAL_WORKER_H
+#ifndef BLASX_INTERNAL_JOB_H
+#define BLASX_INTERNAL_JOB_H
 
 #include "internal/base/queue.h"
 #include "internal/plan/plan.h"
@@ -49,48 +52,32 @@ typedef struct blasx_job {
     uint64_t epoch;         /* unique per job: tags the GPU cache entries it loads */
     _Atomic int cpu_ok;     /* CPU pool threads and the caller may take tasks */
     int gpus;               /* healthy GPUs when the job started (0: CPU only) */
-    /* The CPU worker beside GPUs (internal/cpu/cpu_team.h): tasks it dequeued
+    /* The CPU team beside GPUs (internal/cpu/cpu_team.h): tasks it dequeued
      * but does not run are handed to the GPUs through hand[] (it alone
      * pushes, at hand_tail; any worker pops at hand_head; each task once). */
-    int team;                    /* the caller runs as the CPU worker */
+    int team;                    /* the caller runs as the CPU team */
     int32_t *hand;
     _Atomic int64_t hand_head, hand_tail;
-    /* The CPU worker's strip (plan.h): its tasks are not in q; the CPU
+    /* The CPU team's strip (plan.h): its tasks are not in q; the CPU
      * worker takes them from the front, GPUs and the CPU pool from the back
      * when q is empty; each task once. */
     int32_t *strip;                    /* task ids, in row order */
     _Atomic uint64_t strip_span;       /* front (low 32 bits), back (high 32 bits) */
     double t_start;              /* blasx_now() when the job was published */
     double flops_total;          /* sum of the tasks' flops */
-    double team_max_flops;       /* largest task the CPU worker may run (0: none) */
+    double team_max_flops;       /* largest task the CPU team may run (0: none) */
     double gpu_rate_prior;       /* flop/s the tile model predicts for the GPUs (0: none) */
-    _Atomic int team_waiting;    /* the CPU worker waits for a completion to reconsider */
+    _Atomic int team_waiting;    /* the CPU team waits for a completion to reconsider */
     _Atomic int64_t flops_done;  /* of completed tasks, rounded */
-    _Atomic int64_t flops_team;  /* of those, run by the CPU worker */
-    int64_t team_tasks;          /* tasks the CPU worker ran (its thread only) */
+    _Atomic int64_t flops_team;  /* of those, run by the CPU team */
+    int64_t team_tasks;          /* tasks the CPU team ran (its thread only) */
     int64_t team_strip_tasks;    /* of those, strip tasks */
     double team_seconds;
+    void (*wake)(void);          /* the runtime's: tasks were released or the job ended */
     /* this call's counters per GPU, each written only by its GPU's thread */
     blasx_gpu_stats_t gctr[BLASX_CFG_MAX_GPUS];
     struct blasx_job *next; /* in the runtime's list of active jobs */
 } blasx_job_t;
-
-typedef struct blasx_worker blasx_worker_t;
-
-typedef struct {
-    const char *name;
-    int (*acquire)(blasx_worker_t *w, blasx_job_t *job, blasx_tile_t t, blasx_view_t *view);
-    int (*run_step)(blasx_worker_t *w, blasx_job_t *job, const blasx_step_t *s, const blasx_view_t *a,
-                    const blasx_view_t *b, const blasx_view_t *c);
-    int (*release)(blasx_worker_t *w, blasx_job_t *job, blasx_tile_t t);
-    int (*publish)(blasx_worker_t *w, blasx_job_t *job, const blasx_task_t *task);
-} blasx_worker_ops_t;
-
-struct blasx_worker {
-    const blasx_worker_ops_t *ops;
-    int id;
-    int64_t tasks_done; /* statistics */
-};
 
 /* Host view of tile t of a job's operand (shape clipped at the matrix edge). */
 static inline blasx_view_t blasx_job_host_view(const blasx_job_t *job, blasx_tile_t t) {
@@ -106,7 +93,7 @@ static inline blasx_view_t blasx_job_host_view(const blasx_job_t *job, blasx_til
     return v;
 }
 
-/* Next task the CPU worker handed back, or -1. */
+/* Next task the CPU team handed back, or -1. */
 static inline int32_t blasx_job_take_handed(blasx_job_t *job) {
     if (!job->hand) return -1;
     for (;;) {
@@ -119,7 +106,7 @@ static inline int32_t blasx_job_take_handed(blasx_job_t *job) {
     }
 }
 
-/* A task of the job's strip, from its front (the CPU worker) or its back
+/* A task of the job's strip, from its front (the CPU team) or its back
  * (everyone else), or -1 when the strip is empty or absent. */
 static inline int32_t blasx_job_take_strip(blasx_job_t *job, int front) {
     if (!job->strip) return -1;
@@ -162,18 +149,12 @@ static inline int blasx_job_has_ready(blasx_job_t *job) {
            blasx_job_strip_front(job) >= 0;
 }
 
-/* Marks task t complete with status st; releases its successors. */
+/* Marks task t complete with status st (0: done; else the job fails with
+ * the first such status); releases its successors and wakes workers. */
 BLASX_INTERNAL void blasx_job_complete(blasx_job_t *job, int32_t t, int st);
 
-/* Runs task t on worker w through its operations (acquire, run, release,
- * publish) and completes it. */
-BLASX_INTERNAL void blasx_worker_run_task(blasx_worker_t *w, blasx_job_t *job, int32_t t);
-
-/* The CPU worker: tiles in host memory, kernels of kernels/cpu_kernels.h. */
-BLASX_INTERNAL extern const blasx_worker_ops_t blasx_cpu_worker_ops;
-
-/* Runs one step on host views with the CPU kernels of the job's precision. */
-BLASX_INTERNAL int blasx_cpu_run_step(int prec, const blasx_step_t *s, const blasx_view_t *a,
-                                      const blasx_view_t *b, const blasx_view_t *c);
+/* Hands task t, dequeued by the CPU team, back to the other workers (they
+ * take handed-back tasks first).  The CPU team's thread only. */
+BLASX_INTERNAL void blasx_job_hand_back(blasx_job_t *job, int32_t t);
 
 #endif

@@ -1,9 +1,10 @@
 /* internal/runtime/runtime.c -- worker pool and job execution (see runtime.h). */
 #include "internal/runtime/runtime.h"
 #include "internal/cpu/cpu_team.h"
+#include "internal/cpu/cpu_worker.h"
 #include "internal/gpu/gpu_worker.h"
 #include "internal/base/settings.h"
-#include "internal/obs/stats.h"
+#include "internal/base/clock.h"
 #include "internal/obs/trace.h"
 #include "internal/plan/tile_model.h"
 #include "numa/hybrid_gemm.h"
@@ -12,8 +13,6 @@
 #include <sched.h>
 #include <stdio.h>
 #include <stdlib.h>
-
-_Thread_local blasx_err_site_t blasx_err_site;
 
 /* One mutex guards the job list and the sleep/wake protocol: a thread about
  * to sleep registers in `sleepers` under the lock and re-checks for work; a
@@ -50,75 +49,9 @@ static void notify(void) {
     }
 }
 
-void blasx_job_complete(blasx_job_t *job, int32_t t, int st) {
-    if (st) {
-        int zero = 0;
-        atomic_compare_exchange_strong(&job->status, &zero, st);
-    }
-    const blasx_task_t *tk = &job->g.tasks[t];
-    atomic_fetch_add(&job->flops_done, (int64_t)tk->flops);
-    int released = 0;
-    for (int32_t i = 0; i < tk->nsucc; i++) {
-        int32_t s = job->g.succ[tk->succ0 + i];
-        if (atomic_fetch_sub(&job->npred[s], 1) == 1) {
-            blasx_queue_enqueue(&job->q, s);
-            released = 1;
-        }
-    }
-    if (atomic_fetch_sub(&job->remaining, 1) == 1 || released || atomic_load(&job->team_waiting)) notify();
-}
-
-void blasx_job_hand_back(blasx_job_t *job, int32_t t) {
-    int64_t i = atomic_load_explicit(&job->hand_tail, memory_order_relaxed); /* one producer */
-    job->hand[i] = t;
-    atomic_store_explicit(&job->hand_tail, i + 1, memory_order_release);
-}
-
-/* The task's record on the worker's track (BLASX_TRACE): pool threads and
- * callers on the host process, a GPU's fallback on that GPU's process. */
-static void trace_task(const blasx_worker_t *w, const blasx_job_t *job, int32_t t, double t0) {
-    const blasx_task_t *tk = &job->g.tasks[t];
-    char nm[8];
-    blasx_kernel_blas_name(job->prec, job->g.steps[tk->step0].kernel, nm);
-    blasx_trace_rec_t r = w->id >= 0 ? blasx_trace_rec(nm, "task", BLASX_TRACE_PID_HOST, 1 + w->id)
-                                     : blasx_trace_rec(nm, "task", -w->id, BLASX_TRACE_TID_FALLBACK);
-    r.t0 = t0, r.t1 = blasx_now();
-    r.call = job->epoch, r.task = t;
-    r.opnd = tk->out.opnd, r.ti = tk->out.ti, r.tj = tk->out.tj;
-    blasx_trace_add(&r);
-}
-
-void blasx_worker_run_task(blasx_worker_t *w, blasx_job_t *job, int32_t t) {
-    const blasx_task_t *tk = &job->g.tasks[t];
-    double t0 = blasx_trace_on() ? blasx_now() : 0;
-    int st = atomic_load_explicit(&job->status, memory_order_relaxed);
-    if (st) { /* an earlier task failed: skip the work, keep the graph moving */
-        blasx_job_complete(job, t, st);
-        return;
-    }
-    const blasx_worker_ops_t *ops = w->ops;
-    blasx_view_t c;
-    st = ops->acquire(w, job, tk->out, &c);
-    for (int32_t i = 0; st == 0 && i < tk->nsteps; i++) {
-        const blasx_step_t *s = &job->g.steps[tk->step0 + i];
-        blasx_view_t a = {0}, b = {0};
-        int has_a = s->a.opnd >= 0 && !blasx_tile_eq(s->a, tk->out);
-        int has_b = s->b.opnd >= 0 && !blasx_tile_eq(s->b, tk->out);
-        if (has_a) st = ops->acquire(w, job, s->a, &a);
-        if (st == 0 && has_b) st = ops->acquire(w, job, s->b, &b);
-        if (st == 0) st = ops->run_step(w, job, s, &a, &b, &c);
-        if (has_a) ops->release(w, job, s->a);
-        if (has_b) ops->release(w, job, s->b);
-    }
-    if (st == 0) st = ops->publish(w, job, tk);
-    ops->release(w, job, tk->out);
-    if (t0 > 0) trace_task(w, job, t, t0);
-    blasx_job_complete(job, t, st);
-}
-
 /* Works on `job` until it has no ready task for idle_spins polls or is done.
  * Returns 1 if the job is complete. */
-static int work_on(blasx_worker_t *w, blasx_job_t *job) {
+static int work_on(blasx_cpu_worker_t *w, blasx_job_t *job) {
     int idle = 0;
     while (atomic_load(&job->remaining) > 0) {
         int32_t t = blasx_job_take(job);
@@ -129,14 +62,14 @@ static int work_on(blasx_worker_t *w, blasx_job_t *job) {
             continue;
         }
         idle = 0;
-        blasx_worker_run_task(w, job, t);
+        blasx_cpu_run_task(w, job, t);
     }
     return 1;
 }
 
 /* Pool threads (gpu == NULL) serve jobs open to the CPU; a GPU's thread
  * serves every job until its GPU breaks. */
-static void *pool_loop(blasx_worker_t *w, blasx_gpu_t *gpu) {
+static void *pool_loop(blasx_cpu_worker_t *w, blasx_gpu_t *gpu) {
     pthread_mutex_lock(&rt.lock);
     for (;;) {
         if (rt.stopping || (gpu && blasx_gpu_broken(gpu))) break;
@@ -171,7 +104,7 @@ static void *pool_loop(blasx_worker_t *w, blasx_gpu_t *gpu) {
 }
 
 static void *pool_main(void *arg) {
-    blasx_worker_t w = {&blasx_cpu_worker_ops, (int)(intptr_t)arg, 0};
+    blasx_cpu_worker_t w = {.id = (int)(intptr_t)arg};
     return pool_loop(&w, NULL);
 }
 
@@ -184,11 +117,11 @@ static void *gpu_main(void *arg) {
     int ncpu = blasx_topo_cpu_count();
     CPU_SET((ncpu - 1 - i % ncpu), &set);
     pthread_setaffinity_np(pthread_self(), sizeof set, &set);
-    blasx_worker_t w = {NULL, -1 - i, 0};
-    return pool_loop(&w, blasx_gpu_get(i));
+    return pool_loop(NULL, blasx_gpu_get(i));
 }
 
-void blasx_runtime_enable_cpu(void) {
+/* The last healthy GPU failed: CPU threads may take every active job's tasks. */
+static void enable_cpu(void) {
     pthread_mutex_lock(&rt.lock);
     for (blasx_job_t *j = rt.jobs; j; j = j->next) atomic_store(&j->cpu_ok, 1);
     rt.gen++;
@@ -201,9 +134,9 @@ static void at_exit_finalize(void) { blasx_finalize(); }
 static void register_exit(void) { atexit(at_exit_finalize); }
 
 static int pool_size(void) {
-    int n = blasx_cfg.sched.cpu_workers;
+    int n = blasx_cfg.sched.pool_threads;
     if (n == 0) n = blasx_topo_cpu_count() - 1;
-    if (n > blasx_cfg.sched.cpu_workers_max) n = blasx_cfg.sched.cpu_workers_max;
+    if (n > blasx_cfg.sched.pool_threads_max) n = blasx_cfg.sched.pool_threads_max;
     return n < 0 ? 0 : n;
 }
 
@@ -219,7 +152,7 @@ static int pool_start_locked(void) {
         rt.nthreads++;
     }
     /* Fewer threads than asked still works: the caller always participates. */
-    int ngpu = blasx_gpus_init();
+    int ngpu = blasx_gpus_init(enable_cpu);
     rt.ngpu_threads = 0;
     for (int i = 0; i < ngpu; i++) {
         if (pthread_create(&rt.gpu_threads[i], NULL, gpu_main, (void *)(intptr_t)i) != 0) break;
@@ -227,9 +160,9 @@ static int pool_start_locked(void) {
     }
     rt.started = 1;
     if (blasx_settings()->verbose) {
-        fprintf(stderr, "blasx: runtime started: %d CPU worker thread(s), %d GPU(s) (backend %s), CPU worker beside "
+        fprintf(stderr, "blasx: runtime started: %d CPU pool thread(s), %d GPU(s) (backend %s), CPU team beside "
                         "GPUs %s, tile %lld\n",
-                rt.nthreads, rt.ngpu_threads, blasx_gpus_backend_name(), blasx_settings()->cpu_worker ? "on" : "off",
+                rt.nthreads, rt.ngpu_threads, blasx_gpus_backend_name(), blasx_settings()->cpu_team ? "on" : "off",
                 blasx_settings()->tile ? blasx_settings()->tile : (long long)blasx_cfg.tile.d);
         for (int i = 0; i < rt.ngpu_threads; i++)
             for (int j = 0; j < rt.ngpu_threads; j++) {
@@ -275,7 +208,7 @@ int blasx_runtime_small_gpus(void) {
     if (n >= 0) return n;
     pthread_once(&rt.once, register_exit);
     pthread_mutex_lock(&rt.lock);
-    n = blasx_gpus_init(); /* idempotent; the pool, if it starts later, finds them ready */
+    n = blasx_gpus_init(enable_cpu); /* idempotent; the pool, if it starts later, finds them ready */
     if (n < 0) n = 0;
     rt.gpus_up = 1;
     atomic_store_explicit(&small_gpus, n, memory_order_release);
@@ -365,7 +298,7 @@ static _Thread_local blasx_gpu_stats_t last_call[BLASX_CFG_MAX_GPUS];
 static _Thread_local int last_call_gpus;
 static _Thread_local blasx_cpu_stats_t last_call_cpu;
 
-/* Kernel threads of the CPU worker beside `gpus` GPU threads: the cores
+/* Kernel threads of the CPU team beside `gpus` GPU threads: the cores
  * this process may use, less one per GPU thread. */
 static int team_threads(int gpus) {
     int n = blasx_cfg.sched.team_threads;
@@ -377,6 +310,7 @@ int blasx_runtime_execute(int prec, size_t esz, int64_t tile, const blasx_proble
                           const blasx_operand_t op[BLASX_OPND_COUNT]) {
     blasx_job_t job;
     memset(&job, 0, sizeof job);
+    job.wake = notify;
     job.prec = prec;
     job.esz = esz;
     job.tile = tile;
@@ -392,10 +326,10 @@ int blasx_runtime_execute(int prec, size_t esz, int64_t tile, const blasx_proble
     job.gpus = rt.ngpu_threads ? blasx_gpus_healthy() : 0;
     int ngpu_threads = rt.ngpu_threads;
     pthread_mutex_unlock(&rt.lock);
-    /* With GPUs the caller is the CPU worker beside them (when on), else it
+    /* With GPUs the caller is the CPU team beside them (when on), else it
      * only waits.  Its strip and preparation may measure rates (the CPU
      * probe, the tile model): outside the lock. */
-    int nteam = team_threads(ngpu_threads), want_team = job.gpus > 0 && blasx_settings()->cpu_worker;
+    int nteam = team_threads(ngpu_threads), want_team = job.gpus > 0 && blasx_settings()->cpu_team;
     if (want_team) job.prob.strip = blasx_team_strip(prec, esz, tile, p, job.gpus, nteam);
     /* several GPUs: GEMM tasks start their K loops at spread tiles (plan.h) */
     if (p->routine == BLASX_K_GEMM && job.gpus > 1 && blasx_settings()->k_rotate)
@@ -425,14 +359,14 @@ int blasx_runtime_execute(int prec, size_t esz, int64_t tile, const blasx_proble
     pthread_cond_broadcast(&rt.wake);
     pthread_mutex_unlock(&rt.lock);
 
-    blasx_worker_t self = {&blasx_cpu_worker_ops, 0, 0};
+    blasx_cpu_worker_t self = {.id = 0};
     for (;;) {
-        /* With GPUs the caller only waits, or is the CPU worker beside them;
+        /* With GPUs the caller only waits, or is the CPU team beside them;
          * if the GPUs failed it works as one of the CPU pool. */
         int cpu = atomic_load(&job.cpu_ok);
         if (cpu && work_on(&self, &job)) break;
         if (!cpu && atomic_load(&job.remaining) == 0) break;
-        /* The CPU worker reconsiders when a task completes: `left` before
+        /* The CPU team reconsiders when a task completes: `left` before
          * its turn catches completions before team_waiting is seen. */
         int64_t left = atomic_load(&job.remaining);
         int team = !cpu && job.team;
@@ -522,7 +456,7 @@ void blasx_last_call_cpu_stats(blasx_cpu_stats_t *out) {
     if (out) *out = last_call_cpu;
 }
 
-int blasx_set_cpu_worker(int on) { return blasx_settings_set_cpu_worker(on); }
+int blasx_set_cpu_worker(int on) { return blasx_settings_set_cpu_team(on); }
 
 int blasx_last_call_stats(int gpu, blasx_gpu_stats_t *out) {
     if (gpu < 0 || gpu >= BLASX_CFG_MAX_GPUS || gpu >= last_call_gpus) return -1;

@@ -8,7 +8,7 @@
 #include "internal/gpu/gpu_worker.h"
 #include "internal/runtime/runtime.h"
 #include "internal/base/settings.h"
-#include "internal/obs/stats.h"
+#include "internal/base/clock.h"
 
 /* Device copies of the operands start on this boundary (bytes): what
  * cuBLAS and the copy engines like, as the heap's own blocks. */

@@ -1,0 +1,27 @@
+/* internal/plan/job.c -- completing a job's tasks (see job.h). */
+#include "internal/plan/job.h"
+
+void blasx_job_complete(blasx_job_t *job, int32_t t, int st) {
+    if (st) {
+        int zero = 0;
+        atomic_compare_exchange_strong(&job->status, &zero, st);
+    }
+    const blasx_task_t *tk = &job->g.tasks[t];
+    atomic_fetch_add(&job->flops_done, (int64_t)tk->flops);
+    int released = 0;
+    for (int32_t i = 0; i < tk->nsucc; i++) {
+        int32_t s = job->g.succ[tk->succ0 + i];
+        if (atomic_fetch_sub(&job->npred[s], 1) == 1) {
+            blasx_queue_enqueue(&job->q, s);
+            released = 1;
+        }
+    }
+    /* the last task, new ready work, or a CPU team waiting to reconsider */
+    if (atomic_fetch_sub(&job->remaining, 1) == 1 || released || atomic_load(&job->team_waiting)) job->wake();
+}
+
+void blasx_job_hand_back(blasx_job_t *job, int32_t t) {
+    int64_t i = atomic_load_explicit(&job->hand_tail, memory_order_relaxed); /* one producer */
+    job->hand[i] = t;
+    atomic_store_explicit(&job->hand_tail, i + 1, memory_order_release);
+}
