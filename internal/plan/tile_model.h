@@ -80,7 +80,7 @@ static inline double blasx_tile_model_tasks(const blasx_problem_t *p, int64_t T)
  * KiB pieces at 30-33 GB/s beside the kernels; at N = 16384 DTRMM / DSYR2K
  * / DTRSM ran at efficiency 0.76 / 0.87 / 0.87 with 4096-tiles against
  * 0.58 / 0.74 / 0.82 with the 2048 the unpenalized model chose:
- * tile*-nongemm-16384-h200-2026-11-24.*), which the model's one-copy
+ * experiments/tile*-nongemm-16384-h200-2026-11-24.*), which the model's one-copy
  * probe does not show. */
 static inline double blasx_tile_model_estimate(const blasx_tile_model_t *md, double rate, int64_t T,
                                                const blasx_problem_t *p, size_t esz, int gpus) {
@@ -121,7 +121,7 @@ static inline double blasx_tile_model_estimate(const blasx_tile_model_t *md, dou
  * 52-54 GB/s, yet in DGEMM calls the square 1024-tiles' copies ran at
  * ~31-33 and tall tiles of 8192 rows (64 KiB) made DGEMM N = 8192 /
  * 16384 / 32768 1.23 / 1.14 / 1.05x faster, M = N = 32768, K = 4096
- * 1.43x (benchmarks/results/tall-tiles-*-h200-2026-11-24.*). */
+ * 1.43x (benchmarks/results/experiments/tall-tiles-*-h200-2026-11-24.*). */
 static inline int64_t blasx_tile_model_tall(const blasx_problem_t *p, int64_t T, size_t esz) {
     if (p->routine != BLASX_K_GEMM || blasx_cfg.tile_model.tall_kib <= 0) return 0;
     int64_t rows = (int64_t)(blasx_cfg.tile_model.tall_kib * 1024 / (long long)esz);
