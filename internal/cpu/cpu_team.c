@@ -35,8 +35,8 @@ static int team_run_step(const blasx_job_t *job, const blasx_step_t *s, const bl
 
 /* The rate of the parallel GEMM on `threads` threads: one untimed call
  * (creates the pool threads and buffers), then the best of three (other
- * threads may still be settling, e.g. the runtime's pool just started:
- * one probe measured 0.12 TFLOP/s against 0.59 in another process);
+ * threads may still be settling, e.g. right after the runtime's pool
+ * started, and one timing alone can then be several times too low);
  * 0 if it cannot run. */
 static double team_probe(int prec, int threads) {
     const int64_t n = blasx_cfg.sched.team_probe;

@@ -25,8 +25,7 @@
  * columns of C, about the CPU's predicted share of them, cut into one
  * column of thin tasks kept out of the queue.  Columns, not rows: the
  * parallel GEMM splits a task's rows among its threads, and a few rows
- * each would leave its micro-kernels idle (measured: 64-row strip tasks
- * ran at a quarter of the CPU's square-tile rate).  The CPU team takes
+ * each would leave its micro-kernels idle.  The CPU team takes
  * strip tasks from the front (under the same rule), the GPUs from the
  * back once the queue is empty, one at a time into an empty reservation
  * station: a static preference with dynamic balancing, so a wrong rate
@@ -57,8 +56,8 @@ static inline int blasx_team_claim_ok(double flops, double r_cpu, double r_gpu, 
  * the strip's first task (strip_flops; 0: none) passes the claim rule at
  * the call's start.  Later the rule only tightens (remaining work shrinks;
  * the GPUs' rate the rule uses is never below the prior r_gpu), so 0 means
- * it would only watch -- and watching cost DGEMM N = 8192 ~0.7% on the
- * H200 with the worker taking nothing.  Unknown rates: 1 (it may learn). */
+ * it would only watch, and a worker that only watches still slows the
+ * call, so it stays out.  Unknown rates: 1 (it may learn). */
 static inline int blasx_team_could_claim(double max_flops, double strip_flops, double r_cpu, double r_gpu,
                                          double total) {
     if (!(r_cpu > 0) || !(r_gpu > 0)) return 1;

@@ -79,12 +79,11 @@ static void plan_gemm(blasx_graph_t *g, const blasx_problem_t *p, int64_t T, dou
     const int64_t strip = g->strip_cols[BLASX_OPND_C];
     /* Row by row: the first tasks the GPUs take share op(A)'s tile row, so
      * the first wave of a call waits for one tile row of A, not for all of
-     * it (with tall tiles, two tile rows at N = 16384 on an H200).  On
-     * several GPUs those tasks start their K loops at spread tiles
-     * (k_rotate): in order all of them first asked for op(A)(i, 0), which
-     * the first GPU loaded while the other waited for it, and so on down
-     * the row -- DGEMM 8192 on 2x H200 (2026-11-23): GPU 0's link carried
-     * 79% of the host bytes.  beta goes with the first step in task order. */
+     * it.  On several GPUs those tasks start their K loops at spread tiles
+     * (k_rotate): in K order they would all ask for op(A)(i, 0) first, one
+     * GPU would load it while the others wait, and so on down the row, so
+     * one GPU's host link would carry most of the bytes.  beta goes with
+     * the first step in task order. */
     const int64_t span = p->k_rotate > 1 ? p->k_rotate : 1;
     int64_t q = 0;
     for (int64_t i = 0; i < mt; i++)

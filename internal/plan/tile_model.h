@@ -6,30 +6,32 @@
  * (powers of two in [cfg.tile_model.min, cfg.tile_model.max]), the
  * pinned host<->GPU bandwidths of one large contiguous copy and, per T, of
  * tile-shaped copies (T rows out of a taller host matrix: a 2-D copy of
- * T * esz-byte pieces, slower than contiguous for small T -- H200 DGEMM
- * about 33 GB/s at T = 1024 against 55 contiguous); blasx_tile_model_pick then estimates, for a
- * call's shape, its GPU count and streams, the time with each T:
+ * T * esz-byte pieces, slower than a contiguous copy when T is small);
+ * blasx_tile_model_pick then estimates, for a call's shape, its GPU count
+ * and streams, the time with each T:
  *     compute   = ceil(tasks / G) * flops / (tasks * rate(T))
  *                 (whole output-tile tasks per GPU: few large tiles balance badly)
  *     transfer  = max(bytes in / (G * h2d), bytes out / (G * d2h))
  *                 (each operand crosses PCIe once with the L2 level)
- *     pipeline  = (2 T^2 in + T^2 out) * esz / link   (first inputs, last write-back)
+ *     pipeline  = (2 TM T + T^2) * esz / h2d + TM T * esz / d2h
+ *                 (the first step's op(A), C and B tiles in, the last
+ *                 write-back out; TM = T except for GEMM's tall tiles)
  *     estimate  = max(compute, transfer) + pipeline
  * and picks the smallest estimate among the T whose working set fits the
  * GPU heap.  Small T gives parallelism and a short pipeline fill, large T
- * the kernel rate (H200 DGEMM: about 40 TFLOP/s at 1024, 58 at 4096).
+ * a higher kernel rate.
  * A GEMM gets tall tiles (plan.h tile_m: C and op(A) tiles
  * cfg.tile_model.tall_kib of host column high, at most all M rows), whose
  * host pieces are long: C's bytes, read and written back in place by each
- * task, cannot come by panels, and as 8 KiB pieces crossed at ~31 GB/s
- * beside the kernels (blasx_tile_model_tall).  Other routines' output
+ * task, cannot come by panels, and short pieces cross slowly while
+ * kernels run (blasx_tile_model_tall).  Other routines' output
  * tiles with short host columns are taken to cross that slowly
  * (cfg.tile_model.short_piece_*), which moves DTRMM/DTRSM/DSYRK to larger
  * tiles.
- * Invariants: a pure function of its inputs (unit-tested with measured
- * rates); used only when GPUs run the call, the compile-time tile is not
- * pinned (cfg.tile_model.on) and BLASX_TILE is unset; any failure of the
- * measurement leaves the compiled tile in force.
+ * Invariants: a pure function of its inputs and blasx_cfg (unit-tested
+ * with measured rates); used only when GPUs run the call, the compile-time
+ * tile is not pinned (cfg.tile_model.on) and BLASX_TILE is unset; any
+ * failure of the measurement leaves the compiled tile in force.
  */
 #ifndef BLASX_INTERNAL_TILE_MODEL_H
 #define BLASX_INTERNAL_TILE_MODEL_H
@@ -76,12 +78,10 @@ static inline double blasx_tile_model_tasks(const blasx_problem_t *p, int64_t T)
  * largest candidate up to tile_m), the first step waits for its tall A and
  * C tiles and the last write-back is a tall tile.  Output tiles with host
  * columns shorter than cfg.tile_model.short_piece_b cross at
- * short_piece_pct of the probed rate: measured in calls on an H200 (8-16
- * KiB pieces at 30-33 GB/s beside the kernels; at N = 16384 DTRMM / DSYR2K
- * / DTRSM ran at efficiency 0.76 / 0.87 / 0.87 with 4096-tiles against
- * 0.58 / 0.74 / 0.82 with the 2048 the unpenalized model chose:
- * tile*-nongemm-16384-h200-2026-11-24.*), which the model's one-copy
- * probe does not show. */
+ * short_piece_pct of the probed rate: inside a call such copies run beside
+ * kernels and slow down, which the model's one-copy probe does not show,
+ * and without the penalty it picks tiles too small for the non-GEMM
+ * routines (evidence: benchmarks/results/INDEX.md). */
 static inline double blasx_tile_model_estimate(const blasx_tile_model_t *md, double rate, int64_t T,
                                                const blasx_problem_t *p, size_t esz, int gpus) {
     int64_t rows[BLASX_OPND_COUNT], cols[BLASX_OPND_COUNT];
@@ -117,11 +117,9 @@ static inline double blasx_tile_model_estimate(const blasx_tile_model_t *md, dou
 /* Rows of a GEMM's tall tiles for side T (plan.h tile_m; 0: square): C
  * and op(A) tiles cfg.tile_model.tall_kib KiB of host column tall, at
  * most all m rows, never shorter than T.  Not from the model's probes:
- * on an H200 a copy of 8 KiB pieces beside one GEMM kernel crossed at
- * 52-54 GB/s, yet in DGEMM calls the square 1024-tiles' copies ran at
- * ~31-33 and tall tiles of 8192 rows (64 KiB) made DGEMM N = 8192 /
- * 16384 / 32768 1.23 / 1.14 / 1.05x faster, M = N = 32768, K = 4096
- * 1.43x (benchmarks/results/tall-tiles-*-h200-2026-11-24.*). */
+ * a probe copy of short pieces beside one kernel runs near the contiguous
+ * rate, yet inside a call the same copies are slow; long host pieces keep
+ * C's and op(A)'s copies fast (evidence: benchmarks/results/INDEX.md). */
 static inline int64_t blasx_tile_model_tall(const blasx_problem_t *p, int64_t T, size_t esz) {
     if (p->routine != BLASX_K_GEMM || blasx_cfg.tile_model.tall_kib <= 0) return 0;
     int64_t rows = (int64_t)(blasx_cfg.tile_model.tall_kib * 1024 / (long long)esz);
