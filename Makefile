@@ -169,7 +169,13 @@ nonuma:
 	! nm $(BUILD)/nonuma/libblasx.a | grep -q ' U numa_'
 	bash testing/run_unit.sh $(BUILD)/nonuma/test_cpu_gemm $(BUILD)/nonuma/test_cpu_team $(BUILD)/nonuma/test_api
 
-test: unit symbols netlib sim sanitize dropin nonuma
+# House rules (testing/check_house.py): file and function sizes, getenv in
+# one file, no include or call circle between files or folders.
+.PHONY: house
+house: $(BUILD)/libblasx.a
+	python3 testing/check_house.py $(BUILD)/obj
+
+test: unit symbols house netlib sim sanitize dropin nonuma
 
 demo: $(BUILD)/demo_dgemm
 	$(BUILD)/demo_dgemm

@@ -1,4 +1,4 @@
-/* blasx/errors.c -- error reporting: status strings, the failure handler,
+/* blasx/errors.c -- error reporting: the failure handler,
  * and the reference BLAS/CBLAS error-reporting names (xerbla_,
  * cblas_xerbla, RowMajorStrg, CBLAS_CallFromC).
  * The reference names are weak, so a program's own definitions (the Netlib
@@ -66,18 +66,6 @@ void blasx_call_cblas_xerbla(int rowmajor, int p, const char *rout, const char *
     RowMajorStrg = 0, CBLAS_CallFromC = 0;
     if (rm) *rm = 0;
     if (fc) *fc = 0;
-}
-
-const char *blasx_status_string(int status) {
-    if (status < 0) return "invalid argument (the position is -status)";
-    switch (status) {
-    case BLASX_OK: return "success";
-    case BLASX_ERR_NOMEM: return "out of host memory for the task graph";
-    case BLASX_ERR_DEVICE: return "device failure with no worker left to finish the call";
-    case BLASX_ERR_INTERNAL: return "internal error (a bug in blasx)";
-    case BLASX_ERR_THREAD: return "worker threads could not be started";
-    default: return "unknown status";
-    }
 }
 
 static _Atomic(blasx_error_handler_t) handler;

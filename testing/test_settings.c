@@ -2,7 +2,9 @@
  * case runs in a child process (settings are read once per process) with
  * its environment; valid values are taken, invalid ones reported on stderr
  * once and replaced by the default, and BLASX_TILE really changes the tile
- * grid of a tiled call (the task count seen by a simulated GPU). */
+ * grid of a tiled call (the task count seen by a simulated GPU).  README's
+ * settings table has exactly one row per table entry, as rendered here
+ * (argv[1]: README.md's path; default ./README.md). */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -35,7 +37,7 @@ static int in_child(const char *name, const char *value, int (*fn)(void), char *
 }
 
 static int tile_value(void) { return (int)blasx_settings()->tile; }
-static int cpu_worker_value(void) { return blasx_settings()->cpu_team; }
+static int cpu_team_value(void) { return blasx_settings()->cpu_team; }
 static int verbose_value(void) { return blasx_settings()->verbose; }
 static int k_rotate_value(void) { return blasx_settings()->k_rotate; }
 /* the setter takes 0 and 1 (returning the value before), refuses others */
@@ -62,8 +64,44 @@ static int gpus_started(void) {
     return blasx_gpu_count();
 }
 
-int main(void) {
+/* The README row of setting id. */
+static void readme_row(int id, char *out, size_t len) {
+    const blasx_setting_def_t *d = blasx_setting_def(id);
+    char name[128];
+    if (d->old_name) snprintf(name, sizeof name, "`%s` (or `%s`)", d->name, d->old_name);
+    else snprintf(name, sizeof name, "`%s`", d->name);
+    snprintf(out, len, "| %s | %s | %s | %s | %s |", name, d->range_doc, d->dflt_doc,
+             d->when == BLASX_SETTING_ONCE ? "once" : "each start", d->doc);
+}
+
+static void check_readme(const char *path) {
+    FILE *f = fopen(path, "r");
+    CHECK(f != NULL, "README at %s readable", path);
+    if (!f) return;
+    static char text[1 << 20];
+    size_t n = fread(text, 1, sizeof text - 1, f);
+    text[n] = 0;
+    fclose(f);
+    const char *sec = strstr(text, "\n## Run-time settings\n");
+    CHECK(sec != NULL, "README has a Run-time settings section");
+    if (!sec) return;
+    const char *end = strstr(sec + 1, "\n## ");
+    size_t seclen = end ? (size_t)(end - sec) : strlen(sec);
+    int rows = 0;
+    for (const char *p = sec; p < sec + seclen && (p = strstr(p, "\n| `BLASX_")) && p < sec + seclen; p++) rows++;
+    CHECK(rows == BLASX_SETTING_COUNT, "README's settings table: %d rows, the table has %d", rows, BLASX_SETTING_COUNT);
+    for (int id = 0; id < BLASX_SETTING_COUNT; id++) {
+        char row[1024];
+        readme_row(id, row, sizeof row);
+        const char *hit = strstr(sec, row);
+        CHECK(hit && hit < sec + seclen && hit[-1] == '\n' && hit[strlen(row)] == '\n',
+              "README row of %s is exactly:\n%s", blasx_setting_def(id)->name, row);
+    }
+}
+
+int main(int argc, char **argv) {
     char err[4096];
+    check_readme(argc > 1 ? argv[1] : "README.md");
     /* settings of the GPU workers, read when the runtime starts */
     CHECK(in_child("BLASX_L2_CACHE", "yes", gpus_started, err, sizeof err) > 0 &&
               strstr(err, "BLASX_L2_CACHE=yes ignored"),
@@ -74,12 +112,15 @@ int main(void) {
     CHECK(in_child("BLASX_L2_CACHE", "0", gpus_started, err, sizeof err) > 0 && !strstr(err, "ignored"),
           "BLASX_L2_CACHE=0 taken silently (stderr: %s)", err);
     CHECK(in_child("BLASX_TILE", "96", tile_value, err, sizeof err) == 96 && !*err, "BLASX_TILE=96 taken");
-    CHECK(in_child("BLASX_TILE", "12x", tile_value, err, sizeof err) == 0 && strstr(err, "BLASX_TILE=12x ignored"),
-          "BLASX_TILE=12x reported and ignored (stderr: %s)", err);
+    CHECK(in_child("BLASX_TILE", "12x", tile_value, err, sizeof err) == 0 && strstr(err, "BLASX_TILE=12x ignored") &&
+              strstr(err, "using the default: the tile model's choice"),
+          "BLASX_TILE=12x reported and ignored, the default named in words (stderr: %s)", err);
     CHECK(in_child("BLASX_TILE", "-3", tile_value, err, sizeof err) == 0 && strstr(err, "ignored"),
           "BLASX_TILE=-3 reported and ignored");
-    CHECK(in_child("BLASX_CPU_WORKER", "1", cpu_worker_value, err, sizeof err) == 1, "BLASX_CPU_WORKER=1 taken");
-    CHECK(in_child("BLASX_CPU_WORKER", "2", cpu_worker_value, err, sizeof err) == blasx_cfg.sched.team &&
+    CHECK(in_child("BLASX_CPU_TEAM", "1", cpu_team_value, err, sizeof err) == 1, "BLASX_CPU_TEAM=1 taken");
+    CHECK(in_child("BLASX_CPU_WORKER", "1", cpu_team_value, err, sizeof err) == 1,
+          "BLASX_CPU_WORKER=1 (the former name) taken");
+    CHECK(in_child("BLASX_CPU_WORKER", "2", cpu_team_value, err, sizeof err) == blasx_cfg.sched.team &&
               strstr(err, "BLASX_CPU_WORKER=2 ignored"),
           "BLASX_CPU_WORKER=2 reported, default kept");
     CHECK(in_child("BLASX_VERBOSE", "1", verbose_value, err, sizeof err) == 1, "BLASX_VERBOSE=1 taken");

@@ -69,12 +69,11 @@ static double team_rate_now(int prec, int threads) {
     return team_rate[prec];
 }
 
-/* The GPUs' rate the tile model predicts for call p with `tile`, flop/s
- * (0 without a model). */
-static double team_gpu_prior(int prec, size_t esz, int64_t tile, const blasx_problem_t *p, int gpus,
-                             double flops) {
-    const blasx_tile_model_t *md = gpus > 0 ? blasx_gpus_tile_model(prec, esz) : NULL;
-    if (!md || md->n <= 0 || !(md->h2d > 0) || !(md->d2h > 0)) return 0;
+/* The GPUs' rate the tile model md predicts for call p with `tile`,
+ * flop/s (0 without a model). */
+static double team_gpu_prior(const blasx_tile_model_t *md, size_t esz, int64_t tile, const blasx_problem_t *p,
+                             int gpus, double flops) {
+    if (gpus <= 0 || !md || md->n <= 0 || !(md->h2d > 0) || !(md->d2h > 0)) return 0;
     int best = 0; /* the candidate nearest the call's tile */
     for (int i = 1; i < md->n; i++)
         if (llabs(md->tile[i] - tile) < llabs(md->tile[best] - tile)) best = i;
@@ -83,13 +82,14 @@ static double team_gpu_prior(int prec, size_t esz, int64_t tile, const blasx_pro
     return est > 0 ? flops / est : 0;
 }
 
-int64_t blasx_team_strip(int prec, size_t esz, int64_t tile, const blasx_problem_t *p, int gpus, int threads) {
+int64_t blasx_team_strip(int prec, size_t esz, int64_t tile, const blasx_problem_t *p, int gpus, int threads,
+                         const blasx_tile_model_t *md) {
     if (p->routine != BLASX_K_GEMM || (prec != BLASX_PREC_S && prec != BLASX_PREC_D) ||
         blasx_cfg.sched.team_strip_pct == 0)
         return 0;
     long long pinned = blasx_settings()->cpu_strip;
     if (pinned >= 0) return pinned < p->n ? pinned : 0;
-    double r_gpu = team_gpu_prior(prec, esz, tile, p, gpus, blasx_problem_flops(p));
+    double r_gpu = team_gpu_prior(md, esz, tile, p, gpus, blasx_problem_flops(p));
     double r_cpu = 0; /* stays 0 (no strip) while the pool is busy */
     int pool = r_gpu > 0 && blasx_numa_reserve();
     if (pool) {
@@ -105,7 +105,7 @@ int64_t blasx_team_strip(int prec, size_t esz, int64_t tile, const blasx_problem
     return h;
 }
 
-int blasx_team_prepare(blasx_job_t *job) {
+int blasx_team_prepare(blasx_job_t *job, const blasx_tile_model_t *md) {
     job->team = 0;
     double total = 0, big = 0;
     for (int64_t t = 0; t < job->g.ntasks; t++) {
@@ -119,7 +119,7 @@ int blasx_team_prepare(blasx_job_t *job) {
     if (!job->hand) return BLASX_ERR_NOMEM;
     atomic_init(&job->hand_head, 0);
     atomic_init(&job->hand_tail, 0);
-    job->gpu_rate_prior = team_gpu_prior(job->prec, job->esz, job->tile, &job->prob, job->gpus, total);
+    job->gpu_rate_prior = team_gpu_prior(md, job->esz, job->tile, &job->prob, job->gpus, total);
     int32_t s0 = blasx_job_strip_front(job);
     if (!blasx_team_could_claim(big, s0 >= 0 ? job->g.tasks[s0].flops : 0, team_rate[job->prec], job->gpu_rate_prior,
                                 total)) {

@@ -41,6 +41,7 @@
 #define BLASX_INTERNAL_CPU_TEAM_H
 
 #include "internal/plan/job.h"
+#include "internal/plan/tile_model.h"
 
 /* 1 if a task of `flops` may start on the CPU team now: r_cpu and r_gpu
  * in flop/s (0 = unknown: no), remaining = flops of the call not yet
@@ -94,16 +95,17 @@ static inline int blasx_team_task_eligible(const blasx_job_t *job, int32_t t) {
  * precision prec with `tile` on `gpus` GPUs when the CPU team is on with
  * `threads` kernel threads: its
  * rate (measured once per process and precision, then per task) against
- * the GPUs' rate the tile model predicts.  0 for anything but S/D GEMM, or
- * when a rate is unknown or the parallel GEMM's pool is busy. */
+ * the GPUs' rate their tile model md predicts (the runtime passes it; NULL:
+ * none).  0 for anything but S/D GEMM, or when a rate is unknown or the
+ * parallel GEMM's pool is busy. */
 BLASX_INTERNAL int64_t blasx_team_strip(int prec, size_t esz, int64_t tile, const blasx_problem_t *p, int gpus,
-                                        int threads);
+                                        int threads, const blasx_tile_model_t *md);
 
 /* Prepares `job` for the CPU team (job->team = 1): the hand-back list,
  * the largest eligible task and the GPUs' predicted rate; job->team stays
  * 0 when it could never start a task (blasx_team_could_claim).  Returns a
  * status; on failure the job simply runs without it (job->team = 0). */
-BLASX_INTERNAL int blasx_team_prepare(blasx_job_t *job);
+BLASX_INTERNAL int blasx_team_prepare(blasx_job_t *job, const blasx_tile_model_t *md);
 
 /* One turn of the CPU team on `job` with `threads` kernel threads: takes
  * and runs at most one task.  Returns 1 if it ran one, 0 if none may start

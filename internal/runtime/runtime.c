@@ -330,7 +330,9 @@ int blasx_runtime_execute(int prec, size_t esz, int64_t tile, const blasx_proble
      * only waits.  Its strip and preparation may measure rates (the CPU
      * probe, the tile model): outside the lock. */
     int nteam = team_threads(ngpu_threads), want_team = job.gpus > 0 && blasx_settings()->cpu_team;
-    if (want_team) job.prob.strip = blasx_team_strip(prec, esz, tile, p, job.gpus, nteam);
+    /* the GPUs' tile model, for the team's prediction of their rate */
+    const blasx_tile_model_t *md = want_team ? blasx_gpus_tile_model(prec, esz) : NULL;
+    if (want_team) job.prob.strip = blasx_team_strip(prec, esz, tile, p, job.gpus, nteam, md);
     /* several GPUs: GEMM tasks start their K loops at spread tiles (plan.h) */
     if (p->routine == BLASX_K_GEMM && job.gpus > 1 && blasx_settings()->k_rotate)
         job.prob.k_rotate = (int64_t)job.gpus * blasx_cfg.gpu.streams_per_gpu;
@@ -348,7 +350,7 @@ int blasx_runtime_execute(int prec, size_t esz, int64_t tile, const blasx_proble
                 (long long)p->n, (long long)p->k, (long long)job.g.blk_rows[BLASX_OPND_C],
                 (long long)job.g.blk_cols[BLASX_OPND_C], (long long)job.g.ntasks);
     }
-    if (want_team) blasx_team_prepare(&job); /* failure: runs without */
+    if (want_team) blasx_team_prepare(&job, md); /* failure: runs without */
     job.t_start = blasx_now();
     pthread_mutex_lock(&rt.lock);
     job.gpus = rt.ngpu_threads ? blasx_gpus_healthy() : 0; /* again: a GPU may have failed meanwhile */
