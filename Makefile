@@ -111,7 +111,7 @@ netlib: $(BUILD)/libblasx.so $(BUILD)/tiny/libblasx.so
 # also with pageable copies staged through pinned buffers; the GPU test
 # again with the second cache level (peer copies) off, without the copy
 # stream, without panel copies, with panels split on the copy stream, with
-# GEMM's K loops in order (not rotated), with the CPU worker and its strip, and
+# GEMM's K loops in order (not rotated), with the CPU team and its strip, and
 # with GEMM's tall tiles.
 SIM_ENV = BLASX_SIM_MEM_KB=16 NETLIB_SETS=debian
 sim: $(BUILD)/tiny/test_api $(BUILD)/tiny/test_gpu $(BUILD)/tiny/test_errors $(BUILD)/tiny/test_naninf $(BUILD)/tiny/test_trace $(BUILD)/tiny/libblasx.so \
@@ -123,20 +123,20 @@ sim: $(BUILD)/tiny/test_api $(BUILD)/tiny/test_gpu $(BUILD)/tiny/test_errors $(B
 	done
 	echo "=== 2 simulated GPU(s), second cache level off"
 	BLASX_L2_CACHE=0 BLASX_SIM_GPUS=2 $(SIM_ENV) bash testing/run_unit.sh $(BUILD)/tiny/test_gpu
-	echo "=== 2 simulated GPU(s): no copy stream (no panels either); panels off; panels split on the copy stream; GEMM's K loops in order; the CPU worker with a 2-column strip"
+	echo "=== 2 simulated GPU(s): no copy stream (no panels either); panels off; panels split on the copy stream; GEMM's K loops in order; the CPU team with a 2-column strip"
 	BLASX_COPY_STREAM=0 BLASX_SIM_GPUS=2 $(SIM_ENV) bash testing/run_unit.sh $(BUILD)/tiny/test_gpu
 	BLASX_PANEL=0 BLASX_SIM_GPUS=2 $(SIM_ENV) bash testing/run_unit.sh $(BUILD)/tiny/test_gpu
 	BLASX_SPLIT_STREAM=0 BLASX_SIM_GPUS=2 $(SIM_ENV) bash testing/run_unit.sh $(BUILD)/tiny/test_gpu
 	BLASX_SPLIT_STREAM=0 BLASX_SIM_GPUS=2 bash testing/run_unit.sh $(BUILD)/tiny/test_trace
 	BLASX_K_ROTATE=0 BLASX_SIM_GPUS=2 $(SIM_ENV) bash testing/run_unit.sh $(BUILD)/tiny/test_gpu $(BUILD)/tiny/test_api
-	BLASX_CPU_WORKER=1 BLASX_CPU_STRIP=2 BLASX_SIM_GPUS=2 $(SIM_ENV) bash testing/run_unit.sh $(BUILD)/tiny/test_gpu $(BUILD)/tiny/test_api
+	BLASX_CPU_TEAM=1 BLASX_CPU_STRIP=2 BLASX_SIM_GPUS=2 $(SIM_ENV) bash testing/run_unit.sh $(BUILD)/tiny/test_gpu $(BUILD)/tiny/test_api
 	echo "=== 2 simulated GPU(s) of 64 MiB, tiles of 270 (BLASX_TILE): diagonal SYRK-family tiles go back as direct blocks and staged 135-row diagonal blocks (tri_wb)"
 	BLASX_TILE=270 BLASX_SIM_GPUS=2 BLASX_SIM_MEM_KB=65536 $(BUILD)/tiny/test_gpu 300 > $(BUILD)/tiny/test_gpu_270.log 2>&1 || \
 	  { grep -v ': ok$$' $(BUILD)/tiny/test_gpu_270.log | head -n 40; exit 1; }
 	tail -n 1 $(BUILD)/tiny/test_gpu_270.log
-	echo "=== 2 simulated GPU(s): GEMM's tall tiles of 7 rows (BLASX_TILE_M; the tile model picks them on real GPUs), also with the CPU worker's strip"
+	echo "=== 2 simulated GPU(s): GEMM's tall tiles of 7 rows (BLASX_TILE_M; the tile model picks them on real GPUs), also with the CPU team's strip"
 	BLASX_TILE_M=7 BLASX_SIM_GPUS=2 $(SIM_ENV) bash testing/run_unit.sh $(BUILD)/tiny/test_gpu $(BUILD)/tiny/test_api
-	BLASX_TILE_M=7 BLASX_CPU_WORKER=1 BLASX_CPU_STRIP=2 BLASX_SIM_GPUS=2 $(SIM_ENV) bash testing/run_unit.sh $(BUILD)/tiny/test_gpu
+	BLASX_TILE_M=7 BLASX_CPU_TEAM=1 BLASX_CPU_STRIP=2 BLASX_SIM_GPUS=2 $(SIM_ENV) bash testing/run_unit.sh $(BUILD)/tiny/test_gpu
 	echo "=== 2 simulated GPU(s), default build: calls below the offload threshold forced whole on a GPU (BLASX_SMALL=2)"
 	BLASX_SMALL=2 BLASX_SIM_GPUS=2 BLASX_SIM_MEM_KB=4096 bash testing/run_unit.sh $(BUILD)/test_api $(BUILD)/test_errors $(BUILD)/test_naninf $(BUILD)/test_threads
 	BLASX_SMALL=2 BLASX_SIM_GPUS=2 BLASX_SIM_MEM_KB=4096 NETLIB_SETS=debian bash testing/netlib/run_netlib.sh $(abspath $(BUILD)/libblasx.so) sim2-small
@@ -162,7 +162,7 @@ dropin: lib
 	bash testing/run_install.sh $(BUILD)
 
 # The CPU side built without libnuma (one NUMA domain), as on machines
-# without it: the parallel GEMM, the CPU worker beside (simulated) GPUs and
+# without it: the parallel GEMM, the CPU team beside (simulated) GPUs and
 # the API.
 nonuma:
 	$(MAKE) BUILD=$(BUILD)/nonuma HAVE_NUMA= $(BUILD)/nonuma/test_cpu_gemm $(BUILD)/nonuma/test_cpu_team $(BUILD)/nonuma/test_api

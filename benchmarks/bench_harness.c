@@ -29,7 +29,7 @@
  *   (gemm: m,n,k; symm/hemm/trmm/trsm: m,n; syrk/herk/syr2k/her2k: n,k).
  *   --sizes replaces the sizes of every case except dgemm_shapes and @ cases.
  *   --cpu-worker adds, after each blasx run on GPUs, the same run with the
- *   CPU worker beside the GPUs on (row blasx_cpuw, blasx_set_cpu_worker):
+ *   CPU team beside the GPUs on (row blasx_cpuw, blasx_set_cpu_worker):
  *   its tasks, flops and time, its result against the worker off, and the
  *   time ratio off/on -- from calls with the worker off and on taken in
  *   turns, each from the initial C (best of R each).
@@ -357,7 +357,7 @@ static void usage(void) {
          "  --xt-max-blocks  skip block dimensions giving more than B blocks per side (default 16; 0 = none)\n"
          "  --bw-mib     size of each bandwidth copy (default 1024)\n"
          "  --tri-bytes  count only the referenced triangle of symmetric/triangular operands in the bound\n"
-         "  --cpu-worker also run blasx with the CPU worker beside the GPUs on (row blasx_cpuw)\n"
+         "  --cpu-worker also run blasx with the CPU team beside the GPUs on (row blasx_cpuw)\n"
          "  --no-k-rotate  GEMM cases on several GPUs: also run blasx with the K loops in order (row\n"
          "               blasx_nokr; the plain row has them rotated, BLASX_K_ROTATE)\n"
          "  --tile-m     GEMM cases: also run blasx with tall tiles of each of these rows pinned (0: square\n"
@@ -1184,7 +1184,7 @@ static int LINKS_SHOWN;
 static int RUN_COMPARE; /* run_blasx compares its result with H.Cs (row->diff) and keeps H.Cs */
 static double CPUW_OFF_T; /* run_blasx with the worker on: best time of the worker-off calls paired with it */
 
-/* blasx on g GPUs (0: its CPU path), with the CPU worker beside the GPUs
+/* blasx on g GPUs (0: its CPU path), with the CPU team beside the GPUs
  * when cpuw.  Leaves its result in H.Cs; with cpuw it compares its result
  * with the one already there (row->diff) instead. */
 static int run_blasx(const case_t *c, int g, row_t *row, int cpuw) {
@@ -1276,12 +1276,12 @@ static int run_blasx(const case_t *c, int g, row_t *row, int cpuw) {
     blasx_cpu_stats_t cs;
     blasx_last_call_cpu_stats(&cs);
     if (cpuw) {
-        printf("    blasx CPU worker: %lld tasks (%lld of a strip of %lld columns), %.3f TFLOP (%.2f%% of the call), "
+        printf("    blasx CPU team: %lld tasks (%lld of a strip of %lld columns), %.3f TFLOP (%.2f%% of the call), "
                "%.3f s, %.2f TFLOP/s while running\n",
                (long long)cs.tasks, (long long)cs.strip_tasks, (long long)cs.strip_cols, cs.flops * 1e-12,
                100.0 * cs.flops / flops_of(c), cs.seconds, cs.seconds > 0 ? cs.flops / cs.seconds * 1e-12 : 0.0);
         size_t l = strlen(row->note);
-        snprintf(row->note + l, sizeof row->note - l, "%sCPU worker %lld tasks (strip %lld columns), %.2f%% of flops",
+        snprintf(row->note + l, sizeof row->note - l, "%sCPU team %lld tasks (strip %lld columns), %.2f%% of flops",
                  l ? "; " : "", (long long)cs.tasks, (long long)cs.strip_cols, 100.0 * cs.flops / flops_of(c));
         row->diff = off_c ? rel_diff(H.C, off_c, c->prec, out_elems(c)) : NAN;
         if (!(row->diff <= tol_of(c->prec))) {
@@ -1579,7 +1579,7 @@ int main(int argc, char **argv) {
 
     char err[256];
     printf("bench_harness: %d GPU(s), %d host threads for fills/copies; alpha %g, beta %g\n", ndev, NTHR, ALPHA, BETA);
-    const char *envs[] = {"BLASX_TILE", "BLASX_L2_CACHE", "BLASX_CPU_WORKER", "BLASX_STAGE_PAGEABLE", "BLASX_GPUS"};
+    const char *envs[] = {"BLASX_TILE", "BLASX_L2_CACHE", "BLASX_CPU_TEAM", "BLASX_CPU_WORKER", "BLASX_STAGE_PAGEABLE", "BLASX_GPUS"};
     for (size_t i = 0; i < sizeof envs / sizeof *envs; i++)
         if (getenv(envs[i])) printf("bench_harness: environment %s=%s\n", envs[i], getenv(envs[i]));
     if (getenv("BLASX_GPUS")) printf("bench_harness: (BLASX_GPUS is set by the harness per GPU count)\n");

@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# benchmarks/run_cpu_worker.sh BUILD OUT [REPS] -- the CPU worker beside the
+# benchmarks/run_cpu_worker.sh BUILD OUT [REPS] -- the CPU team beside the
 # GPUs on a GPU machine (issue: CPU side, item 4): DGEMM N = 8192, 16384,
 # 32768 with the worker off and on in one harness process (best of REPS
 # calls each, default 3), with the model's tile and with 1024 pinned
@@ -14,6 +14,6 @@ for t in model 1024; do
   "$B/bench_harness" --gpus 1 --cases dgemm --sizes 8192,16384,32768 --cpu-worker --no-xt --reps "$R" \
     --big-reps "$R" --csv "$OUT/cpuw-tile-$t.csv" >"$OUT/cpuw-tile-$t.log" 2>&1
   echo "=== tile $t (rc $?)"
-  grep -E '^dgemm .*blasx|CPU worker:' "$OUT/cpuw-tile-$t.log"
+  grep -E '^dgemm .*blasx|CPU team:' "$OUT/cpuw-tile-$t.log"
 done
 unset BLASX_TILE
