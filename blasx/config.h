@@ -65,6 +65,9 @@
 #ifndef BLASX_CFG_TILE_MODEL_SHORT_PIECE_PCT
 #define BLASX_CFG_TILE_MODEL_SHORT_PIECE_PCT 60 /* percent of the measured tile-shaped link rate the model assumes for them (H200: 8-16 KiB pieces at 30-33 GB/s of 55) */
 #endif
+#ifndef BLASX_CFG_TILE_MODEL_PROBE_MB
+#define BLASX_CFG_TILE_MODEL_PROBE_MB 64 /* MiB copied each way by its host-link probes, once per process (its own size: the peer probe's may be 0) */
+#endif
 #ifndef BLASX_CFG_TILE_MODEL_TALL_KIB
 #define BLASX_CFG_TILE_MODEL_TALL_KIB 64 /* KiB; a GEMM's C and op(A) tiles are made this many bytes tall (at most the matrix), so their host columns cross PCIe as long pieces (0 = square tiles) */
 #endif
@@ -338,6 +341,7 @@ typedef struct {
     int on;                  /* choose the tile per call (internal/plan/tile_model.h) */
     long long min, max;      /* elements; candidates are the powers of two in [min, max] */
     int pitch;               /* tile sides; host leading dimension of its link probe */
+    long long probe_mb;      /* MiB each way of its host-link probes */
     long long tall_kib;      /* KiB; GEMM's C and op(A) tiles at least this tall (0: square) */
     long long short_piece_b; /* bytes; output tiles with shorter host columns cross slower */
     int short_piece_pct;     /* percent of the measured tile-shaped link rate they get */
@@ -430,6 +434,7 @@ static const blasx_config_t blasx_cfg = {
             .min = BLASX_CFG_TILE_MODEL_MIN,
             .max = BLASX_CFG_TILE_MODEL_MAX,
             .pitch = BLASX_CFG_TILE_MODEL_PITCH,
+            .probe_mb = BLASX_CFG_TILE_MODEL_PROBE_MB,
             .tall_kib = BLASX_CFG_TILE_MODEL_TALL_KIB,
             .short_piece_b = BLASX_CFG_TILE_MODEL_SHORT_PIECE_B,
             .short_piece_pct = BLASX_CFG_TILE_MODEL_SHORT_PIECE_PCT,
@@ -529,6 +534,8 @@ _Static_assert(BLASX_CFG_TILE_MODEL_PITCH >= 1 && BLASX_CFG_TILE_MODEL_PITCH <= 
 _Static_assert(BLASX_CFG_TILE_MODEL_SHORT_PIECE_B >= 0 && BLASX_CFG_TILE_MODEL_SHORT_PIECE_PCT >= 1 &&
                        BLASX_CFG_TILE_MODEL_SHORT_PIECE_PCT <= 100,
                "short host pieces: a byte length >= 0 and a rate in [1, 100] percent");
+_Static_assert(BLASX_CFG_TILE_MODEL_PROBE_MB >= 1 && BLASX_CFG_TILE_MODEL_PROBE_MB <= 4096,
+               "tile model link probe in [1, 4096] MiB");
 _Static_assert(BLASX_CFG_TILE_MODEL_TALL_KIB >= 0 && BLASX_CFG_TILE_MODEL_TALL_KIB <= 65536,
                "tall GEMM tiles: 0 (square) to 65536 KiB of host column");
 _Static_assert(BLASX_CFG_OFFLOAD_MIN_FLOPS >= 0, "offload threshold is a flop count >= 0");
