@@ -14,6 +14,11 @@
  *            stream has executed that op.  A wait captures the pair when
  *            stream_wait_event is called, as in CUDA.
  *
+ * Files: this one holds streams and events, copies and steps and the
+ * backend table; internal/device/device_sim_mem.c the device state,
+ * configuration, device and pinned-host memory, address checks and fault
+ * injection; internal/device/device_sim_private.h what they share.
+ *
  * Invariants:
  *   - s->executed <= s->submitted; both only grow; ops run in seq order.
  *   - Every stream always makes progress: once a stream has failed it skips
@@ -43,236 +48,9 @@
 #include <pthread.h>
 #include <stdlib.h>
 #include <string.h>
-#include "internal/device/device.h"
+#include "internal/device/device_sim_private.h"
 #include "internal/cpu/cpu_worker.h"
 #include "internal/base/clock.h"
-
-BLASX_INTERNAL _Atomic int64_t blasx_sim_fail_after = -1;
-
-/* 1 if this counted operation is the one chosen to fail. */
-static int sim_fault(void) {
-    int64_t v = atomic_load(&blasx_sim_fail_after);
-    while (v > 0)
-        if (atomic_compare_exchange_weak(&blasx_sim_fail_after, &v, v - 1)) return v == 1;
-    return 0;
-}
-
-/* An injected fault of a copy or kernel fires when it is issued (the call
- * returns BLASX_ERR_DEVICE, as CUDA reports launch errors) or when it runs
- * (the operation is doomed: its stream breaks), alternately, so that the
- * workers' failure paths for both are exercised. */
-static _Atomic unsigned sim_fault_turn;
-static int sim_fault_at_issue(void) { return (atomic_fetch_add(&sim_fault_turn, 1) & 1) != 0; }
-
-/* ---- sorted sets of [base, base + bytes) blocks ------------------------ */
-
-typedef struct {
-    uintptr_t base;
-    size_t bytes;
-} sim_block_t;
-
-typedef struct {
-    sim_block_t *v;
-    int64_t n, cap;
-} sim_blocks_t;
-
-/* Index of the last block with base <= addr, or -1. */
-static int64_t sim_blocks_find(const sim_blocks_t *bs, uintptr_t addr) {
-    int64_t lo = 0, hi = bs->n; /* first block with base > addr is in [lo, hi] */
-    while (lo < hi) {
-        int64_t mid = lo + (hi - lo) / 2;
-        if (bs->v[mid].base <= addr) lo = mid + 1;
-        else hi = mid;
-    }
-    return lo - 1;
-}
-
-static int sim_blocks_insert(sim_blocks_t *bs, uintptr_t base, size_t bytes) {
-    if (blasx_grow((void **)&bs->v, &bs->cap, bs->n + 1, sizeof(sim_block_t))) return BLASX_ERR_NOMEM;
-    int64_t i = sim_blocks_find(bs, base) + 1;
-    memmove(&bs->v[i + 1], &bs->v[i], (size_t)(bs->n - i) * sizeof(sim_block_t));
-    bs->v[i].base = base;
-    bs->v[i].bytes = bytes;
-    bs->n++;
-    return 0;
-}
-
-static void sim_blocks_remove(sim_blocks_t *bs, int64_t i) {
-    memmove(&bs->v[i], &bs->v[i + 1], (size_t)(bs->n - i - 1) * sizeof(sim_block_t));
-    if (--bs->n == 0) { /* release the array so that a test under ASan sees no leak */
-        free(bs->v);
-        bs->v = NULL;
-        bs->cap = 0;
-    }
-}
-
-/* 1 if [addr, addr + len) lies inside one block. */
-static int sim_blocks_contain(const sim_blocks_t *bs, uintptr_t addr, uint64_t len) {
-    int64_t i = sim_blocks_find(bs, addr);
-    if (i < 0) return 0;
-    uint64_t off = addr - bs->v[i].base;
-    return off <= bs->v[i].bytes && len <= bs->v[i].bytes - off;
-}
-
-/* ---- global state -------------------------------------------------------- */
-
-static struct {
-    pthread_mutex_t mu; /* guards everything below */
-    int ndev;
-    size_t capacity; /* bytes per device */
-    size_t used[BLASX_CFG_MAX_GPUS];
-    sim_blocks_t blocks[BLASX_CFG_MAX_GPUS];
-    int64_t live; /* streams + events + allocations: reconfiguring needs 0 */
-} g = {PTHREAD_MUTEX_INITIALIZER, BLASX_CFG_SIM_GPUS, (size_t)BLASX_CFG_SIM_MEM_MB << 20, {0}, {{0}}, 0};
-
-static pthread_mutex_t host_mu = PTHREAD_MUTEX_INITIALIZER;
-static sim_blocks_t host_blocks; /* from host_alloc, sorted */
-
-static void sim_live_add(int64_t d) {
-    pthread_mutex_lock(&g.mu);
-    g.live += d;
-    pthread_mutex_unlock(&g.mu);
-}
-
-static int sim_dev_ok(int dev) {
-    pthread_mutex_lock(&g.mu);
-    int ok = dev >= 0 && dev < g.ndev;
-    pthread_mutex_unlock(&g.mu);
-    return ok;
-}
-
-int blasx_sim_configure(int ndev, size_t bytes_per_device) {
-    if (ndev < 0 || ndev > BLASX_CFG_MAX_GPUS || bytes_per_device == 0) return BLASX_ERR_INTERNAL;
-    int st = 0;
-    pthread_mutex_lock(&g.mu);
-    if (g.live != 0) {
-        st = BLASX_ERR_INTERNAL; /* devices in use: their indices and memory would dangle */
-    } else {
-        g.ndev = ndev;
-        g.capacity = bytes_per_device;
-        memset(g.used, 0, sizeof g.used);
-    }
-    pthread_mutex_unlock(&g.mu);
-    return st;
-}
-
-/* ---- memory -------------------------------------------------------------- */
-
-static int sim_count(int *n) {
-    pthread_mutex_lock(&g.mu);
-    *n = g.ndev;
-    pthread_mutex_unlock(&g.mu);
-    return 0;
-}
-
-static int sim_mem_info(int dev, size_t *free_bytes, size_t *total_bytes) {
-    int st = 0;
-    pthread_mutex_lock(&g.mu);
-    if (dev < 0 || dev >= g.ndev) {
-        st = BLASX_ERR_INTERNAL;
-    } else {
-        *free_bytes = g.capacity - g.used[dev];
-        *total_bytes = g.capacity;
-    }
-    pthread_mutex_unlock(&g.mu);
-    return st;
-}
-
-static int sim_mem_alloc(int dev, size_t bytes, uintptr_t *addr) {
-    if (sim_fault()) return BLASX_ERR_DEVICE;
-    int st = 0;
-    pthread_mutex_lock(&g.mu);
-    if (dev < 0 || dev >= g.ndev) {
-        st = BLASX_ERR_INTERNAL;
-    } else if (bytes > g.capacity - g.used[dev]) {
-        st = BLASX_ERR_NOMEM;
-    } else {
-        void *p = malloc(bytes ? bytes : 1); /* distinct address even for 0 bytes */
-        if (!p) {
-            st = BLASX_ERR_NOMEM;
-        } else if ((st = sim_blocks_insert(&g.blocks[dev], (uintptr_t)p, bytes)) != 0) {
-            free(p);
-        } else {
-            g.used[dev] += bytes;
-            g.live++;
-            *addr = (uintptr_t)p;
-        }
-    }
-    pthread_mutex_unlock(&g.mu);
-    return st;
-}
-
-static int sim_mem_free(int dev, uintptr_t addr) {
-    int st = 0;
-    void *p = NULL;
-    pthread_mutex_lock(&g.mu);
-    int64_t i = (dev >= 0 && dev < g.ndev) ? sim_blocks_find(&g.blocks[dev], addr) : -1;
-    if (i < 0 || g.blocks[dev].v[i].base != addr) {
-        st = BLASX_ERR_INTERNAL; /* not an allocation of this device */
-    } else {
-        g.used[dev] -= g.blocks[dev].v[i].bytes;
-        g.live--;
-        sim_blocks_remove(&g.blocks[dev], i);
-        p = (void *)addr;
-    }
-    pthread_mutex_unlock(&g.mu);
-    free(p);
-    return st;
-}
-
-static int sim_host_alloc(size_t bytes, void **ptr) {
-    if (sim_fault()) return BLASX_ERR_NOMEM; /* page-locked memory not obtained */
-    size_t n = bytes ? bytes : 1;
-    void *p = malloc(n);
-    if (!p) return BLASX_ERR_NOMEM;
-    pthread_mutex_lock(&host_mu);
-    int st = sim_blocks_insert(&host_blocks, (uintptr_t)p, n);
-    pthread_mutex_unlock(&host_mu);
-    if (st) {
-        free(p);
-        return st;
-    }
-    *ptr = p;
-    return 0;
-}
-
-static int sim_host_free(void *ptr) {
-    if (!ptr) return 0;
-    int st = 0;
-    pthread_mutex_lock(&host_mu);
-    int64_t i = sim_blocks_find(&host_blocks, (uintptr_t)ptr);
-    if (i < 0 || host_blocks.v[i].base != (uintptr_t)ptr) st = BLASX_ERR_INTERNAL;
-    else sim_blocks_remove(&host_blocks, i);
-    pthread_mutex_unlock(&host_mu);
-    if (!st) free(ptr);
-    return st;
-}
-
-static int sim_host_is_pinned(const void *ptr) {
-    pthread_mutex_lock(&host_mu);
-    int r = sim_blocks_contain(&host_blocks, (uintptr_t)ptr, 1);
-    pthread_mutex_unlock(&host_mu);
-    return r;
-}
-
-/* Bytes spanned by a column-major block (0 when empty). */
-static uint64_t sim_extent(int64_t rows, int64_t cols, int64_t ld, size_t esz) {
-    if (rows <= 0 || cols <= 0) return 0;
-    return (uint64_t)((cols - 1) * ld + rows) * (uint64_t)esz;
-}
-
-static int sim_shape_ok(blasx_shape_t sh, int64_t ld) {
-    return sh.rows >= 0 && sh.cols >= 0 && sh.esz > 0 && ld >= blasx_max64(1, sh.rows);
-}
-
-/* 1 if the block at addr lies inside one allocation of device dev. */
-static int sim_in_device(int dev, uintptr_t addr, uint64_t len) {
-    if (len == 0) return 1;
-    pthread_mutex_lock(&g.mu);
-    int ok = dev >= 0 && dev < g.ndev && sim_blocks_contain(&g.blocks[dev], addr, len);
-    pthread_mutex_unlock(&g.mu);
-    return ok;
-}
 
 /* ---- streams and events ------------------------------------------------- */
 
@@ -433,7 +211,7 @@ static sim_op_t *sim_op_new(int kind) {
 }
 
 static int sim_stream_create(int dev, blasx_stream_t *out) {
-    if (!sim_dev_ok(dev)) return BLASX_ERR_INTERNAL;
+    if (!blasx_sim_dev_ok(dev)) return BLASX_ERR_INTERNAL;
     struct blasx_stream *s = calloc(1, sizeof *s);
     if (!s) return BLASX_ERR_NOMEM;
     s->dev = dev;
@@ -445,7 +223,7 @@ static int sim_stream_create(int dev, blasx_stream_t *out) {
         sim_stream_unref(s);
         return BLASX_ERR_THREAD;
     }
-    sim_live_add(1);
+    blasx_sim_live_add(1);
     *out = s;
     return 0;
 }
@@ -459,7 +237,7 @@ static int sim_stream_destroy(blasx_stream_t s) {
     pthread_cond_signal(&s->work_cv);
     pthread_mutex_unlock(&s->mu);
     pthread_join(s->thread, NULL);
-    sim_live_add(-1);
+    blasx_sim_live_add(-1);
     sim_stream_unref(s);
     return 0;
 }
@@ -474,12 +252,12 @@ static int sim_stream_sync(blasx_stream_t s) {
 }
 
 static int sim_event_create(int dev, blasx_event_t *out) {
-    if (!sim_dev_ok(dev)) return BLASX_ERR_INTERNAL;
+    if (!blasx_sim_dev_ok(dev)) return BLASX_ERR_INTERNAL;
     struct blasx_event *e = calloc(1, sizeof *e);
     if (!e) return BLASX_ERR_NOMEM;
     pthread_mutex_init(&e->mu, NULL);
     e->dev = dev;
-    sim_live_add(1);
+    blasx_sim_live_add(1);
     *out = e;
     return 0;
 }
@@ -505,7 +283,7 @@ static int sim_event_destroy(blasx_event_t e) {
     sim_stream_unref(e->s);
     pthread_mutex_destroy(&e->mu);
     free(e);
-    sim_live_add(-1);
+    blasx_sim_live_add(-1);
     return 0;
 }
 
@@ -573,10 +351,20 @@ static int sim_stream_wait_event(blasx_stream_t s, blasx_event_t e) {
 
 /* ---- copies and steps -------------------------------------------------- */
 
+/* Bytes spanned by a column-major block (0 when empty). */
+static uint64_t sim_extent(int64_t rows, int64_t cols, int64_t ld, size_t esz) {
+    if (rows <= 0 || cols <= 0) return 0;
+    return (uint64_t)((cols - 1) * ld + rows) * (uint64_t)esz;
+}
+
+static int sim_shape_ok(blasx_shape_t sh, int64_t ld) {
+    return sh.rows >= 0 && sh.cols >= 0 && sh.esz > 0 && ld >= blasx_max64(1, sh.rows);
+}
+
 static int sim_submit_copy(blasx_stream_t s, void *dst, int64_t dld, const void *src, int64_t sld,
                            blasx_shape_t shape) {
-    int doomed = sim_fault();
-    if (doomed && sim_fault_at_issue()) return BLASX_ERR_DEVICE;
+    int doomed = blasx_sim_fault();
+    if (doomed && blasx_sim_fault_at_issue()) return BLASX_ERR_DEVICE;
     sim_op_t *op = sim_op_new(SIM_OP_COPY);
     if (!op) return BLASX_ERR_NOMEM;
     op->doomed = doomed;
@@ -592,7 +380,7 @@ static int sim_submit_copy(blasx_stream_t s, void *dst, int64_t dld, const void 
 static int sim_copy_h2d(blasx_stream_t s, uintptr_t dst, int64_t dld, const void *src, int64_t sld,
                         blasx_shape_t shape) {
     if (!sim_shape_ok(shape, dld) || !sim_shape_ok(shape, sld) ||
-        !sim_in_device(s->dev, dst, sim_extent(shape.rows, shape.cols, dld, shape.esz)))
+        !blasx_sim_in_device(s->dev, dst, sim_extent(shape.rows, shape.cols, dld, shape.esz)))
         return BLASX_ERR_INTERNAL;
     return sim_submit_copy(s, (void *)dst, dld, src, sld, shape);
 }
@@ -600,7 +388,7 @@ static int sim_copy_h2d(blasx_stream_t s, uintptr_t dst, int64_t dld, const void
 static int sim_copy_d2h(blasx_stream_t s, void *dst, int64_t dld, uintptr_t src, int64_t sld,
                         blasx_shape_t shape) {
     if (!sim_shape_ok(shape, dld) || !sim_shape_ok(shape, sld) ||
-        !sim_in_device(s->dev, src, sim_extent(shape.rows, shape.cols, sld, shape.esz)))
+        !blasx_sim_in_device(s->dev, src, sim_extent(shape.rows, shape.cols, sld, shape.esz)))
         return BLASX_ERR_INTERNAL;
     return sim_submit_copy(s, dst, dld, (const void *)src, sld, shape);
 }
@@ -608,14 +396,14 @@ static int sim_copy_d2h(blasx_stream_t s, void *dst, int64_t dld, uintptr_t src,
 static int sim_copy_p2p(blasx_stream_t s, uintptr_t dst, int64_t dld, int src_dev, uintptr_t src, int64_t sld,
                         blasx_shape_t shape) {
     if (!sim_shape_ok(shape, dld) || !sim_shape_ok(shape, sld) ||
-        !sim_in_device(s->dev, dst, sim_extent(shape.rows, shape.cols, dld, shape.esz)) ||
-        !sim_in_device(src_dev, src, sim_extent(shape.rows, shape.cols, sld, shape.esz)))
+        !blasx_sim_in_device(s->dev, dst, sim_extent(shape.rows, shape.cols, dld, shape.esz)) ||
+        !blasx_sim_in_device(src_dev, src, sim_extent(shape.rows, shape.cols, sld, shape.esz)))
         return BLASX_ERR_INTERNAL;
     return sim_submit_copy(s, (void *)dst, dld, (const void *)src, sld, shape);
 }
 
 static int sim_can_peer(int dst_dev, int src_dev) {
-    return dst_dev != src_dev && sim_dev_ok(dst_dev) && sim_dev_ok(src_dev);
+    return dst_dev != src_dev && blasx_sim_dev_ok(dst_dev) && blasx_sim_dev_ok(src_dev);
 }
 
 /* A simulated topology: neighbours (device numbers one apart) are linked
@@ -640,11 +428,11 @@ static int sim_run_step(blasx_stream_t s, int prec, const blasx_step_t *step, co
     const blasx_view_t *in[3] = {a, b, c};
     for (int i = 0; i < 3; i++) {
         const blasx_view_t *v = in[i];
-        if (v && !sim_in_device(s->dev, (uintptr_t)v->ptr, sim_extent(v->rows, v->cols, v->ld, esz[prec])))
+        if (v && !blasx_sim_in_device(s->dev, (uintptr_t)v->ptr, sim_extent(v->rows, v->cols, v->ld, esz[prec])))
             return BLASX_ERR_INTERNAL;
     }
-    int doomed = sim_fault();
-    if (doomed && sim_fault_at_issue()) return BLASX_ERR_DEVICE;
+    int doomed = blasx_sim_fault();
+    if (doomed && blasx_sim_fault_at_issue()) return BLASX_ERR_DEVICE;
     sim_op_t *op = sim_op_new(SIM_OP_STEP);
     if (!op) return BLASX_ERR_NOMEM;
     op->doomed = doomed;
@@ -657,6 +445,18 @@ static int sim_run_step(blasx_stream_t s, int prec, const blasx_step_t *step, co
     sim_enqueue(s, op, NULL);
     return 0;
 }
+
+/* ---- the memory entries (device_sim_mem.c) under the table's names ---- */
+
+static int sim_count(int *n) { return blasx_sim_count(n); }
+static int sim_mem_info(int dev, size_t *free_bytes, size_t *total_bytes) {
+    return blasx_sim_mem_info(dev, free_bytes, total_bytes);
+}
+static int sim_mem_alloc(int dev, size_t bytes, uintptr_t *addr) { return blasx_sim_mem_alloc(dev, bytes, addr); }
+static int sim_mem_free(int dev, uintptr_t addr) { return blasx_sim_mem_free(dev, addr); }
+static int sim_host_alloc(size_t bytes, void **ptr) { return blasx_sim_host_alloc(bytes, ptr); }
+static int sim_host_free(void *ptr) { return blasx_sim_host_free(ptr); }
+static int sim_host_is_pinned(const void *ptr) { return blasx_sim_host_is_pinned(ptr); }
 
 const blasx_device_backend_t blasx_sim_backend = {
     .name = "sim",

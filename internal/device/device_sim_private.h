@@ -1,0 +1,59 @@
+/* internal/device/device_sim_private.h -- what the two files of the simulated
+ * device backend share (private to internal/device/device_sim*.c).
+ *
+ * Role: device_sim_mem.c owns the state of the simulated devices (device
+ * count and capacity, the accounted allocations, pinned host blocks, the
+ * fault-injection counter) and implements the memory entries of the backend;
+ * device_sim.c (streams and events, copies and steps, the backend table
+ * blasx_sim_backend) reaches that state only through the functions below.
+ * The backend as a whole -- its invariants, lock order and fault injection --
+ * is described at the top of internal/device/device_sim.c.
+ *
+ * Invariants: only device_sim.c and device_sim_mem.c include this header;
+ * the functions keep the statuses of internal/device/device.h (0 = ok, never
+ * abort).
+ *
+ * Threads: every function may be called from any thread at any time; each
+ * takes its leaf mutex (the device state's or the pinned host blocks') for
+ * its own duration only and never calls out while holding it, so callers may
+ * hold a stream or event mutex.
+ *
+ * Failure: checks answer 0/1; the memory entries return BLASX_ERR_INTERNAL
+ * for a bad device or foreign address, BLASX_ERR_NOMEM when capacity or host
+ * memory runs out, BLASX_ERR_DEVICE for an injected fault, state unchanged.
+ */
+#ifndef BLASX_INTERNAL_DEVICE_SIM_PRIVATE_H
+#define BLASX_INTERNAL_DEVICE_SIM_PRIVATE_H
+
+#include "internal/device/device.h"
+
+/* ---- fault injection (blasx_sim_fail_after) ---------------------------- */
+
+/* 1 if this counted operation is the one chosen to fail. */
+BLASX_INTERNAL int blasx_sim_fault(void);
+/* For a chosen copy or kernel: 1 if the fault fires at issue (the call
+ * returns BLASX_ERR_DEVICE), 0 if when it runs; alternates. */
+BLASX_INTERNAL int blasx_sim_fault_at_issue(void);
+
+/* ---- device state ------------------------------------------------------ */
+
+/* Adds d to the count of live streams, events and allocations (which
+ * blasx_sim_configure needs to be 0). */
+BLASX_INTERNAL void blasx_sim_live_add(int64_t d);
+/* 1 if dev is a configured device. */
+BLASX_INTERNAL int blasx_sim_dev_ok(int dev);
+/* 1 if [addr, addr + len) lies inside one allocation of device dev (always
+ * for len 0). */
+BLASX_INTERNAL int blasx_sim_in_device(int dev, uintptr_t addr, uint64_t len);
+
+/* ---- memory entries of blasx_sim_backend (device.h has their contracts) */
+
+BLASX_INTERNAL int blasx_sim_count(int *n);
+BLASX_INTERNAL int blasx_sim_mem_info(int dev, size_t *free_bytes, size_t *total_bytes);
+BLASX_INTERNAL int blasx_sim_mem_alloc(int dev, size_t bytes, uintptr_t *addr);
+BLASX_INTERNAL int blasx_sim_mem_free(int dev, uintptr_t addr);
+BLASX_INTERNAL int blasx_sim_host_alloc(size_t bytes, void **ptr);
+BLASX_INTERNAL int blasx_sim_host_free(void *ptr);
+BLASX_INTERNAL int blasx_sim_host_is_pinned(const void *ptr);
+
+#endif
