@@ -306,6 +306,98 @@ static int team_threads(int gpus) {
     return n < 1 ? 1 : n;
 }
 
+/* The caller's part until the job is complete: with GPUs it only waits,
+ * or is the CPU team beside them; if the GPUs failed it works as one of
+ * the CPU pool. */
+static void caller_run(blasx_job_t *job, int nteam) {
+    blasx_cpu_worker_t self = {.id = 0};
+    for (;;) {
+        int cpu = atomic_load(&job->cpu_ok);
+        if (cpu && work_on(&self, job)) break;
+        if (!cpu && atomic_load(&job->remaining) == 0) break;
+        /* The CPU team reconsiders when a task completes: `left` before
+         * its turn catches completions before team_waiting is seen. */
+        int64_t left = atomic_load(&job->remaining);
+        int team = !cpu && job->team;
+        if (team) {
+            int64_t handed = atomic_load(&job->hand_tail);
+            int ran = blasx_team_turn(job, nteam);
+            if (atomic_load(&job->hand_tail) != handed) notify(); /* tasks handed back to the GPUs */
+            if (ran) continue;
+            atomic_store(&job->team_waiting, 1);
+        }
+        /* Nothing ready: sleep until a task is released or completes, or the job ends. */
+        pthread_mutex_lock(&rt.lock);
+        uint64_t g = rt.gen;
+        atomic_fetch_add(&rt.sleepers, 1);
+        atomic_thread_fence(memory_order_seq_cst); /* pairs with notify() */
+        while (g == rt.gen && atomic_load(&job->remaining) > 0 &&
+               (!atomic_load(&job->cpu_ok) || !blasx_job_has_ready(job)) &&
+               (!team || atomic_load(&job->remaining) == left))
+            pthread_cond_wait(&rt.wake, &rt.lock);
+        atomic_fetch_sub(&rt.sleepers, 1);
+        pthread_mutex_unlock(&rt.lock);
+        if (team) atomic_store(&job->team_waiting, 0);
+    }
+}
+
+/* Unlinks the job, waits for pool threads still inside it to leave, and
+ * keeps its counters as the calling thread's last call. */
+static void job_retire(blasx_job_t *job) {
+    pthread_mutex_lock(&rt.lock);
+    for (blasx_job_t **pp = &rt.jobs; *pp; pp = &(*pp)->next)
+        if (*pp == job) {
+            *pp = job->next;
+            break;
+        }
+    while (atomic_load(&job->refs) > 0) {
+        uint64_t g = rt.gen;
+        atomic_fetch_add(&rt.sleepers, 1);
+        atomic_thread_fence(memory_order_seq_cst); /* pairs with notify() */
+        while (g == rt.gen && atomic_load(&job->refs) > 0) pthread_cond_wait(&rt.wake, &rt.lock);
+        atomic_fetch_sub(&rt.sleepers, 1);
+    }
+    int ngpu = rt.ngpu_threads;
+    pthread_mutex_unlock(&rt.lock);
+    /* every GPU thread has left the job: its counters are final */
+    last_call_gpus = ngpu;
+    memcpy(last_call, job->gctr, sizeof job->gctr);
+    last_call_cpu.tasks = job->team_tasks;
+    last_call_cpu.strip_tasks = job->team_strip_tasks;
+    last_call_cpu.strip_cols = job->g.strip_cols[BLASX_OPND_C];
+    last_call_cpu.flops = (double)atomic_load(&job->flops_team);
+    last_call_cpu.seconds = job->team_seconds;
+}
+
+/* Plans the job (strip, K rotation, tasks and dependencies) and prepares
+ * the CPU team.  *nteam gets the team's kernel threads.  Returns a status. */
+static int job_plan(blasx_job_t *job, const blasx_problem_t *p, int ngpu_threads, double t_call, int *nteam) {
+    /* With GPUs the caller is the CPU team beside them (when on).  Its strip
+     * and preparation may measure rates (the CPU probe, the tile model):
+     * outside the lock. */
+    *nteam = team_threads(ngpu_threads);
+    int want_team = job->gpus > 0 && blasx_settings()->cpu_team;
+    /* the GPUs' tile model, for the team's prediction of their rate */
+    const blasx_tile_model_t *md = want_team ? blasx_gpus_tile_model(job->prec, job->esz) : NULL;
+    if (want_team) job->prob.strip = blasx_team_strip(job->prec, job->esz, job->tile, p, job->gpus, *nteam, md);
+    /* several GPUs: GEMM tasks start their K loops at spread tiles (plan.h) */
+    if (p->routine == BLASX_K_GEMM && job->gpus > 1 && blasx_settings()->k_rotate)
+        job->prob.k_rotate = (int64_t)job->gpus * blasx_cfg.gpu.streams_per_gpu;
+    double t_plan = t_call > 0 ? blasx_now() : 0;
+    int st = job_build(job);
+    if (st) return st;
+    if (t_plan > 0) trace_call(job, "plan", t_plan);
+    if (blasx_settings()->verbose >= 2 && job->gpus > 0) {
+        char nm[8];
+        blasx_kernel_blas_name(job->prec, p->routine, nm);
+        fprintf(stderr, "blasx: %s %lldx%lldx%lld: tiles of %lld x %lld, %lld tasks\n", nm, (long long)p->m,
+                (long long)p->n, (long long)p->k, (long long)job->g.blk_rows[BLASX_OPND_C],
+                (long long)job->g.blk_cols[BLASX_OPND_C], (long long)job->g.ntasks);
+    }
+    if (want_team) blasx_team_prepare(job, md); /* failure: runs without */
+    return 0;
+}
+
 int blasx_runtime_execute(int prec, size_t esz, int64_t tile, const blasx_problem_t *p,
                           const blasx_operand_t op[BLASX_OPND_COUNT]) {
     blasx_job_t job;
@@ -326,31 +418,12 @@ int blasx_runtime_execute(int prec, size_t esz, int64_t tile, const blasx_proble
     job.gpus = rt.ngpu_threads ? blasx_gpus_healthy() : 0;
     int ngpu_threads = rt.ngpu_threads;
     pthread_mutex_unlock(&rt.lock);
-    /* With GPUs the caller is the CPU team beside them (when on), else it
-     * only waits.  Its strip and preparation may measure rates (the CPU
-     * probe, the tile model): outside the lock. */
-    int nteam = team_threads(ngpu_threads), want_team = job.gpus > 0 && blasx_settings()->cpu_team;
-    /* the GPUs' tile model, for the team's prediction of their rate */
-    const blasx_tile_model_t *md = want_team ? blasx_gpus_tile_model(prec, esz) : NULL;
-    if (want_team) job.prob.strip = blasx_team_strip(prec, esz, tile, p, job.gpus, nteam, md);
-    /* several GPUs: GEMM tasks start their K loops at spread tiles (plan.h) */
-    if (p->routine == BLASX_K_GEMM && job.gpus > 1 && blasx_settings()->k_rotate)
-        job.prob.k_rotate = (int64_t)job.gpus * blasx_cfg.gpu.streams_per_gpu;
-    double t_plan = t_call > 0 ? blasx_now() : 0;
-    int st = job_build(&job);
+    int nteam = 1;
+    int st = job_plan(&job, p, ngpu_threads, t_call, &nteam);
     if (st) {
         job_free(&job);
         return st;
     }
-    if (t_plan > 0) trace_call(&job, "plan", t_plan);
-    if (blasx_settings()->verbose >= 2 && job.gpus > 0) {
-        char nm[8];
-        blasx_kernel_blas_name(prec, p->routine, nm);
-        fprintf(stderr, "blasx: %s %lldx%lldx%lld: tiles of %lld x %lld, %lld tasks\n", nm, (long long)p->m,
-                (long long)p->n, (long long)p->k, (long long)job.g.blk_rows[BLASX_OPND_C],
-                (long long)job.g.blk_cols[BLASX_OPND_C], (long long)job.g.ntasks);
-    }
-    if (want_team) blasx_team_prepare(&job, md); /* failure: runs without */
     job.t_start = blasx_now();
     pthread_mutex_lock(&rt.lock);
     job.gpus = rt.ngpu_threads ? blasx_gpus_healthy() : 0; /* again: a GPU may have failed meanwhile */
@@ -361,62 +434,8 @@ int blasx_runtime_execute(int prec, size_t esz, int64_t tile, const blasx_proble
     pthread_cond_broadcast(&rt.wake);
     pthread_mutex_unlock(&rt.lock);
 
-    blasx_cpu_worker_t self = {.id = 0};
-    for (;;) {
-        /* With GPUs the caller only waits, or is the CPU team beside them;
-         * if the GPUs failed it works as one of the CPU pool. */
-        int cpu = atomic_load(&job.cpu_ok);
-        if (cpu && work_on(&self, &job)) break;
-        if (!cpu && atomic_load(&job.remaining) == 0) break;
-        /* The CPU team reconsiders when a task completes: `left` before
-         * its turn catches completions before team_waiting is seen. */
-        int64_t left = atomic_load(&job.remaining);
-        int team = !cpu && job.team;
-        if (team) {
-            int64_t handed = atomic_load(&job.hand_tail);
-            int ran = blasx_team_turn(&job, nteam);
-            if (atomic_load(&job.hand_tail) != handed) notify(); /* tasks handed back to the GPUs */
-            if (ran) continue;
-            atomic_store(&job.team_waiting, 1);
-        }
-        /* Nothing ready: sleep until a task is released or completes, or the job ends. */
-        pthread_mutex_lock(&rt.lock);
-        uint64_t g = rt.gen;
-        atomic_fetch_add(&rt.sleepers, 1);
-        atomic_thread_fence(memory_order_seq_cst); /* pairs with notify() */
-        while (g == rt.gen && atomic_load(&job.remaining) > 0 &&
-               (!atomic_load(&job.cpu_ok) || !blasx_job_has_ready(&job)) &&
-               (!team || atomic_load(&job.remaining) == left))
-            pthread_cond_wait(&rt.wake, &rt.lock);
-        atomic_fetch_sub(&rt.sleepers, 1);
-        pthread_mutex_unlock(&rt.lock);
-        if (team) atomic_store(&job.team_waiting, 0);
-    }
-
-    /* Unlink, then wait for pool threads still inside the job to leave. */
-    pthread_mutex_lock(&rt.lock);
-    for (blasx_job_t **pp = &rt.jobs; *pp; pp = &(*pp)->next)
-        if (*pp == &job) {
-            *pp = job.next;
-            break;
-        }
-    while (atomic_load(&job.refs) > 0) {
-        uint64_t g = rt.gen;
-        atomic_fetch_add(&rt.sleepers, 1);
-        atomic_thread_fence(memory_order_seq_cst); /* pairs with notify() */
-        while (g == rt.gen && atomic_load(&job.refs) > 0) pthread_cond_wait(&rt.wake, &rt.lock);
-        atomic_fetch_sub(&rt.sleepers, 1);
-    }
-    int ngpu = rt.ngpu_threads;
-    pthread_mutex_unlock(&rt.lock);
-    /* every GPU thread has left the job: its counters are final */
-    last_call_gpus = ngpu;
-    memcpy(last_call, job.gctr, sizeof job.gctr);
-    last_call_cpu.tasks = job.team_tasks;
-    last_call_cpu.strip_tasks = job.team_strip_tasks;
-    last_call_cpu.strip_cols = job.g.strip_cols[BLASX_OPND_C];
-    last_call_cpu.flops = (double)atomic_load(&job.flops_team);
-    last_call_cpu.seconds = job.team_seconds;
+    caller_run(&job, nteam);
+    job_retire(&job);
     st = atomic_load(&job.status);
     if (t_call > 0) trace_call(&job, NULL, t_call);
     job_free(&job);
