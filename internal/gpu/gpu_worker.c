@@ -519,9 +519,9 @@ static void tm_rates(blasx_gpu_t *g, blasx_stream_t s, blasx_event_t e0, blasx_e
 }
 
 const blasx_tile_model_t *blasx_gpus_tile_model(int prec, size_t esz) {
-    if (prec < BLASX_PREC_S || prec > BLASX_PREC_Z || G.n == 0 || !G.be || strcmp(G.be->name, "cuda") != 0 ||
+    if (prec < BLASX_PREC_S || prec > BLASX_PREC_Z || G.n == 0 || !G.be || !(G.be->caps & BLASX_DEV_CAP_TIMED_RATES) ||
         !G.be->event_create_timed || !G.be->event_time)
-        return NULL; /* simulated devices have no rates worth modelling */
+        return NULL; /* only the hardware's own timings are worth modelling */
     pthread_mutex_lock(&TM.lock);
     if (!TM.done[prec]) {
         TM.done[prec] = 1;
