@@ -658,8 +658,7 @@ static int sim_run_step(blasx_stream_t s, int prec, const blasx_step_t *step, co
 }
 
 const blasx_device_backend_t blasx_sim_backend = {
-    .name = "sim",
-    .caps = 0, /* its timings are a host thread's */
+    .name = "sim", /* caps 0: its timings are a host thread's, not a GPU's */
     .count = sim_count,
     .mem_info = sim_mem_info,
     .mem_alloc = sim_mem_alloc,

@@ -6,7 +6,7 @@
  * is for the rest of the library: the runtime sees gpu_worker.h only.
  *
  * Invariants: a compute stream runs at most one task (its `run` record,
- * job NULL: idle); a task whose steps are all submitted moves to a parked
+ * job NULL: idle); a task whose steps are all submitted moves to a free parked
  * record (wbq[]) with its ring of steps in flight, so the stream takes the
  * next task at once; the copy, write-back and split streams never run a
  * task.  Every cross-file function is BLASX_INTERNAL and named blasx_gpu_*
@@ -204,7 +204,7 @@ static inline blasx_view_t gpu_dev_view(const blasx_centry_t *e) {
 /* Where stream st's input copies go: the GPU's copy stream, or st itself. */
 static inline gpu_stream_t *gpu_copier(blasx_gpu_t *g, gpu_stream_t *st) { return g->cp ? g->cp : st; }
 
-/* gpu_copy.c: pinned staging, host and peer copies, panels. */
+/* gpu_copy.c: pinned staging, host and peer copies of input tiles, step holds. */
 BLASX_INTERNAL int blasx_gpu_pinned_alloc(const blasx_device_backend_t *be, size_t bytes, void **buf);
 BLASX_INTERNAL void blasx_gpu_pinned_free(const blasx_device_backend_t *be, void *buf);
 BLASX_INTERNAL int blasx_gpu_pinned_grow(const blasx_device_backend_t *be, void **buf, size_t *have, size_t need);
@@ -216,7 +216,7 @@ BLASX_INTERNAL int blasx_gpu_copy_in(blasx_gpu_t *g, gpu_stream_t *st, blasx_job
                                      uintptr_t dst, const blasx_tile_key_t *k);
 BLASX_INTERNAL int blasx_gpu_acquire_input(blasx_gpu_t *g, gpu_stream_t *st, blasx_job_t *job, blasx_tile_t t,
                                            gpu_pending_t *pd, blasx_centry_t **out);
-/* gpu_copy.c (panels) */
+/* gpu_panel.c: panel copies of input tiles. */
 BLASX_INTERNAL int blasx_gpu_panel_fetch(blasx_gpu_t *g, gpu_stream_t *cs, blasx_job_t *job, blasx_tile_t t,
                                          blasx_centry_t *e, const blasx_tile_key_t *k, gpu_pending_t *pd,
                                          int *filled, gpu_stream_t **rdy);

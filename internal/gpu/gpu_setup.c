@@ -68,9 +68,9 @@ typedef struct {
     int stage, copy_stream, panel, wb_stream, split_stream, l2_cache;
 } gpu_settings_t;
 
-/* Reads the settings the set-up needs, each only when it applies (as a
- * malformed value is reported): the simulated devices only without CUDA
- * ones, the rest only when a backend may be found. */
+/* Reads the settings the set-up needs, each only where it applies, since
+ * a malformed value is reported when read: the simulated devices only
+ * without CUDA ones, the rest only when a backend may be found. */
 static void gpu_read_settings(int have_cuda, gpu_settings_t *set) {
     memset(set, 0, sizeof *set);
     if (!have_cuda) {
