@@ -1176,7 +1176,7 @@ static void reset_out(const case_t *c) { pcopy(H.C, H.C0, (size_t)op_bytes(c, 2)
 static void blasx_select(int g) {
     char v[4 * MAXG + 8] = "none";
     for (int i = 0, o = 0; i < g; i++) o += snprintf(v + o, sizeof v - (size_t)o, i ? ",%d" : "%d", i);
-    setenv("BLASX_GPUS", v, 1); /* read when the runtime starts (internal/gpu/gpu_worker.c) */
+    setenv("BLASX_GPUS", v, 1); /* read when the runtime starts (internal/gpu/gpu_setup.c) */
     blasx_finalize();
 }
 

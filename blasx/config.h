@@ -54,7 +54,7 @@
 #define BLASX_CFG_TILE_MODEL_MIN 512 /* elements; smallest candidate (a power of two) */
 #endif
 #ifndef BLASX_CFG_TILE_MODEL_PITCH
-#define BLASX_CFG_TILE_MODEL_PITCH 2 /* tiles: host leading dimension of its tile-shaped link probe, in tile sides (2: as measured on the H200; 8 matches the DGEMM 8192 trace's pitch, not yet measured) */
+#define BLASX_CFG_TILE_MODEL_PITCH 2 /* tiles: host leading dimension of its tile-shaped link probe, in tile sides (8 measured no better: benchmarks/results/INDEX.md) */
 #endif
 #ifndef BLASX_CFG_TILE_MODEL_MAX
 #define BLASX_CFG_TILE_MODEL_MAX 4096 /* elements; largest candidate (a power of two) */
@@ -63,7 +63,7 @@
 #define BLASX_CFG_TILE_MODEL_SHORT_PIECE_B 32768 /* bytes; output tiles whose host columns are shorter cross PCIe slower in calls (2-D copies beside kernels) */
 #endif
 #ifndef BLASX_CFG_TILE_MODEL_SHORT_PIECE_PCT
-#define BLASX_CFG_TILE_MODEL_SHORT_PIECE_PCT 60 /* percent of the measured tile-shaped link rate the model assumes for them (H200: 8-16 KiB pieces at 30-33 GB/s of 55) */
+#define BLASX_CFG_TILE_MODEL_SHORT_PIECE_PCT 60 /* percent of the measured tile-shaped link rate the model assumes for them (short 2-D pieces beside kernels run well below a long copy) */
 #endif
 #ifndef BLASX_CFG_TILE_MODEL_PROBE_MB
 #define BLASX_CFG_TILE_MODEL_PROBE_MB 64 /* MiB copied each way by its host-link probes, once per process (its own size: the peer probe's may be 0) */

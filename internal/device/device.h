@@ -46,8 +46,15 @@ typedef struct {
 /* Event state returned by event_query. */
 enum { BLASX_EVENT_DONE = 0, BLASX_EVENT_PENDING = 1 };
 
+/* Capability bits (caps): what callers may rely on, so no decision depends
+ * on a backend's name. */
+/* Copy and kernel timings are the hardware's: rates may be measured and
+ * trusted (the simulated device's are a host thread's, not a GPU's). */
+#define BLASX_DEV_CAP_TIMED_RATES 0x1u
+
 typedef struct blasx_device_backend {
-    const char *name;
+    const char *name; /* "cuda", "sim": for messages only */
+    unsigned caps;    /* BLASX_DEV_CAP_* */
     /* Devices visible to this backend (0 when none). */
     int (*count)(int *n);
     int (*mem_info)(int dev, size_t *free_bytes, size_t *total_bytes);

@@ -442,6 +442,7 @@ static int cuda_run_step(blasx_stream_t s, int prec, const blasx_step_t *step, c
 
 const blasx_device_backend_t blasx_cuda_backend = {
     .name = "cuda",
+    .caps = BLASX_DEV_CAP_TIMED_RATES,
     .count = cuda_count,
     .mem_info = cuda_mem_info,
     .mem_alloc = cuda_mem_alloc,

@@ -459,7 +459,7 @@ static int sim_host_free(void *ptr) { return blasx_sim_host_free(ptr); }
 static int sim_host_is_pinned(const void *ptr) { return blasx_sim_host_is_pinned(ptr); }
 
 const blasx_device_backend_t blasx_sim_backend = {
-    .name = "sim",
+    .name = "sim", /* caps 0: its timings are a host thread's, not a GPU's */
     .count = sim_count,
     .mem_info = sim_mem_info,
     .mem_alloc = sim_mem_alloc,

@@ -12,9 +12,10 @@
  * loops: retire completed steps (drop their cache readers), refill the RS,
  * start on every idle stream the RS task of highest locality priority
  * (BLASX eq. 3: 2 per input tile already in this GPU's L1, 1 per tile a
- * peer GPU holds, 0 per tile that must come from the host), and advance every busy stream by one step of
- * its task -- so copies of coming steps overlap the kernels in flight.  With the global queue empty it steals the lowest-priority task
- * from the fullest other RS.
+ * peer GPU holds, 0 per tile that must come from the host), and advance
+ * every busy stream by one step of its task -- so copies of coming steps
+ * overlap the kernels in flight.  With the global queue empty it steals
+ * the lowest-priority task from the fullest other RS.
  *
  * Task life on a stream: if the task reads its output tile and this GPU
  * holds a valid copy of it, take that copy as the output (E/S -> M, no
@@ -36,6 +37,22 @@
  * copy's event has completed release the entry and complete the task,
  * which releases its successors (dependencies cross streams and GPUs only
  * through task completion: never a device-wide synchronisation).
+ *
+ * Files (sharing internal/gpu/gpu_private.h: the GPU table, struct
+ * blasx_gpu, the stream and task-record types, cross-file functions):
+ *   gpu_table.c      the GPU table and the questions asked of it
+ *   gpu_buffers.c    pinned staging buffers, pinned operands, ready events
+ *   gpu_setup.c      backend and devices, create/destroy, settings, topology
+ *   gpu_probe.c      the tile model's link and kernel rate probes
+ *   gpu_trace.c      timed records of device operations (BLASX_TRACE)
+ *   gpu_copy.c       host and peer copies of input tiles, step holds
+ *   gpu_panel.c      panel copies of input tiles
+ *   gpu_rs.c         the reservation station: priority, fill, take, steal
+ *   gpu_task.c       task start, step submission, parking
+ *   gpu_writeback.c  step retirement, write-backs (triangles too), task end
+ *   gpu_fail.c       device failures, tasks falling back to the CPU
+ *   gpu_loop.c       blasx_gpu_work_on, the thread's loop
+ *   gpu_direct.c     the direct slot of small calls, the counters
  *
  * Invariants:
  *  - a cache entry has one reader per submitted step that uses it, dropped

@@ -91,7 +91,7 @@ int blasx_small_route(int prec, size_t esz, const blasx_problem_t *p, const blas
     if (mode == 2) {
         tk->path = BLASX_SMALL_GPU;
     } else {
-        if (!be || strcmp(be->name, "cuda") != 0) return BLASX_SMALL_USUAL; /* measured choice: real GPUs only */
+        if (!be || !(be->caps & BLASX_DEV_CAP_TIMED_RATES)) return BLASX_SMALL_USUAL; /* measured choice: real GPUs only */
         int tiled = flops >= (double)blasx_cfg.sched.offload_min_flops;
         tk->cls = blasx_small_class(rf, prec, operands_pinned(be, op), tiled, flops, bytes);
         if (tk->cls < 0) return BLASX_SMALL_USUAL;

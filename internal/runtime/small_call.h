@@ -4,10 +4,9 @@
  * calls like it.
  *
  * Role: a call too small to tile well can still run fastest on a GPU when
- * its operands cross the link quickly (page-locked memory): on the H200
- * host a DGEMM of 256 in core with its copies took ~60 us against ~170 us
- * on 16 cores, and one of 512 ~180 us against 230-260 us tiled.  Where the
- * crossovers lie depends on the machine, routine, shape and whether the
+ * its operands cross the link quickly (page-locked memory), sooner than
+ * many CPU cores or a tiled run of few tiles (figures: README, Performance).
+ * Where the crossovers lie depends on the machine, routine, shape and whether the
  * matrices are page-locked, so they are measured, not modelled: calls fall
  * in classes (routine family, precision, pinned or not, usual path, flops
  * in half octaves, operand bytes in octaves), and each class keeps a time

@@ -1,0 +1,112 @@
+/* internal/gpu/gpu_loop.c -- the GPU thread's loop over one job.
+ *
+ * Role: blasx_gpu_work_on polls: retire completed steps and write-backs
+ * (gpu_writeback.c), refill the RS, start on every idle compute stream
+ * the RS task of highest priority (or a stolen one), submit steps of
+ * every busy stream while its ring has room, and park tasks whose steps
+ * are all submitted -- so copies of coming steps overlap the kernels in
+ * flight.  It never blocks on the device: it spins, yielding now and then.
+ *
+ * Invariants: the thread leaves a job only with no task on a stream and
+ * no parked write-back (parked tasks keep it polling), or when the GPU is
+ * broken.
+ *
+ * Threading: one thread per GPU; other GPUs' threads may steal from its
+ * RS meanwhile.
+ *
+ * Failures: the first failure status ends the pass and goes to
+ * blasx_gpu_fail (gpu_fail.c); GPU_STALL, GPU_WAIT_PEER and GPU_WB_FULL
+ * are retried on later passes.
+ */
+#include "internal/gpu/gpu_private.h"
+
+#include <sched.h>
+
+/* Starts an RS (or stolen) task on idle stream st.  Returns 1 if st now
+ * runs a task, 0 if there was none or it went back to the RS for want of
+ * memory (*stalled), or a failure status in *fail. */
+static int stream_take(blasx_gpu_t *g, gpu_stream_t *st, blasx_job_t *job, int *stalled, int *fail) {
+    gpu_rs_entry_t e;
+    /* blasx_gpu_rs_fill drained the global queue first: an empty RS means stealing */
+    if (!blasx_gpu_rs_take(g, g, 0, &e, NULL) && !blasx_gpu_steal(g, job, &e)) return 0;
+    int rc = blasx_gpu_task_start(g, st, e.job, e.task);
+    if (rc == GPU_STALL) { /* no room for the output tile now: back into the RS */
+        st->run.job = NULL;
+        blasx_gpu_rs_put_back(g, e);
+        *stalled = 1;
+        return 0;
+    }
+    *fail = rc;
+    return rc == 0;
+}
+
+/* Submits the steps of st's task while its ring has room, then parks the
+ * task once every step is submitted.  Returns a failure status (0: none);
+ * sets *prog and *stalled. */
+static int stream_advance(blasx_gpu_t *g, gpu_stream_t *st, int *prog, int *stalled) {
+    gpu_task_t *r = &st->run;
+    while (r->next < r->job->g.tasks[r->task].nsteps && r->count < blasx_cfg.gpu.steps_in_flight) {
+        int rc = blasx_gpu_step_submit(g, st);
+        if (rc == GPU_STALL) {
+            *stalled = 1;
+            break;
+        }
+        if (rc == GPU_WAIT_PEER) break; /* retried on the next pass */
+        if (rc) return rc;
+        *prog = 1;
+    }
+    if (!r->wb && r->next == r->job->g.tasks[r->task].nsteps) {
+        int rc = blasx_gpu_park(g, st);
+        if (rc == 0) *prog = 1;
+        else if (rc != GPU_WB_FULL) return rc;
+    }
+    return 0;
+}
+
+/* One pass over the compute streams.  Returns a failure status (0: none);
+ * sets *prog, *active (a stream runs a task, or a write-back is parked)
+ * and *stalled. */
+static int streams_pass(blasx_gpu_t *g, blasx_job_t *job, int *prog, int *active, int *stalled) {
+    int fail = 0;
+    for (int i = 0; i < g->nstreams; i++) {
+        gpu_stream_t *st = &g->st[i];
+        if (!st->run.job) {
+            if (!stream_take(g, st, job, stalled, &fail)) {
+                if (fail) return fail;
+                continue;
+            }
+            *prog = 1;
+        }
+        *active = 1;
+        if ((fail = stream_advance(g, st, prog, stalled))) return fail;
+    }
+    for (int i = 0; i < GPU_WB_MAX; i++) *active |= g->wbq[i].job != NULL; /* write-backs in flight */
+    return 0;
+}
+
+int blasx_gpu_work_on(blasx_gpu_t *g, blasx_job_t *job) {
+    int idle = 0;
+    for (;;) {
+        if (atomic_load(&g->broken)) return atomic_load(&job->remaining) == 0;
+        int fail = 0, prog = blasx_gpu_retire(g, &fail), active = 0, stalled = 0;
+        if (!fail) {
+            blasx_gpu_rs_fill(g, job);
+            fail = streams_pass(g, job, &prog, &active, &stalled);
+        }
+        if (fail) {
+            blasx_gpu_fail(g, fail);
+            return atomic_load(&job->remaining) == 0;
+        }
+        if (stalled && !prog) prog = blasx_gpu_unstall(g);
+        if (prog) {
+            idle = 0;
+            continue;
+        }
+        if (!active && atomic_load(&g->rs_n) == 0) {
+            if (atomic_load(&job->remaining) == 0) return 1;
+            if (++idle > blasx_cfg.sched.idle_spins) return 0;
+        }
+        if (idle & 63) blasx_cpu_relax();
+        else sched_yield();
+    }
+}
