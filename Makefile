@@ -47,7 +47,7 @@ TESTS    := $(patsubst testing/%.c,%,$(TEST_SRCS))
 OBJS      := $(patsubst %.c,$(BUILD)/obj/%.o,$(LIB_SRCS))
 TINY_OBJS := $(patsubst %.c,$(BUILD)/tiny/obj/%.o,$(LIB_SRCS))
 
-.PHONY: all lib test unit symbols netlib sim sanitize gpu-test demo clean install dropin nonuma
+.PHONY: all lib test print-test-stages unit symbols netlib sim sanitize gpu-test demo clean install dropin nonuma
 all: lib
 lib: $(BUILD)/libblasx.a $(BUILD)/libblasx.so
 
@@ -156,10 +156,13 @@ install: lib
 
 # Drop-in and packaging checks: numpy under LD_PRELOAD, static C and Fortran
 # programs, install + pkg-config + a CMake consumer.
+# All three run even when one fails; the target fails if any did.
 dropin: lib
-	bash testing/run_preload.sh $(abspath $(BUILD)/libblasx.so)
-	bash testing/run_static.sh $(BUILD)/libblasx.a "$(LDLIBS)"
-	bash testing/run_install.sh $(BUILD)
+	st=0; \
+	bash testing/run_preload.sh $(abspath $(BUILD)/libblasx.so) || st=1; \
+	bash testing/run_static.sh $(BUILD)/libblasx.a "$(LDLIBS)" || st=1; \
+	bash testing/run_install.sh $(BUILD) || st=1; \
+	exit $$st
 
 # The CPU side built without libnuma (one NUMA domain), as on machines
 # without it: the parallel GEMM, the CPU worker beside (simulated) GPUs and
@@ -169,7 +172,14 @@ nonuma:
 	! nm $(BUILD)/nonuma/libblasx.a | grep -q ' U numa_'
 	bash testing/run_unit.sh $(BUILD)/nonuma/test_cpu_gemm $(BUILD)/nonuma/test_cpu_team $(BUILD)/nonuma/test_api
 
-test: unit symbols netlib sim sanitize dropin nonuma
+# The stages of `make test`, in order.  testing/run_tests.sh (CI) runs each
+# as its own `make <stage>` and counts it, so that one failing stage does not
+# stop the others (`make -k test` does the same here); a new stage only needs
+# its target and a place in this list.
+TEST_STAGES = unit symbols netlib sim sanitize dropin nonuma
+test: $(TEST_STAGES)
+print-test-stages:
+	@echo $(TEST_STAGES)
 
 demo: $(BUILD)/demo_dgemm
 	$(BUILD)/demo_dgemm
