@@ -47,7 +47,7 @@ TESTS    := $(patsubst testing/%.c,%,$(TEST_SRCS))
 OBJS      := $(patsubst %.c,$(BUILD)/obj/%.o,$(LIB_SRCS))
 TINY_OBJS := $(patsubst %.c,$(BUILD)/tiny/obj/%.o,$(LIB_SRCS))
 
-.PHONY: all lib test unit symbols netlib sim sanitize gpu-test demo clean install dropin nonuma
+.PHONY: all lib test print-test-stages unit symbols netlib sim sanitize gpu-test demo clean install dropin nonuma
 all: lib
 lib: $(BUILD)/libblasx.a $(BUILD)/libblasx.so
 
@@ -63,11 +63,24 @@ $(BUILD)/libblasx.a: $(OBJS)
 $(BUILD)/tiny/libblasx.a: $(TINY_OBJS)
 	rm -f $@ && ar rcs $@ $^
 # The shared library exports the level-3 names and the native API only.
-SO_LDFLAGS = -shared -Wl,--version-script=blasx/exports.map
-$(BUILD)/libblasx.so: $(OBJS) blasx/exports.map
+# Its SONAME is libblasx.so.MAJOR (the project version of blasx/blasx.h, as
+# in the installed blasx.pc and CMake files; Bazel: third_party/blasx.bzl):
+# a program linked with -lblasx records libblasx.so.MAJOR, which
+# third_party/install.sh installs as a link to libblasx.so.MAJOR.MINOR.0.  In
+# the build folder libblasx.so.MAJOR links to libblasx.so, so that a program
+# linked to it with -Wl,-rpath,<build> starts.  (Relinked when this Makefile
+# changes: a link made before the SONAME existed would not be installed.)
+VERSION_MAJOR := $(shell sed -n 's/^\#define BLASX_VERSION_MAJOR \([0-9]*\).*/\1/p' blasx/blasx.h)
+VERSION_MINOR := $(shell sed -n 's/^\#define BLASX_VERSION_MINOR \([0-9]*\).*/\1/p' blasx/blasx.h)
+VERSION  := $(VERSION_MAJOR).$(VERSION_MINOR).0
+SONAME   := libblasx.so.$(VERSION_MAJOR)
+SO_LDFLAGS = -shared -Wl,--version-script=blasx/exports.map -Wl,-soname,$(SONAME)
+$(BUILD)/libblasx.so: $(OBJS) blasx/exports.map Makefile
 	$(CC) $(SO_LDFLAGS) -o $@ $(OBJS) $(LDLIBS)
-$(BUILD)/tiny/libblasx.so: $(TINY_OBJS) blasx/exports.map
+	ln -sf libblasx.so $(dir $@)$(SONAME)
+$(BUILD)/tiny/libblasx.so: $(TINY_OBJS) blasx/exports.map Makefile
 	$(CC) $(SO_LDFLAGS) -o $@ $(TINY_OBJS) $(LDLIBS)
+	ln -sf libblasx.so $(dir $@)$(SONAME)
 
 $(BUILD)/test_%: testing/test_%.c $(BUILD)/libblasx.a $(HDRS)
 	$(CC) $(CFLAGS_COMMON) $< $(BUILD)/libblasx.a -o $@ $(LDLIBS)
@@ -156,10 +169,13 @@ install: lib
 
 # Drop-in and packaging checks: numpy under LD_PRELOAD, static C and Fortran
 # programs, install + pkg-config + a CMake consumer.
+# All three run even when one fails; the target fails if any did.
 dropin: lib
-	bash testing/run_preload.sh $(abspath $(BUILD)/libblasx.so)
-	bash testing/run_static.sh $(BUILD)/libblasx.a "$(LDLIBS)"
-	bash testing/run_install.sh $(BUILD)
+	st=0; \
+	bash testing/run_preload.sh $(abspath $(BUILD)/libblasx.so) || st=1; \
+	bash testing/run_static.sh $(BUILD)/libblasx.a "$(LDLIBS)" || st=1; \
+	bash testing/run_install.sh $(BUILD) || st=1; \
+	exit $$st
 
 # The CPU side built without libnuma (one NUMA domain), as on machines
 # without it: the parallel GEMM, the CPU team beside (simulated) GPUs and
@@ -175,7 +191,14 @@ nonuma:
 house: $(BUILD)/libblasx.a
 	python3 testing/check_house.py $(BUILD)/obj
 
-test: unit symbols house netlib sim sanitize dropin nonuma
+# The stages of `make test`, in order.  testing/run_tests.sh (CI) runs each
+# as its own `make <stage>` and counts it, so that one failing stage does not
+# stop the others (`make -k test` does the same here); a new stage only needs
+# its target and a place in this list.
+TEST_STAGES = unit symbols house netlib sim sanitize dropin nonuma
+test: $(TEST_STAGES)
+print-test-stages:
+	@echo $(TEST_STAGES)
 
 demo: $(BUILD)/demo_dgemm
 	$(BUILD)/demo_dgemm

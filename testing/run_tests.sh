@@ -1,11 +1,22 @@
 #!/usr/bin/env bash
-# testing/run_tests.sh -- the whole test suite: installs what is missing
-# (apt-get), runs `make -j2 test`, then `bazel test //...` (offline), and
-# prints one final line "N passed, M failed": the make stage counts as one,
-# each Bazel test target as one.  Exits non-zero if anything failed.
+# testing/run_tests.sh -- the whole test suite (CI: .ci/run): installs what is
+# missing (apt-get), then runs every stage, each on its own, so that a failing
+# stage never keeps a later one from running:
+#   make stages   the Makefile's TEST_STAGES (`make print-test-stages`:
+#                 unit symbols netlib sim sanitize dropin nonuma), each as
+#                 `make -j2 <stage>`, counted as one test each;
+#   bazel         `bazel test //...` offline, each test target counted as one
+#                 (a build failure without a failed target counts as one).
+# Prints one line per stage, then the final line "N passed, M failed" over
+# all stages; exits non-zero if anything failed.
+#
+#   STAGES="unit symbols bazel" bash testing/run_tests.sh   # only these stages
+#   BLASX_TEST_INJECT_FAILURE=1 STAGES="unit symbols dropin" bash testing/run_tests.sh
+#       shows a failing stage being counted while the others still run
+#       (testing/run_unit.sh then counts one extra, failing, test binary).
+# A new stage: add a Makefile target and list it in TEST_STAGES.
 set -uo pipefail
 cd "$(dirname "$0")/.."
-
 # ---- dependencies: install only what is missing -----------------------
 have() {  # have <package>: installed, or its tool already on PATH
   case $1 in
@@ -33,25 +44,60 @@ if [ ${#missing[@]} -gt 0 ]; then
 fi
 
 passed=0; failed=0
+summary=()   # one line per stage
+failures=()  # names of what failed
+count() {    # count NAME PASSED FAILED NOTE
+  passed=$((passed + $2)); failed=$((failed + $3))
+  summary+=("$(printf '%-10s %s' "$1" "$4")")
+}
 
-# ---- stage 1: make ---------------------------------------------------------
-echo "=== make -j2 test"
-if make -j2 test; then passed=$((passed + 1)); else failed=$((failed + 1)); echo "make test: FAILED"; fi
+make_stages=$(make --no-print-directory -s print-test-stages 2>/dev/null)
+[ -n "$make_stages" ] || make_stages="unit symbols netlib sim sanitize dropin nonuma"
+STAGES=${STAGES:-"$make_stages bazel"}
+echo "stages: $STAGES"
 
-# ---- stage 2: bazel (offline: WORKSPACE defines every repository locally) ---
-echo "=== bazel test //..."
-log=$(mktemp)
-bazel test //... --test_output=errors --experimental_repository_disable_download 2>&1 | tee "$log"
-rc=${PIPESTATUS[0]}
-# Summary lines: "//pkg:target   (cached) PASSED in 0.1s", FAILED, TIMEOUT, NO STATUS, ...
-bp=$(grep -cE '^//[^ ]+ +(\(cached\) )?(PASSED|FLAKY)' "$log")
-bf=$(grep -E '^//[^ ]+ +' "$log" | grep -cvE '^//[^ ]+ +(\(cached\) )?(PASSED|FLAKY)')
-rm -f "$log"
-# rc 4: no test targets; any other failure without a failed target (e.g. a
-# build error) counts as one failure.
-if [ "$rc" -ne 0 ] && [ "$rc" -ne 4 ] && [ "$bf" -eq 0 ]; then bf=1; fi
-echo "bazel test: $bp passed, $bf failed (exit $rc)"
-passed=$((passed + bp)); failed=$((failed + bf))
+# ---- make stages: each its own `make`, so one failing does not stop the rest
+make_stage() {
+  local st=$1 t0=$SECONDS
+  echo "=== make -j2 $st"
+  if make -j2 "$st"; then
+    count "$st" 1 0 "PASSED ($((SECONDS - t0)) s)"
+  else
+    count "$st" 0 1 "FAILED ($((SECONDS - t0)) s)"; failures+=("make $st")
+    echo "=== make $st: FAILED (later stages still run)"
+  fi
+}
 
+# ---- bazel (offline: WORKSPACE defines every repository locally) ---------
+bazel_stage() {
+  local t0=$SECONDS log rc bp bf
+  echo "=== bazel test //..."
+  log=$(mktemp)
+  bazel test //... --test_output=errors --experimental_repository_disable_download 2>&1 | tee "$log"
+  rc=${PIPESTATUS[0]}
+  # Summary lines: "//pkg:target   (cached) PASSED in 0.1s", FAILED, TIMEOUT, NO STATUS, ...
+  bp=$(grep -cE '^//[^ ]+ +(\(cached\) )?(PASSED|FLAKY)' "$log")
+  bf=$(grep -E '^//[^ ]+ +' "$log" | grep -cvE '^//[^ ]+ +(\(cached\) )?(PASSED|FLAKY)')
+  while read -r tgt; do failures+=("bazel $tgt"); done < <(grep -E '^//[^ ]+ +' "$log" | grep -vE '^//[^ ]+ +(\(cached\) )?(PASSED|FLAKY)' | awk '{print $1}')
+  rm -f "$log"
+  # rc 4: no test targets; any other failure without a failed target (e.g. a
+  # build error) counts as one failure.
+  if [ "$rc" -ne 0 ] && [ "$rc" -ne 4 ] && [ "$bf" -eq 0 ]; then bf=1; failures+=("bazel (exit $rc, no failed target: build error?)"); fi
+  echo "bazel test: $bp passed, $bf failed (exit $rc)"
+  count bazel "$bp" "$bf" "$bp passed, $bf failed ($((SECONDS - t0)) s, exit $rc)"
+}
+
+for st in $STAGES; do
+  if [ "$st" = bazel ]; then bazel_stage
+  elif printf '%s\n' $make_stages | grep -qxF "$st"; then make_stage "$st"
+  else
+    echo "=== $st: no such stage (make stages: $make_stages; and bazel)"
+    count "$st" 0 1 "FAILED (no such stage)"; failures+=("$st (no such stage)")
+  fi
+done
+
+echo "=== summary"
+printf '%s\n' "${summary[@]}"
+[ ${#failures[@]} -eq 0 ] || echo "failed: $(printf '%s; ' "${failures[@]}" | sed 's/; $//')"
 echo "$passed passed, $failed failed"
 [ "$failed" -eq 0 ]

@@ -1,6 +1,8 @@
 #!/usr/bin/env bash
 # Runs the test binaries given as arguments, each printing
-# "<name>: N passed, M failed" (or a SKIP line), and prints the totals.
+# "<name>: N passed, M failed" (or a SKIP line), and prints the totals;
+# exits non-zero if any test failed or any binary exited non-zero.
+# BLASX_TEST_INJECT_FAILURE=1 adds one failing binary (see the end).
 set -u
 pass=0; fail=0; bad=0
 for t in "$@"; do
@@ -17,5 +19,15 @@ for t in "$@"; do
     pass=$((pass + p)); fail=$((fail + f))
   fi
 done
+# BLASX_TEST_INJECT_FAILURE=1: one extra test binary that fails, counted as
+# any other -- to show a failing unit test being counted by
+# testing/run_tests.sh (and the later stages still running) without editing a
+# source.  Read only here; every run_unit.sh call (make unit, sim, nonuma)
+# then fails.
+if [ "${BLASX_TEST_INJECT_FAILURE:-0}" = 1 ]; then
+  set -- "$@" "(injected)"
+  printf '%-40s %s\n' "(injected failure)" "BLASX_TEST_INJECT_FAILURE=1: 0 passed, 1 failed"
+  fail=$((fail + 1)); bad=$((bad + 1))
+fi
 echo "unit tests: $pass passed, $fail failed ($# binaries, $bad exited non-zero)"
 [ $fail -eq 0 ] && [ $bad -eq 0 ]

@@ -21,6 +21,14 @@ COPTS = [
 
 LINKOPTS = ["-lpthread", "-lm", "-ldl"]
 
+# The project version (blasx/blasx.h BLASX_VERSION_MAJOR/MINOR; Starlark
+# cannot read it there): the shared objects' SONAME is libblasx.so.MAJOR, as
+# with the Makefile.  third_party/install.sh refuses a libblasx.so whose
+# SONAME does not match blasx.h, so //testing:bazel_install catches a drift.
+VERSION_MAJOR = "0"
+VERSION_MINOR = "1"
+SONAME = "libblasx.so." + VERSION_MAJOR
+
 # The "tiny" variant: every call goes through tiling (Makefile TINY_CONFIG).
 TINY_DEFINES = ["BLASX_CFG_TILE=3", "BLASX_CFG_OFFLOAD_MIN_FLOPS=0", "BLASX_CFG_SMALL_MODE=0", "BLASX_CFG_CPU_PAR_MIN_FLOPS=1000000000000000000LL", "BLASX_FAULT_INJECTION"]
 
@@ -60,7 +68,9 @@ def blasx_library(name, defines = [], visibility = ["//visibility:public"]):
         linkstatic = 1,
         # exports: the level-3 names and the native API (blasx/exports.map)
         additional_linker_inputs = ["//:blasx/exports.map"],
-        linkopts = ["-Wl,--version-script=$(location //:blasx/exports.map)"],
+        # SONAME libblasx.so.MAJOR for every variant (the same ABI): a program
+        # linked with -lblasx records it (installed as a link, install.sh).
+        linkopts = ["-Wl,--version-script=$(location //:blasx/exports.map)", "-Wl,-soname," + SONAME],
         deps = [lib],
         visibility = visibility,
     )
