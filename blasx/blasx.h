@@ -102,7 +102,7 @@ BLASX_API int blasx_gpu_stats(int gpu, blasx_gpu_stats_t *out);
  * before one, and after a call small enough to run as one CPU kernel);
  * returns 0, or -1 if there is no such GPU. */
 BLASX_API int blasx_last_call_stats(int gpu, blasx_gpu_stats_t *out);
-/* The CPU worker beside the GPUs (BLASX_CPU_WORKER=1) in the calling
+/* The CPU team beside the GPUs (BLASX_CPU_TEAM=1) in the calling
  * thread's most recent tiled call; all zero when it did not run. */
 typedef struct {
     int64_t tasks;       /* tile tasks it ran */

@@ -68,7 +68,7 @@ BLASX_INTERNAL int blasx_numa_sgemm(char transa, char transb, int64_t m, int64_t
                      blasx_numa_thread_stats_t *stats);
 
 /* Cores this process may use (its affinity mask), read once (thread-safe;
- * the runtime sizes the CPU worker beside the GPUs from it). */
+ * the runtime sizes the CPU team beside the GPUs from it). */
 BLASX_INTERNAL int blasx_numa_usable_cores(void);
 
 /* Reserves the pool for the calling thread across several calls (the

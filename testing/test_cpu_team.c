@@ -1,4 +1,4 @@
-/* testing/test_cpu_team.c -- the CPU worker beside the GPUs
+/* testing/test_cpu_team.c -- the CPU team beside the GPUs
  * (internal/cpu/cpu_team.h).
  *
  * Checks: the claim rule (unknown rates never claim; the margin boundary;

@@ -39,7 +39,7 @@ void blasx_gpu_rs_fill(blasx_gpu_t *g, blasx_job_t *job) {
     pthread_mutex_lock(&g->rs_lock);
     int n = atomic_load(&g->rs_n);
     while (n < blasx_cfg.gpu.rs_slots) {
-        /* a strip task (the CPU worker's first choice) only into an empty RS */
+        /* a strip task (the CPU team's first choice) only into an empty RS */
         int32_t t = n == 0 ? blasx_job_take(job) : blasx_job_take_queued(job);
         if (t < 0) break;
         g->rs[n].job = job, g->rs[n].task = t;

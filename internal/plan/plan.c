@@ -209,7 +209,7 @@ static void plan_tri(blasx_graph_t *g, const blasx_problem_t *p, int64_t T, doub
 int blasx_plan(blasx_graph_t *g, const blasx_problem_t *p, int64_t tile) {
     int64_t rows[BLASX_OPND_COUNT], cols[BLASX_OPND_COUNT];
     blasx_problem_shapes(p, rows, cols);
-    /* The CPU worker's strip: the last columns of C and of op(B) (GEMM only). */
+    /* The CPU team's strip: the last columns of C and of op(B) (GEMM only). */
     int64_t strip = p->routine == BLASX_K_GEMM && p->strip > 0 && p->strip < p->n ? p->strip : 0;
     for (int o = 0; o < BLASX_OPND_COUNT; o++) g->strip_rows[o] = g->strip_cols[o] = 0;
     g->strip_cols[BLASX_OPND_C] = strip;

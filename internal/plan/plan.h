@@ -8,7 +8,7 @@
  * afterwards from the tiles each task reads and writes (taskgraph.h).
  * Invariants: the output matrix is always operand C (for TRMM/TRSM it is
  * the user's B); tiles are square but for GEMM's tall ones (tile_m) and
- * the CPU worker's strip; beta is applied by a task's first step only; the problem
+ * the CPU team's strip; beta is applied by a task's first step only; the problem
  * is non-degenerate (m, n > 0; k > 0 and alpha != 0 where they apply --
  * degenerate calls never reach the planner).
  */
@@ -24,7 +24,7 @@ typedef struct {
     double _Complex alpha, beta;
     int complex_elems;      /* 1 for C/Z: a flop costs four real ones */
     int64_t strip;          /* GEMM: the last `strip` columns of C and op(B) form one column of
-                               thin tiles, the CPU worker's share (cpu_team.h); 0 <= strip < n; 0: none */
+                               thin tiles, the CPU team's share (cpu_team.h); 0 <= strip < n; 0: none */
     int64_t tile_m;         /* GEMM: rows of C's tiles and of op(A)'s ("tall tiles": a host column of
                                a C tile is then one long piece, which PCIe copies at full rate); the
                                other dimensions keep the tile side; 0: the tile side.  Other routines: 0 */
