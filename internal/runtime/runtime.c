@@ -170,6 +170,7 @@ static void fork_child(void) {
     rt.started = rt.gpus_up = rt.stopping = rt.quit = rt.active = 0;
     rt.jobs = NULL;
     atomic_store(&rt.sleepers, 0);
+    free(rt.threads); /* plain memory, the child's copy (glibc's malloc works in the child) */
     rt.threads = NULL;
     rt.nthreads = rt.ngpu_threads = 0;
     atomic_store(&small_gpus, rt.no_gpus ? 0 : -1);
