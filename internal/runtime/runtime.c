@@ -167,8 +167,7 @@ static void fork_child(void) {
         rt.no_gpus = 1;
         blasx_gpus_forget();
     }
-    rt.started = rt.gpus_up = rt.stopping = rt.quit = rt.active = 0;
-    rt.jobs = NULL;
+    rt.started = rt.gpus_up = rt.stopping = rt.quit = rt.active = 0, rt.jobs = NULL;
     atomic_store(&rt.sleepers, 0);
     free(rt.threads); /* plain memory, the child's copy (glibc's malloc works in the child) */
     rt.threads = NULL;
