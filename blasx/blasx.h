@@ -49,7 +49,28 @@ typedef void (*blasx_error_handler_t)(int status, const char *routine);
 BLASX_API void blasx_set_error_handler(blasx_error_handler_t handler);
 
 /* Tears down the persistent runtime (worker threads, device state).  Optional:
- * it also runs at exit; the next call starts the runtime again. */
+ * it also runs at exit; the next call starts the runtime again.
+ * Thread-safe, also while other threads are in calls: the calls already
+ * running finish normally (their results are complete and their statuses
+ * as without finalize); calls that begin during the teardown wait for it to
+ * end and then start the runtime again; a second concurrent finalize waits
+ * for the first.  It must not be called from inside a call (an error
+ * handler) -- it would wait for that call.
+ *
+ * fork(): blasx registers pthread_atfork handlers at its first use.  The
+ * parent keeps its runtime and GPUs; calls in other threads are not
+ * disturbed (a fork waits at most for a runtime start or teardown in
+ * progress).  The child starts with no runtime and builds its own CPU
+ * worker pool at its first call; it never uses the parent's threads or
+ * devices.  If the parent had initialized the GPUs (simulated or CUDA: a
+ * CUDA context does not survive fork), the child runs everything on its CPU
+ * cores for its whole life (blasx_gpu_count() returns 0 there), including
+ * after blasx_finalize.  The parent's device handles, host threads and
+ * their memory are not the child's: it neither joins nor frees them (a
+ * small leak by design, until exit or exec), so a child that never calls
+ * blasx exits cleanly.  A child of a process that never touched the GPUs
+ * may use them.  BLASX_TRACE is off in the child (its file is the
+ * parent's). */
 BLASX_API void blasx_finalize(void);
 
 /* Counters of one GPU: cumulative since the runtime started

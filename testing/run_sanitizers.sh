@@ -4,7 +4,9 @@
 #          call tiled) of the library and every unit test, run on the CPU
 #          workers and on 2 simulated GPUs;
 #   tsan   ThreadSanitizer build of the concurrency tests (runtime, threads, L2 directory,
-#          GPU workers on 3 simulated GPUs, whole calls from 4 threads);
+#          GPU workers on 3 simulated GPUs, whole calls from 4 threads, fork and
+#          finalize with calls in flight -- die_after_fork=0: a fork child
+#          starts its own worker threads, which blasx supports);
 #   valgrind memcheck on the demo (default configuration, CPU only).
 # Built without CUDA (these runs have no GPU).  Prints one line per run and
 # "sanitizers: N passed, M failed"; exits non-zero if anything failed.
@@ -39,7 +41,7 @@ check() {
 
 ASAN="-O1 -fsanitize=address,undefined -fno-omit-frame-pointer -fno-sanitize-recover=undefined $TINY"
 TSAN="-O1 -fsanitize=thread $TINY"
-export ASAN_OPTIONS=detect_leaks=1:abort_on_error=0 UBSAN_OPTIONS=print_stacktrace=1 TSAN_OPTIONS=halt_on_error=1
+export ASAN_OPTIONS=detect_leaks=1:abort_on_error=0 UBSAN_OPTIONS=print_stacktrace=1 TSAN_OPTIONS=halt_on_error=1:die_after_fork=0
 if build asan "$ASAN"; then
   for t in testing/test_*.c; do
     n=$(basename "$t" .c)
@@ -51,7 +53,7 @@ if build asan "$ASAN"; then
   done
 else fail=$((fail + 1)); echo "FAIL asan build"; fi
 if build tsan "$TSAN"; then
-  for n in test_runtime test_threads test_gpu test_tile_dir test_small_call; do
+  for n in test_runtime test_threads test_gpu test_tile_dir test_small_call test_lifecycle; do
     $CC $BASE $TSAN "testing/$n.c" "$B/tsan/libblasx.a" -o "$B/tsan/$n" $LIBS || { fail=$((fail + 1)); continue; }
     check "tsan $n" "$B/tsan/$n"
     check "tsan $n (3 sim GPUs)" env BLASX_SIM_GPUS=3 BLASX_SIM_MEM_KB=16 "$B/tsan/$n"

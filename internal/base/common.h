@@ -25,6 +25,12 @@
 /* Precision identifiers (BX_PREC_* in the precision templates). */
 enum { BLASX_PREC_S = 1, BLASX_PREC_D = 2, BLASX_PREC_C = 3, BLASX_PREC_Z = 4 };
 
+/* Phases of fork() for the modules' fork hooks (the runtime's
+ * pthread_atfork handlers call them): before it in the parent (take the
+ * module's locks), after it in the parent (release them), in the child
+ * (re-initialize them: the child has only the forking thread). */
+enum { BLASX_FORK_PREPARE, BLASX_FORK_PARENT, BLASX_FORK_CHILD };
+
 /* Where the most recent failure of this thread came from. */
 typedef struct {
     const char *file;

@@ -6,7 +6,8 @@
  * cache, compute streams, the optional copy, write-back and split streams,
  * the parked records' events and the direct streams -- and discovers the
  * topology of the L2 level (peer access, measured peer bandwidth, each
- * GPU's preference order).  blasx_gpus_shutdown frees all of it.
+ * GPU's preference order).  blasx_gpus_shutdown frees all of it;
+ * blasx_gpus_forget (a fork child) drops it unfreed.
  *
  * Invariants: the table (blasx_gpu_table) changes only in init and
  * shutdown, which the runtime calls under its lock while no GPU thread
@@ -301,6 +302,12 @@ int blasx_gpus_init(void (*on_all_failed)(void)) {
 
 void blasx_gpus_shutdown(void) {
     for (int i = 0; i < blasx_gpu_table.n; i++) gpu_destroy(blasx_gpu_table.gpu[i]);
+    blasx_gpu_table.n = 0;
+    blasx_gpu_table.be = NULL;
+}
+
+void blasx_gpus_forget(void) {
+    for (int i = 0; i < BLASX_CFG_MAX_GPUS; i++) blasx_gpu_table.gpu[i] = NULL;
     blasx_gpu_table.n = 0;
     blasx_gpu_table.be = NULL;
 }

@@ -93,6 +93,10 @@ BLASX_INTERNAL int blasx_gpus_init(void (*on_all_failed)(void));
 
 /* Frees everything blasx_gpus_init made (GPU threads must have exited). */
 BLASX_INTERNAL void blasx_gpus_shutdown(void);
+/* In a child after fork(): empties the table without touching what it
+ * held (the parent's device handles and stream threads are not the
+ * child's: leaked by design, never freed, joined or synchronized). */
+BLASX_INTERNAL void blasx_gpus_forget(void);
 
 BLASX_INTERNAL int blasx_gpus_count(void);
 /* "cuda", "sim", or "none" before blasx_gpus_init found a backend. */

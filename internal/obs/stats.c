@@ -29,6 +29,12 @@ void blasx_stats_record(int prec, int routine, double flops, double seconds, int
     pthread_mutex_unlock(&counters.lock);
 }
 
+void blasx_stats_fork(int phase) {
+    if (phase == BLASX_FORK_PREPARE) pthread_mutex_lock(&counters.lock);
+    else if (phase == BLASX_FORK_PARENT) pthread_mutex_unlock(&counters.lock);
+    else pthread_mutex_init(&counters.lock, NULL);
+}
+
 int blasx_routine_stats(char prec, const char *routine, blasx_routine_stats_t *out) {
     int p = -1, q = -1;
     for (int i = 0; i < NPREC; i++)

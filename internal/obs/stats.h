@@ -23,4 +23,8 @@ BLASX_INTERNAL void blasx_stats_record(int prec, int routine, double flops, doub
 /* Prints one line per routine and precision that was called (stderr). */
 BLASX_INTERNAL void blasx_stats_print_routines(void);
 
+/* fork() hook (BLASX_FORK_*): the counters' lock; the child keeps the
+ * counts made before the fork. */
+BLASX_INTERNAL void blasx_stats_fork(int phase);
+
 #endif

@@ -15,7 +15,8 @@ static struct {
     blasx_trace_rec_t *r;
     int64_t n, cap, dropped;
     double t_base; /* host clock at the first record: time 0 of the file */
-} trace_buf = {PTHREAD_MUTEX_INITIALIZER, PTHREAD_ONCE_INIT, NULL, NULL, 0, 0, 0, 0};
+    int forked;    /* a child after fork(): tracing off */
+} trace_buf = {PTHREAD_MUTEX_INITIALIZER, PTHREAD_ONCE_INIT, NULL, NULL, 0, 0, 0, 0, 0};
 
 static void trace_init(void) {
     trace_buf.path = blasx_setting_text(BLASX_SETTING_TRACE);
@@ -24,7 +25,17 @@ static void trace_init(void) {
 
 int blasx_trace_on(void) {
     pthread_once(&trace_buf.once, trace_init);
-    return trace_buf.path != NULL;
+    return trace_buf.path != NULL && !trace_buf.forked;
+}
+
+void blasx_trace_fork(int phase) {
+    if (phase == BLASX_FORK_PREPARE) pthread_mutex_lock(&trace_buf.lock);
+    else if (phase == BLASX_FORK_PARENT) pthread_mutex_unlock(&trace_buf.lock);
+    else {
+        pthread_mutex_init(&trace_buf.lock, NULL);
+        trace_buf.forked = 1;
+        trace_buf.n = trace_buf.dropped = 0; /* the records stay allocated: the child's copy, unused */
+    }
 }
 
 void blasx_trace_add(const blasx_trace_rec_t *r) {

@@ -40,7 +40,8 @@ typedef struct {
     int64_t m, n, k; /* call records: the problem */
 } blasx_trace_rec_t;
 
-/* 1 when BLASX_TRACE names a file (read once per process). */
+/* 1 when BLASX_TRACE names a file (read once per process); 0 in a child
+ * after fork() (its trace would overwrite the parent's file). */
 BLASX_INTERNAL int blasx_trace_on(void);
 
 /* Appends one record (copied). */
@@ -49,6 +50,10 @@ BLASX_INTERNAL void blasx_trace_add(const blasx_trace_rec_t *r);
 /* Writes every record so far to the BLASX_TRACE file; returns a status
  * (0 also when tracing is off). */
 BLASX_INTERNAL int blasx_trace_write(void);
+
+/* fork() hook (BLASX_FORK_*): the buffer's lock; the child drops the
+ * parent's records and traces nothing. */
+BLASX_INTERNAL void blasx_trace_fork(int phase);
 
 /* A record with everything but the times: helpers for the callers. */
 static inline blasx_trace_rec_t blasx_trace_rec(const char *name, const char *cat, int pid, int tid) {

@@ -6,6 +6,7 @@
 #include "internal/base/settings.h"
 #include "internal/base/clock.h"
 #include "internal/obs/trace.h"
+#include "internal/obs/stats.h"
 #include "internal/plan/tile_model.h"
 #include "numa/hybrid_gemm.h"
 #include "numa/topology.h"
@@ -18,23 +19,34 @@
  * to sleep registers in `sleepers` under the lock and re-checks for work; a
  * thread that makes work available bumps `gen` under the lock if anyone
  * sleeps.  Both sides use sequentially consistent atomics, so a wake-up is
- * never lost. */
+ * never lost.
+ * Lifecycle (blasx/blasx.h), every field under the lock: a call counts in
+ * `active` from before it looks at the runtime until its job is retired;
+ * blasx_finalize sets `stopping` (new callers wait on `life`), waits for
+ * `active` to drain, then sets `quit` and joins.  fork() holds the lock
+ * (no job half-published); the child starts afresh (fork_child). */
 static struct {
     pthread_mutex_t lock;
     pthread_cond_t wake;
+    pthread_cond_t life; /* stopping ended, or active reached 0 while stopping */
     pthread_once_t once;
-    int started;  /* pool threads created (under lock) */
-    int gpus_up;  /* GPUs initialized without the pool, for small calls (under lock) */
-    int stopping; /* finalize in progress (under lock) */
-    uint64_t gen; /* under lock */
+    int started;  /* pool threads created */
+    int gpus_up;  /* GPUs initialized without the pool, for small calls */
+    int stopping; /* finalize in progress: callers wait */
+    int quit;     /* pool and GPU threads exit */
+    int active;   /* calls between rt_enter and rt_leave */
+    int gpus_tried; /* blasx_gpus_init ran in this process (a fork child may not touch the devices) */
+    int no_gpus;  /* a fork child of a process that had touched the GPUs: CPU only */
+    uint64_t gen;
     _Atomic int sleepers;
-    blasx_job_t *jobs; /* active jobs (under lock) */
+    blasx_job_t *jobs; /* active jobs */
     pthread_t *threads;
     int nthreads;
     pthread_t gpu_threads[BLASX_CFG_MAX_GPUS];
     int ngpu_threads;
     _Atomic uint64_t epoch;
-} rt = {PTHREAD_MUTEX_INITIALIZER, PTHREAD_COND_INITIALIZER, PTHREAD_ONCE_INIT, 0, 0, 0, 0, 0, NULL, NULL, 0, {0}, 0, 0};
+} rt = {.lock = PTHREAD_MUTEX_INITIALIZER, .wake = PTHREAD_COND_INITIALIZER, .life = PTHREAD_COND_INITIALIZER,
+        .once = PTHREAD_ONCE_INIT};
 
 /* GPUs for small calls: -1 until initialized (then their number). */
 static _Atomic int small_gpus = -1;
@@ -72,7 +84,7 @@ static int work_on(blasx_cpu_worker_t *w, blasx_job_t *job) {
 static void *pool_loop(blasx_cpu_worker_t *w, blasx_gpu_t *gpu) {
     pthread_mutex_lock(&rt.lock);
     for (;;) {
-        if (rt.stopping || (gpu && blasx_gpu_broken(gpu))) break;
+        if (rt.quit || (gpu && blasx_gpu_broken(gpu))) break;
         /* Register as a sleeper before looking, so work published after the
          * look is announced to us (see notify). */
         atomic_fetch_add(&rt.sleepers, 1);
@@ -85,7 +97,7 @@ static void *pool_loop(blasx_cpu_worker_t *w, blasx_gpu_t *gpu) {
             }
         if (!job) {
             uint64_t g = rt.gen;
-            while (g == rt.gen && !rt.stopping) pthread_cond_wait(&rt.wake, &rt.lock);
+            while (g == rt.gen && !rt.quit) pthread_cond_wait(&rt.wake, &rt.lock);
             atomic_fetch_sub(&rt.sleepers, 1);
             continue;
         }
@@ -131,7 +143,52 @@ static void enable_cpu(void) {
 
 static void at_exit_finalize(void) { blasx_finalize(); }
 
-static void register_exit(void) { atexit(at_exit_finalize); }
+static void fork_prepare(void) {
+    pthread_mutex_lock(&rt.lock); /* no job half-published, no start or stop half done */
+    blasx_stats_fork(BLASX_FORK_PREPARE);
+    blasx_trace_fork(BLASX_FORK_PREPARE);
+}
+
+static void fork_parent(void) {
+    blasx_trace_fork(BLASX_FORK_PARENT);
+    blasx_stats_fork(BLASX_FORK_PARENT);
+    pthread_mutex_unlock(&rt.lock);
+}
+
+/* The child has only the forking thread: no pool, GPU or stream thread,
+ * and jobs of threads it lacks.  It joins, frees and touches none of them
+ * (leaked by design) and starts afresh, CPU only if the parent had touched
+ * the GPUs (CUDA is unusable in a child of a process that initialized it). */
+static void fork_child(void) {
+    pthread_mutex_init(&rt.lock, NULL);
+    pthread_cond_init(&rt.wake, NULL);
+    pthread_cond_init(&rt.life, NULL);
+    if (rt.gpus_tried) {
+        rt.no_gpus = 1;
+        blasx_gpus_forget();
+    }
+    rt.started = rt.gpus_up = rt.stopping = rt.quit = rt.active = 0, rt.jobs = NULL;
+    atomic_store(&rt.sleepers, 0);
+    free(rt.threads); /* plain memory, the child's copy (glibc's malloc works in the child) */
+    rt.threads = NULL;
+    rt.nthreads = rt.ngpu_threads = 0;
+    atomic_store(&small_gpus, rt.no_gpus ? 0 : -1);
+    blasx_stats_fork(BLASX_FORK_CHILD);
+    blasx_trace_fork(BLASX_FORK_CHILD);
+}
+
+static void register_exit(void) {
+    atexit(at_exit_finalize);
+    pthread_atfork(fork_prepare, fork_parent, fork_child);
+}
+
+/* blasx_gpus_init unless this process may not use GPUs.  Under rt.lock. */
+static int gpus_init_locked(void) {
+    if (rt.no_gpus) return 0;
+    rt.gpus_tried = 1;
+    int n = blasx_gpus_init(enable_cpu);
+    return n < 0 ? 0 : n;
+}
 
 static int pool_size(void) {
     int n = blasx_cfg.sched.pool_threads;
@@ -152,7 +209,7 @@ static int pool_start_locked(void) {
         rt.nthreads++;
     }
     /* Fewer threads than asked still works: the caller always participates. */
-    int ngpu = blasx_gpus_init(enable_cpu);
+    int ngpu = gpus_init_locked();
     rt.ngpu_threads = 0;
     for (int i = 0; i < ngpu; i++) {
         if (pthread_create(&rt.gpu_threads[i], NULL, gpu_main, (void *)(intptr_t)i) != 0) break;
@@ -175,32 +232,61 @@ static int pool_start_locked(void) {
     return 0;
 }
 
+/* Waits out a finalize in progress.  Under rt.lock. */
+static void wait_not_stopping_locked(void) {
+    while (rt.stopping) pthread_cond_wait(&rt.life, &rt.lock);
+}
+
+/* A call begins: waits out a finalize, starts the runtime (without a pool
+ * the caller alone runs its jobs) and counts the call as active, so that no
+ * finalize tears the runtime down under it.  Under rt.lock. */
+static void rt_enter_locked(void) {
+    wait_not_stopping_locked();
+    (void)pool_start_locked();
+    rt.active++;
+}
+
+/* The call rt_enter_locked counted has ended.  Under rt.lock. */
+static void rt_leave_locked(void) {
+    if (--rt.active == 0 && rt.stopping) pthread_cond_broadcast(&rt.life);
+}
+
 void blasx_finalize(void) {
+    pthread_once(&rt.once, register_exit);
     pthread_mutex_lock(&rt.lock);
-    atomic_store(&small_gpus, -1);
-    if (!rt.started) {
-        if (rt.gpus_up) blasx_gpus_shutdown(); /* small calls used them: no thread of ours runs on them */
-        rt.gpus_up = 0;
-        pthread_mutex_unlock(&rt.lock);
-        return;
-    }
+    wait_not_stopping_locked(); /* one finalize at a time */
     rt.stopping = 1;
-    rt.gen++;
-    pthread_cond_broadcast(&rt.wake);
+    while (rt.active > 0) pthread_cond_wait(&rt.life, &rt.lock); /* calls in flight finish */
+    atomic_store(&small_gpus, -1);
+    int started = rt.started, nthreads = rt.nthreads, ngpu = rt.ngpu_threads;
+    if (started) {
+        rt.quit = 1;
+        rt.gen++;
+        pthread_cond_broadcast(&rt.wake);
+    }
     pthread_mutex_unlock(&rt.lock);
-    for (int i = 0; i < rt.nthreads; i++) pthread_join(rt.threads[i], NULL);
-    for (int i = 0; i < rt.ngpu_threads; i++) pthread_join(rt.gpu_threads[i], NULL);
-    rt.ngpu_threads = 0;
-    blasx_gpus_shutdown();
+    /* `stopping` keeps every other thread off the arrays and the table. */
+    for (int i = 0; i < nthreads; i++) pthread_join(rt.threads[i], NULL);
+    for (int i = 0; i < ngpu; i++) pthread_join(rt.gpu_threads[i], NULL);
     pthread_mutex_lock(&rt.lock);
+    rt.ngpu_threads = 0;
+    rt.nthreads = 0;
     free(rt.threads);
     rt.threads = NULL;
-    rt.nthreads = 0;
-    rt.started = 0;
-    rt.gpus_up = 0;
-    rt.stopping = 0;
+    if (started || rt.gpus_up) blasx_gpus_shutdown(); /* no thread of ours runs on them now */
+    rt.started = rt.gpus_up = rt.quit = rt.stopping = 0;
+    pthread_cond_broadcast(&rt.life);
     pthread_mutex_unlock(&rt.lock);
-    blasx_trace_write(); /* every GPU operation has been drained into it */
+    if (started) blasx_trace_write(); /* every GPU operation has been drained into it */
+}
+
+/* GPUs for small calls, initialized now if needed.  Under rt.lock. */
+static int small_init_locked(void) {
+    wait_not_stopping_locked();
+    int n = gpus_init_locked(); /* idempotent; the pool, if it starts later, finds them ready */
+    rt.gpus_up = 1;
+    atomic_store_explicit(&small_gpus, n, memory_order_release);
+    return n;
 }
 
 int blasx_runtime_small_gpus(void) {
@@ -208,12 +294,24 @@ int blasx_runtime_small_gpus(void) {
     if (n >= 0) return n;
     pthread_once(&rt.once, register_exit);
     pthread_mutex_lock(&rt.lock);
-    n = blasx_gpus_init(enable_cpu); /* idempotent; the pool, if it starts later, finds them ready */
-    if (n < 0) n = 0;
-    rt.gpus_up = 1;
-    atomic_store_explicit(&small_gpus, n, memory_order_release);
+    n = small_init_locked();
     pthread_mutex_unlock(&rt.lock);
     return n;
+}
+
+int blasx_runtime_small_enter(void) {
+    pthread_once(&rt.once, register_exit);
+    pthread_mutex_lock(&rt.lock);
+    int n = small_init_locked();
+    rt.active++;
+    pthread_mutex_unlock(&rt.lock);
+    return n;
+}
+
+void blasx_runtime_small_leave(void) {
+    pthread_mutex_lock(&rt.lock);
+    rt_leave_locked();
+    pthread_mutex_unlock(&rt.lock);
 }
 
 int blasx_runtime_threads(void) {
@@ -268,14 +366,17 @@ int64_t blasx_runtime_pick_tile(int prec, size_t esz, int64_t compiled, const bl
     if (!blasx_cfg.tile_model.on) return compiled;
     pthread_once(&rt.once, register_exit);
     pthread_mutex_lock(&rt.lock);
-    pool_start_locked();
+    rt_enter_locked(); /* the model reads the GPU table: no finalize meanwhile */
     int gpus = rt.ngpu_threads ? blasx_gpus_healthy() : 0;
     pthread_mutex_unlock(&rt.lock);
-    if (gpus == 0) return compiled; /* CPU workers: the compiled tile */
-    const blasx_tile_model_t *md = blasx_gpus_tile_model(prec, esz);
-    if (!md) return compiled;
-    return blasx_tile_model_pick(md, p, esz, gpus, blasx_cfg.gpu.streams_per_gpu, blasx_gpus_heap_bytes(), compiled,
-                                 NULL, tile_m);
+    const blasx_tile_model_t *md = gpus ? blasx_gpus_tile_model(prec, esz) : NULL;
+    int64_t t = md ? blasx_tile_model_pick(md, p, esz, gpus, blasx_cfg.gpu.streams_per_gpu, blasx_gpus_heap_bytes(),
+                                           compiled, NULL, tile_m)
+                   : compiled; /* CPU workers: the compiled tile */
+    pthread_mutex_lock(&rt.lock);
+    rt_leave_locked();
+    pthread_mutex_unlock(&rt.lock);
+    return t;
 }
 
 /* A call's record on the host's calls track (BLASX_TRACE): the whole call
@@ -358,6 +459,7 @@ static void job_retire(blasx_job_t *job) {
         atomic_fetch_sub(&rt.sleepers, 1);
     }
     int ngpu = rt.ngpu_threads;
+    rt_leave_locked();
     pthread_mutex_unlock(&rt.lock);
     /* every GPU thread has left the job: its counters are final */
     last_call_gpus = ngpu;
@@ -413,7 +515,7 @@ int blasx_runtime_execute(int prec, size_t esz, int64_t tile, const blasx_proble
 
     pthread_once(&rt.once, register_exit);
     pthread_mutex_lock(&rt.lock);
-    (void)pool_start_locked(); /* without a pool the caller alone runs the job */
+    rt_enter_locked(); /* until job_retire */
     /* GPU threads that could not start leave their GPU unused. */
     job.gpus = rt.ngpu_threads ? blasx_gpus_healthy() : 0;
     int ngpu_threads = rt.ngpu_threads;
@@ -421,6 +523,9 @@ int blasx_runtime_execute(int prec, size_t esz, int64_t tile, const blasx_proble
     int nteam = 1;
     int st = job_plan(&job, p, ngpu_threads, t_call, &nteam);
     if (st) {
+        pthread_mutex_lock(&rt.lock);
+        rt_leave_locked();
+        pthread_mutex_unlock(&rt.lock);
         job_free(&job);
         return st;
     }
@@ -445,6 +550,7 @@ int blasx_runtime_execute(int prec, size_t esz, int64_t tile, const blasx_proble
 int blasx_gpu_count(void) {
     pthread_once(&rt.once, register_exit);
     pthread_mutex_lock(&rt.lock);
+    wait_not_stopping_locked();
     pool_start_locked();
     int n = rt.ngpu_threads;
     pthread_mutex_unlock(&rt.lock);

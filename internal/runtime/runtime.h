@@ -7,6 +7,10 @@
  * calling thread included -- pull tasks until all are complete.
  * Several calls from different threads run as concurrent jobs; pool threads
  * help whichever job has ready tasks.
+ * Lifecycle: blasx_finalize waits for the calls in flight to finish (new
+ * ones wait for it), then joins the threads; the next call starts them
+ * again.  After fork() the child's runtime starts afresh on its own CPU
+ * pool; it never touches the parent's threads or devices (blasx/blasx.h).
  * Invariants: blasx_runtime_execute returns only when every task of its
  * job is complete and no pool thread still refers to the job; workers
  * sleep on a condition variable when no job has ready work (no busy wait
@@ -35,8 +39,13 @@ BLASX_INTERNAL void blasx_runtime_untiled_call(void);
 
 /* GPUs that small calls may run whole on (internal/runtime/small_call.h):
  * initializes them on first use without starting the pool (blasx_finalize
- * shuts them down again); 0 without any. */
+ * shuts them down again); 0 without any.  A query: a call that then uses
+ * them does so between blasx_runtime_small_enter (same answer) and
+ * blasx_runtime_small_leave, which keep blasx_finalize from shutting them
+ * down meanwhile (it waits for the leave). */
 BLASX_INTERNAL int blasx_runtime_small_gpus(void);
+BLASX_INTERNAL int blasx_runtime_small_enter(void);
+BLASX_INTERNAL void blasx_runtime_small_leave(void);
 
 /* The calling thread's call ran whole on GPU `gpu`: its per-call counters
  * (blasx_last_call_stats) show one task and these bytes there. */

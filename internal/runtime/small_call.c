@@ -139,9 +139,9 @@ static int sync_direct(const blasx_gpu_direct_t *d, blasx_stream_t s) {
     return st;
 }
 
-int blasx_small_gpu_run(int prec, size_t esz, const blasx_problem_t *p, const blasx_operand_t op[BLASX_OPND_COUNT],
-                        blasx_small_ticket_t *tk) {
-    int n = blasx_runtime_small_gpus();
+/* The call whole on one of the n GPUs (blasx_small_gpu_run). */
+static int run_whole(int n, int prec, size_t esz, const blasx_problem_t *p, const blasx_operand_t op[BLASX_OPND_COUNT],
+                     blasx_small_ticket_t *tk) {
     memset(&blasx_err_site, 0, sizeof blasx_err_site); /* this call's failure, not an older one */
     static _Atomic unsigned next;
     unsigned first = atomic_fetch_add_explicit(&next, 1, memory_order_relaxed);
@@ -211,4 +211,12 @@ usual:
     tk->path = BLASX_SMALL_USUAL;
     tk->t0 = blasx_now();
     return BLASX_SMALL_DECLINED;
+}
+
+int blasx_small_gpu_run(int prec, size_t esz, const blasx_problem_t *p, const blasx_operand_t op[BLASX_OPND_COUNT],
+                        blasx_small_ticket_t *tk) {
+    int n = blasx_runtime_small_enter(); /* until small_leave: no finalize meanwhile */
+    int st = run_whole(n, prec, esz, p, op, tk);
+    blasx_runtime_small_leave();
+    return st;
 }
