@@ -275,19 +275,19 @@
 #define BLASX_CFG_CPU_CNR BLASX_CPU_CNR_DEFAULT /* single complex: columns of a micro-tile */
 #endif
 #ifndef BLASX_CFG_CPU_ZMC
-#define BLASX_CFG_CPU_ZMC 96 /* double complex: rows of packed A kept in L2 */
+#define BLASX_CFG_CPU_ZMC 192 /* double complex: rows of packed A kept in L2 (MC*KC*16 bytes: 576 KiB) */
 #endif
 #ifndef BLASX_CFG_CPU_ZKC
-#define BLASX_CFG_CPU_ZKC 192 /* double complex: depth of packed panels */
+#define BLASX_CFG_CPU_ZKC 192 /* double complex: depth of packed panels (B micro-panel KC*NR*16 bytes: 18 KiB in L1) */
 #endif
 #ifndef BLASX_CFG_CPU_ZNC
 #define BLASX_CFG_CPU_ZNC 2040 /* double complex: columns of packed B kept in L3 */
 #endif
 #ifndef BLASX_CFG_CPU_CMC
-#define BLASX_CFG_CPU_CMC 96 /* single complex: rows of packed A kept in L2 */
+#define BLASX_CFG_CPU_CMC 192 /* single complex: rows of packed A kept in L2 (MC*KC*8 bytes: 576 KiB) */
 #endif
 #ifndef BLASX_CFG_CPU_CKC
-#define BLASX_CFG_CPU_CKC 256 /* single complex: depth of packed panels */
+#define BLASX_CFG_CPU_CKC 384 /* single complex: depth of packed panels (B micro-panel KC*NR*8 bytes: 18 KiB in L1) */
 #endif
 #ifndef BLASX_CFG_CPU_CNC
 #define BLASX_CFG_CPU_CNC 2040 /* single complex: columns of packed B kept in L3 */

@@ -20,3 +20,4 @@
 #undef BXZ_ADD
 #undef BXZ_V
 #undef BXZ_RFMA
+#undef BXZ_SPLIT_EPI
