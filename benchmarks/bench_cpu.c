@@ -2,6 +2,7 @@
  * one run.
  *
  *   bench_cpu [-t threads] [-p ds|d|s] [-r reps] [N ...]     (N default 1024 2048 4096 8192)
+ *   bench_cpu -k zgemm,cgemm,zherk,cherk [-r reps] [N ...]   (single-threaded complex kernels)
  *
  * Per precision and N (square, column-major, NN, alpha = 1, beta = 0.5): the
  * hybrid-grained GEMM (numa/hybrid_gemm.h), the same with static-only
@@ -17,6 +18,14 @@
  * with dlopen, RTLD_LOCAL: its symbols never meet ours; OPENBLAS_LIB may
  * name the file) runs on the same cores.  Matrices are first-touched by the
  * pool threads.  Without OpenBLAS its column says "skip".
+ *
+ * With -k (and no -p) it instead times blasx's single-threaded complex CPU
+ * kernels (kernels/cpu_kernels.h: blasx_k_<p>gemm NN, alpha = (1, 0.5),
+ * beta = (0.5, -0.25); blasx_k_<p>herk lower, N, alpha = 1, beta = 0.5)
+ * against OpenBLAS's cblas_<p>gemm / cblas_<p>herk on one thread (on the
+ * first core), each the best of `reps` runs after a warm-up, alternating,
+ * in GFLOP/s (GEMM 8 n^3, HERK 4 n^3 real flops), with the ratio
+ * blasx / OpenBLAS and the largest difference relative to max |C|.
  */
 #ifndef _GNU_SOURCE
 #define _GNU_SOURCE
@@ -30,15 +39,20 @@
 #include <string.h>
 #include <time.h>
 
+#include "kernels/cpu_kernels.h"
 #include "numa/hybrid_gemm.h"
 #include "numa/topology.h"
 
-enum { CBLAS_COL_MAJOR = 102, CBLAS_NO_TRANS = 111 }; /* CBLAS enum values */
+enum { CBLAS_COL_MAJOR = 102, CBLAS_NO_TRANS = 111, CBLAS_LOWER = 122 }; /* CBLAS enum values */
 typedef void (*dgemm_fn)(int, int, int, int, int, int, double, const double *, int, const double *,
                          int, double, double *, int);
 typedef void (*sgemm_fn)(int, int, int, int, int, int, float, const float *, int, const float *, int,
                          float, float *, int);
 typedef void (*setthreads_fn)(int);
+typedef void (*cgemm_fn)(int, int, int, int, int, int, const void *, const void *, int, const void *,
+                         int, const void *, void *, int); /* cblas_[cz]gemm */
+typedef void (*zherk_fn)(int, int, int, int, int, double, const void *, int, double, void *, int);
+typedef void (*cherk_fn)(int, int, int, int, int, float, const void *, int, float, void *, int);
 
 static double now_s(void) {
     struct timespec ts;
@@ -66,23 +80,103 @@ static void sum_stats(const blasx_numa_thread_stats_t *st, int T, res_t *r) {
     }
 }
 
+/* -k: one complex kernel (zgemm, cgemm, zherk, cherk) per N, single-threaded
+ * blasx kernel against single-threaded OpenBLAS. */
+static void bench_kernel(const char *name, void *ob, const int64_t *sizes, int nsizes, int reps) {
+    const int z = name[0] == 'z', herk = !strcmp(name + 1, "herk");
+    if ((name[0] != 'z' && name[0] != 'c') || (!herk && strcmp(name + 1, "gemm"))) {
+        printf("%s: unknown kernel (zgemm, cgemm, zherk, cherk)\n", name);
+        return;
+    }
+    char sym[32];
+    snprintf(sym, sizeof sym, "cblas_%s", name);
+    void *of = ob ? dlsym(ob, sym) : NULL;
+    const size_t es = z ? sizeof(double _Complex) : sizeof(float _Complex);
+    const double za[2] = {1.0, 0.5}, zb[2] = {0.5, -0.25};
+    const float ca[2] = {1.0f, 0.5f}, cb[2] = {0.5f, -0.25f};
+    for (int si = 0; si < nsizes; si++) {
+        const int64_t n = sizes[si];
+        const size_t bytes = (size_t)(n * n) * es;
+        void *A = malloc(bytes), *B = malloc(bytes), *C = malloc(bytes), *C0 = malloc(bytes), *Cref = malloc(bytes);
+        if (!A || !B || !C || !C0 || !Cref) {
+            printf("%s N=%lld: skip (out of memory)\n", name, (long long)n);
+            free(A), free(B), free(C), free(C0), free(Cref);
+            continue;
+        }
+        for (int64_t i = 0; i < 2 * n * n; i++) {
+            if (z) ((double *)A)[i] = rnd(), ((double *)B)[i] = rnd(), ((double *)C0)[i] = rnd();
+            else ((float *)A)[i] = (float)rnd(), ((float *)B)[i] = (float)rnd(), ((float *)C0)[i] = (float)rnd();
+        }
+        const double flops = (herk ? 4.0 : 8.0) * (double)n * (double)n * (double)n;
+        double best[2] = {1e30, 1e30};
+        for (int rep = 0; rep <= reps; rep++) { /* rep 0 warms up; libraries alternate */
+            for (int which = 0; which < 2; which++) {
+                if (which == 1 && !of) continue;
+                void *Cw = which ? Cref : C;
+                memcpy(Cw, C0, bytes);
+                const double t0 = now_s();
+                if (which == 0 && herk && z)
+                    blasx_k_zherk('L', 'N', n, n, 1.0, A, n, 0.5, Cw, n);
+                else if (which == 0 && herk)
+                    blasx_k_cherk('L', 'N', n, n, 1.0f, A, n, 0.5f, Cw, n);
+                else if (which == 0 && z)
+                    blasx_k_zgemm('N', 'N', n, n, n, CMPLX(za[0], za[1]), A, n, B, n, CMPLX(zb[0], zb[1]), Cw, n);
+                else if (which == 0)
+                    blasx_k_cgemm('N', 'N', n, n, n, CMPLXF(ca[0], ca[1]), A, n, B, n, CMPLXF(cb[0], cb[1]), Cw, n);
+                else if (herk && z)
+                    ((zherk_fn)of)(CBLAS_COL_MAJOR, CBLAS_LOWER, CBLAS_NO_TRANS, (int)n, (int)n, 1.0, A, (int)n, 0.5, Cw, (int)n);
+                else if (herk)
+                    ((cherk_fn)of)(CBLAS_COL_MAJOR, CBLAS_LOWER, CBLAS_NO_TRANS, (int)n, (int)n, 1.0f, A, (int)n, 0.5f, Cw, (int)n);
+                else
+                    ((cgemm_fn)of)(CBLAS_COL_MAJOR, CBLAS_NO_TRANS, CBLAS_NO_TRANS, (int)n, (int)n, (int)n,
+                                   z ? (const void *)za : (const void *)ca, A, (int)n, B, (int)n,
+                                   z ? (const void *)zb : (const void *)cb, Cw, (int)n);
+                const double t = now_s() - t0;
+                if (rep > 0 && t < best[which]) best[which] = t;
+            }
+        }
+        const double gb = flops / best[0] * 1e-9;
+        if (of) {
+            double maxd = 0, maxc = 0; /* over the lower triangle for HERK */
+            for (int64_t j = 0; j < n; j++)
+                for (int64_t i = herk ? j : 0; i < n; i++)
+                    for (int part = 0; part < 2; part++) {
+                        const int64_t e = 2 * (i + j * n) + part;
+                        const double a = z ? ((double *)C)[e] : ((float *)C)[e];
+                        const double b = z ? ((double *)Cref)[e] : ((float *)Cref)[e];
+                        maxd = fabs(a - b) > maxd ? fabs(a - b) : maxd;
+                        maxc = fabs(b) > maxc ? fabs(b) : maxc;
+                    }
+            const double go = flops / best[1] * 1e-9;
+            printf("%s N=%-5lld blasx %8.1f GFLOP/s  OpenBLAS %8.1f  ratio %.3f  (max rel diff %.1e)\n", name,
+                   (long long)n, gb, go, gb / go, maxd / (maxc > 0 ? maxc : 1));
+        } else {
+            printf("%s N=%-5lld blasx %8.1f GFLOP/s  OpenBLAS skip\n", name, (long long)n, gb);
+        }
+        fflush(stdout);
+        free(A), free(B), free(C), free(C0), free(Cref);
+    }
+}
+
 int main(int argc, char **argv) {
     int T = 0, reps = 3;
-    const char *precs = "ds";
+    const char *precs = NULL, *kernels = NULL;
     int64_t sizes[64];
     int nsizes = 0;
     for (int i = 1; i < argc; i++) {
         if (!strcmp(argv[i], "-t") && i + 1 < argc) T = atoi(argv[++i]);
         else if (!strcmp(argv[i], "-r") && i + 1 < argc) reps = atoi(argv[++i]);
         else if (!strcmp(argv[i], "-p") && i + 1 < argc) precs = argv[++i];
+        else if (!strcmp(argv[i], "-k") && i + 1 < argc) kernels = argv[++i];
         else if (nsizes < 64 && atoll(argv[i]) > 0) sizes[nsizes++] = atoll(argv[i]);
         else {
-            fprintf(stderr, "usage: %s [-t threads] [-p ds|d|s] [-r reps] [N ...]\n", argv[0]);
+            fprintf(stderr, "usage: %s [-t threads] [-p ds|d|s] [-k zgemm,cgemm,zherk,cherk] [-r reps] [N ...]\n", argv[0]);
             return 2;
         }
     }
     if (!nsizes) sizes[0] = 1024, sizes[1] = 2048, sizes[2] = 4096, sizes[3] = 8192, nsizes = 4;
     if (reps < 1) reps = 1;
+    if (!precs) precs = kernels ? "" : "ds";
 
     /* The first T cores in node order: blasx's pool pins there; OpenBLAS
      * inherits the mask, so both run on the same cores. */
@@ -99,6 +193,21 @@ int main(int argc, char **argv) {
     dgemm_fn ob_d = ob ? (dgemm_fn)dlsym(ob, "cblas_dgemm") : NULL;
     sgemm_fn ob_s = ob ? (sgemm_fn)dlsym(ob, "cblas_sgemm") : NULL;
     setthreads_fn ob_threads = ob ? (setthreads_fn)dlsym(ob, "openblas_set_num_threads") : NULL;
+    if (kernels) { /* single-threaded kernels first, on the first core */
+        cpu_set_t one;
+        CPU_ZERO(&one);
+        CPU_SET(cores[0], &one);
+        if (sched_setaffinity(0, sizeof one, &one) != 0) perror("sched_setaffinity");
+        if (ob_threads) ob_threads(1);
+        printf("bench_cpu -k: 1 thread on core %d, %d reps, OpenBLAS %s\n", cores[0], reps,
+               ob ? olib : "not found (skip)");
+        char list[256];
+        snprintf(list, sizeof list, "%s", kernels);
+        for (char *save = NULL, *tok = strtok_r(list, ",", &save); tok; tok = strtok_r(NULL, ",", &save))
+            bench_kernel(tok, ob, sizes, nsizes, reps);
+        if (!*precs) return 0;
+        if (sched_setaffinity(0, sizeof set, &set) != 0) perror("sched_setaffinity");
+    }
     if (ob_threads) ob_threads(T);
     printf("bench_cpu: %d threads on cores", T);
     for (int t = 0; t < T && t < 16; t++) printf(" %d", cores[t]);

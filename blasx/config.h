@@ -232,6 +232,86 @@
 #define BLASX_CFG_CPU_SNC 4080 /* single: columns of packed B kept in L3 */
 #endif
 
+/* ==== BEGIN CPU complex GEMM (kernels/gemm_complex.inc) ================ */
+/* Register and cache blocking of the packed complex GEMM that every C/Z
+ * kernel (GEMM, SYMM/HEMM, SYRK/HERK, SYR2K/HER2K, TRMM, TRSM) runs on.
+ * Packed panels hold, per k, MR (NR) real parts then MR (NR) imaginary
+ * parts; the micro-kernel keeps a real and an imaginary accumulator vector
+ * per MR/VL rows and column, so ZMR/CMR count complex elements and must be
+ * a multiple of the real vector length, and
+ *   2 (MR/VL) NR accumulators + 2 MR/VL operands + 2 broadcasts
+ * must fit the register file (checked below).  AVX-512: 16 (Z) / 32 (C) x 6
+ * (24 zmm accumulators); AVX2+FMA: 4 (Z) / 8 (C) x 6 (12 ymm); portable C:
+ * 4 (Z) / 8 (C) x 4.  KC: a kc x NR B micro-panel (KC*NR*16 bytes for Z)
+ * stays in L1 while MR-row A micro-panels stream from the MC x KC block in
+ * L2; NC columns of packed B stay in L3.  (BLASX_CFG_CPU_MC/KC/NC above are
+ * no longer read by the complex GEMM.) */
+#if BLASX_CPU_VEC_BYTES == 64
+#define BLASX_CPU_ZMR_DEFAULT 16
+#define BLASX_CPU_ZNR_DEFAULT 6
+#define BLASX_CPU_CMR_DEFAULT 32
+#define BLASX_CPU_CNR_DEFAULT 6
+#elif BLASX_CPU_VEC_BYTES == 32
+#define BLASX_CPU_ZMR_DEFAULT 4
+#define BLASX_CPU_ZNR_DEFAULT 6
+#define BLASX_CPU_CMR_DEFAULT 8
+#define BLASX_CPU_CNR_DEFAULT 6
+#else
+#define BLASX_CPU_ZMR_DEFAULT 4
+#define BLASX_CPU_ZNR_DEFAULT 4
+#define BLASX_CPU_CMR_DEFAULT 8
+#define BLASX_CPU_CNR_DEFAULT 4
+#endif
+#ifndef BLASX_CFG_CPU_ZMR
+#define BLASX_CFG_CPU_ZMR BLASX_CPU_ZMR_DEFAULT /* double complex: rows of a micro-tile */
+#endif
+#ifndef BLASX_CFG_CPU_ZNR
+#define BLASX_CFG_CPU_ZNR BLASX_CPU_ZNR_DEFAULT /* double complex: columns of a micro-tile */
+#endif
+#ifndef BLASX_CFG_CPU_CMR
+#define BLASX_CFG_CPU_CMR BLASX_CPU_CMR_DEFAULT /* single complex: rows of a micro-tile */
+#endif
+#ifndef BLASX_CFG_CPU_CNR
+#define BLASX_CFG_CPU_CNR BLASX_CPU_CNR_DEFAULT /* single complex: columns of a micro-tile */
+#endif
+#ifndef BLASX_CFG_CPU_ZMC
+#define BLASX_CFG_CPU_ZMC 192 /* double complex: rows of packed A kept in L2 (MC*KC*16 bytes: 576 KiB) */
+#endif
+#ifndef BLASX_CFG_CPU_ZKC
+#define BLASX_CFG_CPU_ZKC 192 /* double complex: depth of packed panels (B micro-panel KC*NR*16 bytes: 18 KiB in L1) */
+#endif
+#ifndef BLASX_CFG_CPU_ZNC
+#define BLASX_CFG_CPU_ZNC 2040 /* double complex: columns of packed B kept in L3 */
+#endif
+#ifndef BLASX_CFG_CPU_CMC
+#define BLASX_CFG_CPU_CMC 192 /* single complex: rows of packed A kept in L2 (MC*KC*8 bytes: 576 KiB) */
+#endif
+#ifndef BLASX_CFG_CPU_CKC
+#define BLASX_CFG_CPU_CKC 384 /* single complex: depth of packed panels (B micro-panel KC*NR*8 bytes: 18 KiB in L1) */
+#endif
+#ifndef BLASX_CFG_CPU_CNC
+#define BLASX_CFG_CPU_CNC 2040 /* single complex: columns of packed B kept in L3 */
+#endif
+_Static_assert(BLASX_CFG_CPU_ZMR >= 1 && BLASX_CFG_CPU_ZMR % (BLASX_CPU_VEC_BYTES / 8) == 0 && BLASX_CFG_CPU_ZNR >= 1,
+               "double complex MR is a multiple of the vector length");
+_Static_assert(BLASX_CFG_CPU_CMR >= 1 && BLASX_CFG_CPU_CMR % (BLASX_CPU_VEC_BYTES / 4) == 0 && BLASX_CFG_CPU_CNR >= 1,
+               "single complex MR is a multiple of the vector length");
+_Static_assert(BLASX_CPU_VEC_BYTES < 32 || /* the portable kernel leaves registers to the compiler */
+                       2 * (BLASX_CFG_CPU_ZMR / (BLASX_CPU_VEC_BYTES / 8)) * (BLASX_CFG_CPU_ZNR + 1) + 2 <=
+                               BLASX_CPU_VEC_REGS,
+               "double complex micro-tile (2 MR/VL x NR accumulators, 2 MR/VL operands, 2 broadcasts) fits the registers");
+_Static_assert(BLASX_CPU_VEC_BYTES < 32 ||
+                       2 * (BLASX_CFG_CPU_CMR / (BLASX_CPU_VEC_BYTES / 4)) * (BLASX_CFG_CPU_CNR + 1) + 2 <=
+                               BLASX_CPU_VEC_REGS,
+               "single complex micro-tile (2 MR/VL x NR accumulators, 2 MR/VL operands, 2 broadcasts) fits the registers");
+_Static_assert(BLASX_CFG_CPU_ZMC % BLASX_CFG_CPU_ZMR == 0 && BLASX_CFG_CPU_CMC % BLASX_CFG_CPU_CMR == 0 &&
+                       BLASX_CFG_CPU_ZMC >= 1 && BLASX_CFG_CPU_CMC >= 1,
+               "complex MC is a positive multiple of MR");
+_Static_assert(BLASX_CFG_CPU_ZKC >= 1 && BLASX_CFG_CPU_CKC >= 1 && BLASX_CFG_CPU_ZNC >= BLASX_CFG_CPU_ZNR &&
+                       BLASX_CFG_CPU_CNC >= BLASX_CFG_CPU_CNR,
+               "complex KC >= 1, NC >= NR");
+/* ==== END CPU complex GEMM ============================================= */
+
 /* ---- GPUs ------------------------------------------------------------ */
 #ifndef BLASX_CFG_MAX_GPUS
 #define BLASX_CFG_MAX_GPUS 16 /* devices; size of per-GPU state arrays */

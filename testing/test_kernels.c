@@ -280,7 +280,8 @@ static char lc(char c, int low) { return low ? (char)(c - 'A' + 'a') : c; }
 /* ---- per routine -------------------------------------------------------- */
 static void test_gemm(int p) {
     static const int64_t S[][3] = {{0, 3, 3}, {3, 0, 3}, {3, 3, 0}, {1, 1, 1},   {7, 7, 7},
-                                   {33, 7, 67}, {67, 33, 1}, {7, 67, 33}, {131, 69, 260}, {9, 2100, 9}};
+                                   {33, 7, 67}, {67, 33, 1}, {7, 67, 33}, {131, 69, 260}, {9, 2100, 9},
+                                   {401, 13, 400}}; /* last: several MC and KC blocks of every precision */
     gemm_f ref = (gemm_f)ref_sym(p, "gemm");
     if (!ref) return;
     for (size_t s = 0; s < sizeof S / sizeof S[0]; s++)
