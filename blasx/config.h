@@ -148,16 +148,7 @@
 #define BLASX_CFG_PLAN_MEM_PCT 25 /* percent of physical memory a call's task plan may take; above: BLASX_ERR_NOMEM */
 #endif
 
-/* ---- CPU tile kernels: cache blocking (elements) --------------------- */
-#ifndef BLASX_CFG_CPU_MC
-#define BLASX_CFG_CPU_MC 128 /* rows of A kept in L2 per block */
-#endif
-#ifndef BLASX_CFG_CPU_KC
-#define BLASX_CFG_CPU_KC 256 /* depth of a packed panel */
-#endif
-#ifndef BLASX_CFG_CPU_NC
-#define BLASX_CFG_CPU_NC 2048 /* columns of B kept in L3 per block */
-#endif
+/* ---- CPU tile kernels: triangular blocks (elements) ------------------ */
 #ifndef BLASX_CFG_CPU_TRI_NB
 #define BLASX_CFG_CPU_TRI_NB 64 /* diagonal block of TRSM/TRMM/SYRK kernels */
 #endif
@@ -244,8 +235,7 @@
  * (24 zmm accumulators); AVX2+FMA: 4 (Z) / 8 (C) x 6 (12 ymm); portable C:
  * 4 (Z) / 8 (C) x 4.  KC: a kc x NR B micro-panel (KC*NR*16 bytes for Z)
  * stays in L1 while MR-row A micro-panels stream from the MC x KC block in
- * L2; NC columns of packed B stay in L3.  (BLASX_CFG_CPU_MC/KC/NC above are
- * no longer read by the complex GEMM.) */
+ * L2; NC columns of packed B stay in L3. */
 #if BLASX_CPU_VEC_BYTES == 64
 #define BLASX_CPU_ZMR_DEFAULT 16
 #define BLASX_CPU_ZNR_DEFAULT 6
@@ -454,7 +444,7 @@ typedef struct {
 } blasx_small_cfg_t;
 
 typedef struct {
-    long long mc, kc, nc, tri_nb;      /* elements; complex kernels and triangular blocks */
+    long long tri_nb;                  /* elements; diagonal block of the triangular kernels */
     long long dmr, dnr, dmc, dkc, dnc; /* elements; double real GEMM */
     long long smr, snr, smc, skc, snc; /* elements; single real GEMM */
 } blasx_cpu_kernel_cfg_t;
@@ -547,9 +537,6 @@ static const blasx_config_t blasx_cfg = {
         },
     .cpu =
         {
-            .mc = BLASX_CFG_CPU_MC,
-            .kc = BLASX_CFG_CPU_KC,
-            .nc = BLASX_CFG_CPU_NC,
             .tri_nb = BLASX_CFG_CPU_TRI_NB,
             .dmr = BLASX_CFG_CPU_DMR,
             .dnr = BLASX_CFG_CPU_DNR,
@@ -642,10 +629,6 @@ _Static_assert(BLASX_CFG_CPU_TEAM_STRIP_MIN >= BLASX_CFG_CPU_TEAM_STRIP_ALIGN &&
                "CPU team's narrowest strip in [alignment, 65536]");
 _Static_assert(BLASX_CFG_CPU_PAR_MIN_FLOPS >= 0, "parallel CPU GEMM threshold is a flop count >= 0");
 _Static_assert(BLASX_CFG_PLAN_MEM_PCT >= 1 && BLASX_CFG_PLAN_MEM_PCT <= 90, "plan memory in [1, 90] percent");
-_Static_assert(BLASX_CFG_CPU_MC >= 8 && BLASX_CFG_CPU_KC >= 8 && BLASX_CFG_CPU_NC >= 8,
-               "CPU kernel blocks of at least 8");
-_Static_assert(BLASX_CFG_CPU_MC % 8 == 0 && BLASX_CFG_CPU_NC % 8 == 0,
-               "CPU kernel MC and NC are multiples of the register block (8)");
 _Static_assert(BLASX_CFG_CPU_TRI_NB >= 1, "triangular block >= 1");
 /* real GEMM micro-kernels: MR a multiple of the vector length, accumulators
  * + operands + one broadcast within the register file, blocks of whole
