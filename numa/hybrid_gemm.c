@@ -75,7 +75,7 @@ static struct {
     int n;         /* threads created */
     int ncores;    /* usable cores, in node order */
     int nnodes;
-    int quit, active, remaining, exit_hook;
+    int quit, active, remaining;
     uint64_t gen;
     bxh_fn_t fn;
     void *arg;
@@ -210,6 +210,38 @@ static void bxh_atexit(void) {
     blasx_numa_finalize();
 }
 
+/* fork(): `m` is held across it so no pool thread is half-way through a
+ * hand-over.  The child has none of the pool's threads: it forgets them
+ * and their buffers (the child's copies, freed) and grows a new pool on
+ * its first call.  `call` is not held across fork (a GEMM in flight would
+ * delay it, and a thread holding the reservation would wait on itself);
+ * the child re-creates it free, or held when its one thread reserved it. */
+static void bxh_fork_prepare(void) { pthread_mutex_lock(&bxh_pool.m); }
+static void bxh_fork_parent(void) { pthread_mutex_unlock(&bxh_pool.m); }
+static void bxh_fork_child(void) {
+    pthread_mutex_init(&bxh_pool.m, NULL);
+    pthread_mutex_init(&bxh_pool.call, NULL);
+    pthread_cond_init(&bxh_pool.wake, NULL);
+    pthread_cond_init(&bxh_pool.done, NULL);
+    for (int t = 0; t < bxh_pool.n; t++) {
+        bxh_free_on(bxh_pool.abuf[t], bxh_pool.abytes);
+        bxh_pool.abuf[t] = NULL;
+    }
+    if (bxh_pool.bbuf) {
+        for (int i = 0; i < bxh_pool.nnodes * BXH_NSLOT; i++) bxh_free_on(bxh_pool.bbuf[i], bxh_pool.bbytes);
+        free(bxh_pool.bbuf);
+        bxh_pool.bbuf = NULL;
+    }
+    bxh_pool.n = bxh_pool.quit = bxh_pool.active = bxh_pool.remaining = 0;
+    if (bxh_reserved) pthread_mutex_lock(&bxh_pool.call);
+}
+
+/* At the pool's first growth: joins it at exit, handles fork. */
+static void bxh_hooks(void) {
+    atexit(bxh_atexit);
+    pthread_atfork(bxh_fork_prepare, bxh_fork_parent, bxh_fork_child);
+}
+
 /* Largest packing buffers of either precision (bytes). */
 static size_t bxh_abytes(void) {
     const size_t d = (size_t)BLASX_CFG_CPU_DMC * BLASX_CFG_CPU_DKC * sizeof(double);
@@ -259,7 +291,8 @@ static int bxh_grow(int T) {
         bxh_pool.bbuf = calloc((size_t)bxh_pool.nnodes * BXH_NSLOT, sizeof(void *));
         if (!bxh_pool.bbuf) return 0;
     }
-    if (!bxh_pool.exit_hook) bxh_pool.exit_hook = atexit(bxh_atexit) == 0;
+    static pthread_once_t hooks = PTHREAD_ONCE_INIT;
+    pthread_once(&hooks, bxh_hooks);
     while (bxh_pool.n < T) {
         const int t = bxh_pool.n;
         bxh_pool.cpu[t] = bxh_topo.cores[t % bxh_pool.ncores];

@@ -10,7 +10,9 @@
  * and n, results bitwise equal to the single-threaded kernel; a thread
  * slowed by a large per-task delay (test hook) makes hybrid finish sooner
  * than static-only, with identical results; a busy pool falls back to one
- * thread; the pool can be finalized and created again.
+ * thread; the pool can be finalized and created again; after fork() the
+ * child's calls use a pool of its own (right, multi-threaded, no hang) and
+ * its exit is clean, while the parent keeps its pool.
  * Last line: "test_cpu_gemm: N passed, M failed".
  */
 #ifndef _GNU_SOURCE
@@ -19,11 +21,14 @@
 #include <float.h>
 #include <math.h>
 #include <pthread.h>
+#include <signal.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/wait.h>
 #include <time.h>
+#include <unistd.h>
 
 #include "kernels/cpu_kernels.h"
 #include "numa/hybrid_gemm.h"
@@ -324,6 +329,45 @@ static void test_pool(void) {
     prob_free(&p);
 }
 
+/* Waits for a child at most `secs` seconds (killing it after); its status, -1 if it hung. */
+static int wait_child(pid_t pid, int secs) {
+    int status = 0;
+    for (int i = 0; i < secs * 100; i++) {
+        if (waitpid(pid, &status, WNOHANG) == pid) return status;
+        usleep(10000);
+    }
+    kill(pid, SIGKILL);
+    waitpid(pid, &status, 0);
+    return -1;
+}
+
+/* A child of a process whose pool ran: its threads do not exist there. */
+static void test_fork(void) {
+    prob_t p = prob_make(1, 'N', 'N', 200, 300, 600, 0);
+    void *ref = run_serial(&p, 1.0, 1.0);
+    blasx_numa_gemm_opts_t o = {.threads = 2};
+    int used = 0;
+    free(run_numa(&p, 1.0, 1.0, &o, NULL, &used, NULL));
+    fflush(NULL);
+    pid_t pid = fork();
+    if (pid == 0) { /* exit bits: 1 wrong result, 2 not on 2 threads */
+        alarm(60);
+        void *C = run_numa(&p, 1.0, 1.0, &o, NULL, &used, NULL);
+        exit((memcmp(C, ref, prob_cbytes(&p)) != 0) | (used != 2) << 1);
+    }
+    int st = pid > 0 ? wait_child(pid, 60) : -1;
+    CHECK(st >= 0 && WIFEXITED(st) && WEXITSTATUS(st) == 0, "fork: child's call (status %#x; -1 hung, exit 1 wrong, 2 threads)", st);
+    pid = fork();
+    if (pid == 0) exit(0); /* a child that never calls: its exit joins nothing of the parent's */
+    st = pid > 0 ? wait_child(pid, 60) : -1;
+    CHECK(st >= 0 && WIFEXITED(st) && WEXITSTATUS(st) == 0, "fork: exit of a child that never calls (status %#x)", st);
+    void *C = run_numa(&p, 1.0, 1.0, &o, NULL, &used, NULL);
+    CHECK(used == 2 && memcmp(C, ref, prob_cbytes(&p)) == 0, "fork: the parent's call after (used %d)", used);
+    free(C);
+    free(ref);
+    prob_free(&p);
+}
+
 int main(void) {
     bx_seed(20261123);
     const double t = now_s();
@@ -333,6 +377,7 @@ int main(void) {
     test_parallel(0);
     test_slow_thread();
     test_pool();
+    test_fork();
     blasx_numa_finalize();
     printf("(%.2f s)\n", now_s() - t);
     return bx_summary("test_cpu_gemm");
