@@ -44,6 +44,12 @@
     void blasx_k_##p##her2k(char uplo, char trans, int64_t n, int64_t k, T alpha, const T *A,      \
                             int64_t lda, const T *B, int64_t ldb, R beta, T *C, int64_t ldc);
 
+/* The halving of the SYRK-family kernels: the order of the first half of a
+ * triangle of order n, 0 when it is done in diagonal blocks of
+ * cfg.cpu.tri_nb without halving.  numa/parallel_l3.c cuts a triangle at
+ * the same places, so that every element is computed as here. */
+int64_t blasx_k_rank_half(int64_t n);
+
 BLASX_K_DECLARE(s, float, float)
 BLASX_K_DECLARE(d, double, double)
 BLASX_K_DECLARE(c, float _Complex, float)
