@@ -40,7 +40,7 @@ LIB_CFLAGS = $(CFLAGS_COMMON) -fPIC -fvisibility=hidden
 LDLIBS   = $(CUDA_LIB) -lpthread -lm -ldl $(NUMA_LIB)
 
 LIB_SRCS := $(sort $(wildcard blasx/*.c internal/*/*.c kernels/*.c numa/*.c))
-HDRS     := $(wildcard blasx/*.h blasx/*.inc internal/*/*.h internal/*/*.inc kernels/*.h kernels/*.inc numa/*.h testing/*.h testing/*.inc)
+HDRS     := $(wildcard blasx/*.h blasx/*.inc internal/*/*.h internal/*/*.inc kernels/*.h kernels/*.inc numa/*.h numa/*.inc testing/*.h testing/*.inc)
 TEST_SRCS := $(sort $(wildcard testing/test_*.c))
 TESTS    := $(patsubst testing/%.c,%,$(TEST_SRCS))
 
@@ -208,6 +208,10 @@ clean:
 
 # CPU GEMM benchmark (hybrid / static-only / OpenBLAS via dlopen, never linked).
 $(BUILD)/bench_cpu: benchmarks/bench_cpu.c $(BUILD)/libblasx.a $(HDRS)
+	$(CC) $(CFLAGS_COMMON) $< $(BUILD)/libblasx.a -o $@ $(LDLIBS)
+
+# blasx's public CBLAS names with the GPUs off against OpenBLAS (dlopen), routine by routine.
+$(BUILD)/bench_cpu_api: benchmarks/bench_cpu_api.c $(BUILD)/libblasx.a $(HDRS)
 	$(CC) $(CFLAGS_COMMON) $< $(BUILD)/libblasx.a -o $@ $(LDLIBS)
 
 # The performance harness (benchmarks/bench_harness.c): blasx against

@@ -12,7 +12,7 @@
 #include "internal/base/clock.h"
 #include "internal/obs/stats.h"
 #include "kernels/cpu_kernels.h"
-#include "numa/hybrid_gemm.h"
+#include "numa/parallel_l3.h"
 
 /* Where the current call ran (for the call statistics). */
 enum { API_CPU = BLASX_STATS_CPU, API_TILED = BLASX_STATS_TILED, API_WHOLE_GPU = BLASX_STATS_WHOLE_GPU };

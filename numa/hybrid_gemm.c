@@ -448,6 +448,33 @@ void blasx_numa_first_touch(void *p, size_t bytes, int threads) {
     bxh_leave();
 }
 
+/* ---- any parallel work (numa/parallel_l3.c) --------------------------- */
+typedef struct {
+    void (*fn)(void *arg, int tid, int T);
+    void *arg;
+    int T;
+} bxh_run_t;
+
+static void bxh_run_one(void *arg, int tid) {
+    const bxh_run_t *r = arg;
+    r->fn(r->arg, tid, r->T);
+}
+
+int blasx_numa_run(int threads, void (*fn)(void *arg, int tid, int T), void *arg) {
+    blasx_numa_gemm_opts_t o = {.threads = threads};
+    int T = bxh_threads_wanted(&o);
+    if (T < 2 || !bxh_enter()) return 0;
+    T = bxh_grow(T);
+    if (T < 2) {
+        bxh_leave();
+        return 0;
+    }
+    bxh_run_t r = {fn, arg, T};
+    bxh_dispatch(T, bxh_run_one, &r);
+    bxh_leave();
+    return T;
+}
+
 /* ---- the GEMM, per precision ------------------------------------------ */
 #define BX_PREC BX_PREC_S
 #include "internal/base/prec_begin.h"

@@ -85,6 +85,13 @@ BLASX_INTERNAL void blasx_numa_unreserve(void);
  * call it on fresh matrices before filling them. */
 BLASX_INTERNAL void blasx_numa_first_touch(void *p, size_t bytes, int threads);
 
+/* Runs fn(arg, tid, T) for tid = 0..T-1 on T threads of the pool (T up
+ * to `threads`, 0 = all cores) and returns T when they are done; returns
+ * 0 without running anything when it cannot have two threads or more (a
+ * busy pool, a call from a pool thread, or resources short): the caller
+ * then does the work itself. */
+BLASX_INTERNAL int blasx_numa_run(int threads, void (*fn)(void *arg, int tid, int T), void *arg);
+
 /* Joins the pool threads and frees the packing buffers (also run at exit);
  * the next call creates the pool again. */
 BLASX_INTERNAL void blasx_numa_finalize(void);
