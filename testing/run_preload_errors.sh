@@ -18,8 +18,9 @@
 # and reject it as position 3.  For those cases against the reference BLAS
 # blasx's report must be the current reference's (printed as a note).
 #
-# Libraries: $PRELOAD_ERRORS_LIBS ("label=dir ..." of folders holding a
-# libblas.so.3) replaces the default search under /usr/lib/<multiarch>.
+# Libraries: $PRELOAD_ERRORS_LIBS, when set ("label=dir ..." of folders
+# holding a libblas.so.3; label "reference" gets the known differences
+# above), replaces the default search under /usr/lib/<multiarch>.
 # Last line: "preload_errors: N passed, M failed" (one test per case and
 # BLAS); exit status non-zero on any failure.
 set -u
@@ -29,7 +30,7 @@ arch=$(${CC:-cc} -print-multiarch 2>/dev/null)
 L=/usr/lib/${arch:-x86_64-linux-gnu}
 
 pass=0 fail=0
-if [ -n "${PRELOAD_ERRORS_LIBS:-}" ]; then
+if [ -n "${PRELOAD_ERRORS_LIBS+set}" ]; then
   libs=$PRELOAD_ERRORS_LIBS
 else
   libs=
@@ -42,11 +43,17 @@ else
   else echo "preload_errors: SKIP: reference BLAS/CBLAS not installed (no $L/blas/libblas.so.3; apt-get install libblas3)"; fi
 fi
 
+[ -n "${libs// /}" ] || echo "preload_errors: SKIP: neither OpenBLAS nor the reference BLAS/CBLAS is installed: nothing to compare with"
+
 tmp=$(mktemp -d); trap 'rm -rf "$tmp"' EXIT
 built=0
 for lv in $libs; do
   label=${lv%%=*} dir=${lv#*=}
   so3=$dir/libblas.so.3
+  if [ ! -e "$so3" ]; then
+    echo "preload_errors: SKIP: $label not installed (no $so3)"
+    continue
+  fi
   if ! nm -D --defined-only "$so3" 2>/dev/null | grep -q ' cblas_dgemm$'; then
     echo "preload_errors: SKIP: $label: $so3 has no CBLAS"
     continue
