@@ -47,7 +47,7 @@ TESTS    := $(patsubst testing/%.c,%,$(TEST_SRCS))
 OBJS      := $(patsubst %.c,$(BUILD)/obj/%.o,$(LIB_SRCS))
 TINY_OBJS := $(patsubst %.c,$(BUILD)/tiny/obj/%.o,$(LIB_SRCS))
 
-.PHONY: all lib test print-test-stages unit symbols netlib sim sanitize gpu-test demo clean install dropin nonuma
+.PHONY: all lib test print-test-stages unit symbols netlib sim sanitize gpu-test demo clean install dropin preload-errors nonuma
 all: lib
 lib: $(BUILD)/libblasx.a $(BUILD)/libblasx.so
 
@@ -167,15 +167,23 @@ PREFIX  ?= /usr/local
 install: lib
 	DESTDIR=$(DESTDIR) bash third_party/install.sh $(BUILD)/libblasx.a $(BUILD)/libblasx.so $(PREFIX) "$(LDLIBS)"
 
-# Drop-in and packaging checks: numpy under LD_PRELOAD, static C and Fortran
-# programs, install + pkg-config + a CMake consumer.
-# All three run even when one fails; the target fails if any did.
+# Drop-in and packaging checks: numpy under LD_PRELOAD, argument errors
+# under LD_PRELOAD against each BLAS the machine has (preload-errors), static
+# C and Fortran programs, install + pkg-config + a CMake consumer.
+# All four run even when one fails; the target fails if any did.
 dropin: lib
 	st=0; \
 	bash testing/run_preload.sh $(abspath $(BUILD)/libblasx.so) || st=1; \
+	bash testing/run_preload_errors.sh $(abspath $(BUILD)/libblasx.so) || st=1; \
 	bash testing/run_static.sh $(BUILD)/libblasx.a "$(LDLIBS)" || st=1; \
 	bash testing/run_install.sh $(BUILD) || st=1; \
 	exit $$st
+
+# A program linked to libblas.so.3 making invalid level-3 calls, run against
+# OpenBLAS and the reference BLAS+CBLAS (those installed) alone and with
+# libblasx.so preloaded: the same report, exit status and untouched C.
+preload-errors: $(BUILD)/libblasx.so
+	bash testing/run_preload_errors.sh $(abspath $<)
 
 # The CPU side built without libnuma (one NUMA domain), as on machines
 # without it: the parallel GEMM, the CPU team beside (simulated) GPUs and

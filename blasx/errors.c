@@ -23,8 +23,8 @@ __attribute__((weak)) void xerbla_(const char *srname, const blasx_f77_int_t *in
 
 /* Row-major errors arrive as positions of the swapped column-major call; map
  * them back to the caller's argument list, as the reference CBLAS does. */
-static int cblas_position(int p, const char *rout) {
-    if (!RowMajorStrg) return p;
+static int cblas_position(int rowmajor, int p, const char *rout) {
+    if (!rowmajor) return p;
     if (strstr(rout, "gemm")) return p == 4 ? 5 : p == 5 ? 4 : p == 9 ? 11 : p == 11 ? 9 : p;
     if (strstr(rout, "symm") || strstr(rout, "hemm")) return p == 4 ? 5 : p == 5 ? 4 : p;
     if (strstr(rout, "trmm") || strstr(rout, "trsm")) return p == 6 ? 7 : p == 7 ? 6 : p;
@@ -34,7 +34,7 @@ static int cblas_position(int p, const char *rout) {
 __attribute__((weak)) void cblas_xerbla(int p, const char *rout, const char *form, ...) {
     va_list ap;
     va_start(ap, form);
-    fprintf(stderr, "Parameter %d to routine %s was incorrect\n", cblas_position(p, rout), rout);
+    fprintf(stderr, "Parameter %d to routine %s was incorrect\n", cblas_position(RowMajorStrg, p, rout), rout);
     vfprintf(stderr, form, ap);
     va_end(ap);
 }
@@ -54,18 +54,59 @@ void blasx_call_xerbla(const char *name, int info, size_t len) {
     (f ? f : xerbla_)(name, &i, len);
 }
 
-void blasx_call_cblas_xerbla(int rowmajor, int p, const char *rout, const char *form, int value, const char *what) {
-    int *rm = (int *)dlsym(RTLD_DEFAULT, "RowMajorStrg"), *fc = (int *)dlsym(RTLD_DEFAULT, "CBLAS_CallFromC");
-    RowMajorStrg = rowmajor, CBLAS_CallFromC = 1;
-    if (rm) *rm = rowmajor;
-    if (fc) *fc = 1;
-    cblas_xerbla_fn_t f = (cblas_xerbla_fn_t)dlsym(RTLD_DEFAULT, "cblas_xerbla");
-    if (!f) f = cblas_xerbla;
-    if (what) f(p, rout, form, what, value);
-    else f(p, rout, "");
-    RowMajorStrg = 0, CBLAS_CallFromC = 0;
-    if (rm) *rm = 0;
-    if (fc) *fc = 0;
+/* A name defined in the process by someone other than blasx (or than
+ * whatever the static link bound blasx's weak definition to): NULL else. */
+static void *foreign(const char *name, const void *own) {
+    void *p = dlsym(RTLD_DEFAULT, name);
+    return p == own ? NULL : p;
+}
+
+/* Whether the process's CBLAS reports argument errors through the Fortran
+ * xerbla_, with the position in the Fortran call it maps to, as OpenBLAS's
+ * does.  No exported name says how a CBLAS reports (ATLAS exports the same
+ * cblas_xerbla and xerbla_ but reports through cblas_xerbla), so this asks
+ * for OpenBLAS by a name only it exports. */
+static int cblas_reports_through_xerbla(void) { return dlsym(RTLD_DEFAULT, "openblas_get_config") != NULL; }
+
+void blasx_call_cblas_xerbla(int rowmajor, int fpos, int cpos, const char *rout, const char *what, int value) {
+    static const char form[] = "Illegal %s setting, %d\n";
+    /* "cblas_dgemm" -> "DGEMM ", the Fortran name as xerbla_ receives it */
+    char fname[7] = "      ";
+    for (int i = 0; i < 6 && rout[6 + i]; i++)
+        fname[i] = rout[6 + i] >= 'a' && rout[6 + i] <= 'z' ? (char)(rout[6 + i] - 'a' + 'A') : rout[6 + i];
+    blasx_f77_int_t finfo = fpos;
+    int *rm = foreign("RowMajorStrg", &RowMajorStrg), *fc = foreign("CBLAS_CallFromC", &CBLAS_CallFromC);
+    xerbla_fn_t xf = (xerbla_fn_t)foreign("xerbla_", (void *)xerbla_);
+    cblas_xerbla_fn_t cf = (cblas_xerbla_fn_t)foreign("cblas_xerbla", (void *)cblas_xerbla);
+    if (rm) {
+        /* The reference CBLAS: it reports an enum itself through cblas_xerbla
+         * and leaves the rest to its Fortran routine's xerbla_, which (with
+         * CBLAS_CallFromC) calls cblas_xerbla(INFO + 1), mapped back there
+         * by RowMajorStrg. */
+        *rm = rowmajor;
+        if (fc) *fc = 1;
+        if (cpos) (cf ? cf : cblas_xerbla)(cpos, rout, form, what, value);
+        else if (xf) xf(fname, &finfo, 6);
+        else (cf ? cf : cblas_xerbla)(fpos + 1, rout, "");
+        *rm = 0;
+        if (fc) *fc = 0;
+    } else if (xf && cblas_reports_through_xerbla()) {
+        /* OpenBLAS: everything through xerbla_, in Fortran numbering of the
+         * (for row-major swapped) call; 0 for an invalid layout. */
+        xf(fname, &finfo, 6);
+    } else if (cf) {
+        /* A cblas_xerbla without the reference globals cannot map row-major
+         * positions back: it gets the caller's. */
+        if (cpos) cf(cpos, rout, form, what, value);
+        else cf(cblas_position(rowmajor, fpos + 1, rout), rout, "");
+    } else {
+        /* blasx's own names (or the program's, bound at link time): the
+         * reference CBLAS's protocol, globals set around the call. */
+        RowMajorStrg = rowmajor, CBLAS_CallFromC = 1;
+        if (cpos) cblas_xerbla(cpos, rout, form, what, value);
+        else cblas_xerbla(fpos + 1, rout, "");
+        RowMajorStrg = 0, CBLAS_CallFromC = 0;
+    }
 }
 
 static _Atomic(blasx_error_handler_t) handler;

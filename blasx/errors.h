@@ -11,11 +11,26 @@
 #include "internal/base/common.h"
 
 /* Argument errors: xerbla_ / cblas_xerbla as the program sees them (the
- * program's or its BLAS's under LD_PRELOAD, else blasx's), the CBLAS
- * globals set around the call as the reference CBLAS does. */
+ * program's or its BLAS's under LD_PRELOAD, else blasx's). */
 BLASX_INTERNAL void blasx_call_xerbla(const char *name, int info, size_t len);
-BLASX_INTERNAL void blasx_call_cblas_xerbla(int rowmajor, int p, const char *rout, const char *form, int value,
-                                            const char *what);
+
+/* A CBLAS argument error of routine rout ("cblas_dgemm"), reported as the
+ * program's own CBLAS would report it, judged from what the process has:
+ *   the reference CBLAS (RowMajorStrg defined): an enum through
+ *     cblas_xerbla(cpos), the rest through xerbla_(INFO) with RowMajorStrg
+ *     and CBLAS_CallFromC set, as its Fortran routine would;
+ *   OpenBLAS: everything through xerbla_ with Fortran positions;
+ *   another cblas_xerbla: the caller's CBLAS positions;
+ *   none (static link, no other BLAS): blasx's cblas_xerbla, reference
+ *     protocol.
+ * fpos: position in the Fortran call the CBLAS call maps to (row-major: the
+ * swapped call), 0 for an invalid layout; cpos: the CBLAS position of an
+ * enum (or layout) the CBLAS layer checks itself, 0 for an error of the
+ * Fortran checks (INFO = fpos); what, value: that enum's name and value.
+ * The reporting function may end the program (the reference's does); blasx
+ * itself never does. */
+BLASX_INTERNAL void blasx_call_cblas_xerbla(int rowmajor, int fpos, int cpos, const char *rout, const char *what,
+                                            int value);
 
 /* prec: 'S','D','C','Z'; stem: "gemm" ...  Does nothing when status == 0. */
 BLASX_INTERNAL void blasx_report_failure(int status, char prec, const char *stem);

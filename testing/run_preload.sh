@@ -7,10 +7,12 @@
 # level-3 calls: cblas_[sdcz]gemm from numpy, and dgemm_/dtrsm_ as the
 # dynamic linker binds them for any library (the Fortran names a LAPACK
 # calls), read in-process per step (blasx_routine_stats) and at exit
-# (BLASX_STATS=1).  It does not depend on which LAPACK the machine has: the
-# solve's dgemm_/dtrsm_ calls are required to reach blasx only with Debian's
-# reference LAPACK (liblapack3), which calls the external BLAS; OpenBLAS's
-# liblapack.so.3 runs them on its own kernels (printed, not required).  To
+# (BLASX_STATS=1).  Then a numpy multiprocessing pool (fork) on 2 simulated
+# GPUs (testing/dropin/numpy_fork_pool.py).  It does not depend on which
+# LAPACK the machine has: the solve's dgemm_/dtrsm_ calls are required to
+# reach blasx only with Debian's reference LAPACK (liblapack3), which calls
+# the external BLAS; OpenBLAS's liblapack.so.3 runs them on its own kernels
+# (printed, not required).  To
 # try another LAPACK without installing it: LD_LIBRARY_PATH=<dir holding its
 # liblapack.so.3> bash testing/run_preload.sh SO.
 set -u
@@ -39,5 +41,15 @@ other=$(nm -D --defined-only "$SO" | awk '{print $3}' | grep -v '^blasx_' | grep
 l3=$(nm -D --defined-only "$SO" | awk '{print $3}' | grep -cE '^(cblas_[sdcz](gemm|symm|hemm|syrk|herk|syr2k|her2k|trmm|trsm)|[sdcz](gemm|symm|hemm|syrk|herk|syr2k|her2k|trmm|trsm)_)$')
 echo "preload: $SO exports $l3 level-3 names and $other other non-blasx_ names"
 ok "$([ "$l3" -eq 60 ] && [ "$other" -eq 0 ] && echo 1)" "exports of $SO"
+# numpy's multiprocessing pool (fork) while the parent's (simulated) GPUs
+# are in use (testing/dropin/numpy_fork_pool.py); under a timeout, so that a
+# hang fails here instead of blocking the run (124: timed out)
+LD_PRELOAD=$SO BLASX_SIM_GPUS=2 timeout 300 env -u BLASX_SIM_MEM_KB -u BLASX_STATS \
+  $PY "$(dirname "$0")/dropin/numpy_fork_pool.py" >"$log" 2>&1
+rc=$?
+cat "$log"
+ok "$([ $rc -eq 0 ] && echo 1)" "numpy_fork_pool.py (exit $rc)"
+ok "$(grep -qE '^numpy_fork_pool: [0-9]+ ok, 0 wrong$' "$log" && ! grep -q ': WRONG$' "$log" && echo 1)" \
+  "numpy_fork_pool.py: not every check ok"
 echo "preload: $pass passed, $fail failed"
 [ $fail -eq 0 ]
