@@ -6,6 +6,7 @@
  * neither xerbla stops the program: library code never exits. */
 #include <dlfcn.h>
 #include <stdarg.h>
+#include <stdatomic.h>
 #include <stdio.h>
 #include <string.h>
 #include "blasx/blasx_cblas.h"
@@ -124,6 +125,15 @@ void blasx_report_failure(int status, char prec, const char *stem) {
         return;
     }
     const blasx_err_site_t *s = &blasx_err_site;
-    fprintf(stderr, "blasx: %s failed: %s (status %d, at %s:%d: %s); C may be partly updated\n", name,
-            blasx_status_string(status), status, s->file ? s->file : "?", s->line, s->expr ? s->expr : "?");
+    /* NOMEM comes only from planning, before any operand is written */
+    fprintf(stderr, "blasx: %s failed: %s (status %d, at %s:%d: %s); %s\n", name, blasx_status_string(status),
+            status, s->file ? s->file : "?", s->line, s->expr ? s->expr : "?",
+            status == BLASX_ERR_NOMEM ? "the output is unchanged" : "the output may be partly updated");
+}
+
+void blasx_warn_pinned_tile(char prec, long long pinned, long long used) {
+    static _Atomic int warned;
+    if (atomic_exchange(&warned, 1)) return;
+    fprintf(stderr, "blasx: BLASX_TILE=%lld leaves a %c call a task plan too large for host memory; such calls "
+                    "use the tile model's choice (%lld here)\n", pinned, prec, used);
 }

@@ -35,6 +35,10 @@ BLASX_INTERNAL void blasx_call_cblas_xerbla(int rowmajor, int fpos, int cpos, co
 /* prec: 'S','D','C','Z'; stem: "gemm" ...  Does nothing when status == 0. */
 BLASX_INTERNAL void blasx_report_failure(int status, char prec, const char *stem);
 
+/* Once per process, on stderr: the pinned tile (BLASX_TILE) could not be
+ * honoured for a call of precision prec, which used the tile `used`. */
+BLASX_INTERNAL void blasx_warn_pinned_tile(char prec, long long pinned, long long used);
+
 static inline void blasx_report_status(int status, char prec, const char *stem) {
     if (status != 0) blasx_report_failure(status, prec, stem);
 }
