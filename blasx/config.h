@@ -373,7 +373,7 @@ _Static_assert(BLASX_CFG_CPU_ZKC >= 1 && BLASX_CFG_CPU_CKC >= 1 && BLASX_CFG_CPU
 
 /* ---- CPU GEMM path of the API: small S/D GEMMs on all cores (numa/hybrid_gemm.h) */
 #ifndef BLASX_CFG_CPU_PAR_MIN_FLOPS
-#define BLASX_CFG_CPU_PAR_MIN_FLOPS 4194304LL /* flops (2*128^3); below the offload threshold, GEMMs from this size use every core */
+#define BLASX_CFG_CPU_PAR_MIN_FLOPS 4194304LL /* flops (2*128^3); calls on the CPU take one thread per this many, up to every core */
 #endif
 
 /* ---- NUMA hybrid-grained GEMM (papers/001) --------------------------- */
@@ -424,7 +424,7 @@ typedef struct {
     int team;                    /* switch: the CPU team takes tasks beside GPUs */
     int idle_spins;              /* empty polls before a worker sleeps */
     int plan_mem_pct;            /* percent of physical memory a plan may take */
-    long long cpu_par_min_flops; /* flops; S/D GEMMs on the CPU use every core from here */
+    long long cpu_par_min_flops; /* flops; calls on the CPU take one thread per this many (numa/parallel_l3.h) */
     int team_threads;            /* threads of the team's kernel; 0 = cores not bound to GPU threads */
     int team_margin_pct;         /* percent of the predicted remaining time a team task may take */
     long long team_probe;        /* elements; order of the team's rate probe */

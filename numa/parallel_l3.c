@@ -13,6 +13,7 @@
 
 #define BXP_ALIGN 8 /* rows/columns: cuts on multiples, whole register blocks for the kernels */
 #define BXP_MIN 16  /* rows/columns: the thinnest piece worth a thread */
+#define BXP_RECT_MIN 48 /* columns: the thinnest block of a SYRK-family rectangle (each packs its rows of A) */
 
 enum { BXP_GEMM, BXP_SYMM, BXP_HEMM, BXP_SYRK, BXP_HERK, BXP_SYR2K, BXP_HER2K, BXP_TRMM, BXP_TRSM };
 
@@ -99,17 +100,17 @@ static int bxp_by_work(const void *a, const void *b) {
 
 /* The pieces of an n x n triangle for T threads, largest first: the
  * kernel's triangles and rectangles, rectangles cut into column blocks of
- * about a quarter of a thread's share (a column block of a GEMM computes
+ * about half a thread's share (a column block of a GEMM computes
  * each element as the whole GEMM does).  Returns the count, -1 when out
  * of memory; *out is the caller's to free. */
 static int64_t bxp_rank_items(int64_t n, int lower, int T, bxp_item_t **out) {
     bxp_items_t L = {NULL, 0, 0}, P = {NULL, 0, 0};
     if (bxp_halve(&L, 0, n, lower)) goto fail;
-    const double share = 0.5 * (double)n * (double)n / T / 4;
+    const double share = 0.5 * (double)n * (double)n / T / 2;
     for (int64_t i = 0; i < L.n; i++) {
         const bxp_item_t it = L.v[i];
         int parts = it.tri ? 1 : (int)(it.work / share);
-        if (parts > it.cols / BXP_ALIGN) parts = (int)(it.cols / BXP_ALIGN);
+        if (parts > it.cols / BXP_RECT_MIN) parts = (int)(it.cols / BXP_RECT_MIN);
         if (parts < 1) parts = 1;
         for (int q = 0; q < parts; q++) {
             const int64_t c0 = bxp_even(it.cols, q, parts), c1 = bxp_even(it.cols, q + 1, parts);
