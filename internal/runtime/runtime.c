@@ -122,12 +122,12 @@ static void *pool_main(void *arg) {
 
 static void *gpu_main(void *arg) {
     int i = (int)(intptr_t)arg;
-    /* One host thread per GPU, bound to a core from the top down (the pool
-     * threads are not bound). */
+    /* One host thread per GPU, on a core of the process's mask, top down. */
+    int cores[BLASX_CFG_NUMA_THREADS_MAX];
+    const int ncpu = blasx_topo_cores_in_node_order(cores, BLASX_CFG_NUMA_THREADS_MAX);
     cpu_set_t set;
     CPU_ZERO(&set);
-    int ncpu = blasx_topo_cpu_count();
-    CPU_SET((ncpu - 1 - i % ncpu), &set);
+    CPU_SET(cores[ncpu - 1 - i % ncpu], &set);
     pthread_setaffinity_np(pthread_self(), sizeof set, &set);
     return pool_loop(NULL, blasx_gpu_get(i));
 }
@@ -192,7 +192,7 @@ static int gpus_init_locked(void) {
 
 static int pool_size(void) {
     int n = blasx_cfg.sched.pool_threads;
-    if (n == 0) n = blasx_topo_cpu_count() - 1;
+    if (n == 0) n = blasx_numa_usable_cores() - 1; /* the process's mask (taskset, MPI binding) */
     if (n > blasx_cfg.sched.pool_threads_max) n = blasx_cfg.sched.pool_threads_max;
     return n < 0 ? 0 : n;
 }
