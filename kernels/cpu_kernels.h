@@ -27,6 +27,10 @@
                            int64_t ldc);                                                           \
     void blasx_k_##p##symm(char side, char uplo, int64_t m, int64_t n, T alpha, const T *A,        \
                            int64_t lda, const T *B, int64_t ldb, T beta, T *C, int64_t ldc);       \
+    /* rows [i0, i1) x columns [j0, j1) of SYMM's C (HEMM's when herm) */                      \
+    void blasx_k_##p##symm_block(int herm, char side, char uplo, int64_t m, int64_t n, int64_t i0,  \
+                                 int64_t i1, int64_t j0, int64_t j1, T alpha, const T *A,           \
+                                 int64_t lda, const T *B, int64_t ldb, T beta, T *C, int64_t ldc);  \
     void blasx_k_##p##syrk(char uplo, char trans, int64_t n, int64_t k, T alpha, const T *A,       \
                            int64_t lda, T beta, T *C, int64_t ldc);                                \
     void blasx_k_##p##syr2k(char uplo, char trans, int64_t n, int64_t k, T alpha, const T *A,      \

@@ -6,9 +6,9 @@
  * up to one thread per usable core of the NUMA pool (numa/hybrid_gemm.h):
  * real GEMM through the hybrid-grained GEMM; every other call cut into
  * independent pieces of its output, one per thread, each computed by the
- * one-thread kernels -- complex GEMM a grid of blocks of C; SYMM, HEMM,
- * TRMM and TRSM slabs of the columns (left side) or rows (right side) of
- * C or B; SYRK, HERK, SYR2K and HER2K column slabs of equal triangle area,
+ * one-thread kernels -- complex GEMM, SYMM and HEMM a grid of blocks of
+ * C; TRMM and TRSM slabs of the columns (left side) or rows (right side)
+ * of B; SYRK, HERK, SYR2K and HER2K column slabs of equal triangle area,
  * each a diagonal block (the rank-k kernel) and the rectangle beside it
  * (GEMMs).
  *
