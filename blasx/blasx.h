@@ -12,6 +12,12 @@
  * as in CBLAS; HERK's alpha and beta and HER2K's beta are real.
  * Option characters are those of the reference BLAS, in either case.
  *
+ * Where a call runs: at or above the offload threshold with a GPU, by tiles
+ * on the GPUs (and the CPU team when on); below it, on the CPU or whole on
+ * one GPU when that was measured faster; with no GPU at all (none present,
+ * BLASX_GPUS=none, a fork child, see blasx_finalize) every call on the CPU,
+ * untiled, on up to one thread per core of the process's affinity mask.
+ *
  * The Fortran names (dgemm_ ...) are declared in blasx/blasx_f77.h, the
  * CBLAS names in blasx/blasx_cblas.h.
  */
@@ -101,7 +107,7 @@ typedef struct {
 /* Calls of one routine in one precision since the program started. */
 typedef struct {
     int64_t calls;       /* valid calls (argument errors are not counted) */
-    int64_t tiled_calls; /* of which ran on the tiled runtime (GPUs or CPU workers) */
+    int64_t tiled_calls; /* of which ran on the tiled runtime (with GPUs) */
     int64_t whole_gpu_calls; /* of which ran whole on one GPU (below the offload threshold) */
     double flops;        /* floating-point operations (complex: real operations) */
     double seconds;      /* wall time inside blasx */
