@@ -9,8 +9,8 @@
 #   make USER_CONFIG=path/to/my_config.h      or a user config header
 #
 # The "tiny" variant (build/tiny/) compiles the same sources with a tile of 3
-# and no offload threshold or parallel CPU GEMM, so that every call goes
-# through tiling, and with
+# and no offload threshold or parallel CPU path, so that every call goes
+# through tiling when a GPU (real or simulated) is up, and with
 # the CUDA fault-injection hook (a test build: internal/device/device.h).
 
 CC       ?= gcc
