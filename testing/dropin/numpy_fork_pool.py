@@ -8,7 +8,7 @@
 #            offload_min_flops, 2^28 flops): blasx must serve it and, when
 #            blasx has GPUs, the GPUs must run tile tasks (blasx_gpu_stats);
 #   pool     multiprocessing.get_context("fork").Pool(4) maps 8 jobs, each a
-#            large (tiled) product, a small one and a solve, checked in the
+#            large product (tiled where GPUs are up), a small one and a solve, checked in the
 #            child without BLAS (einsum without optimisation: a random
 #            projection of the whole product, and sampled entries summed in
 #            Python; the solve's residual); blasx must serve the child's
@@ -160,10 +160,11 @@ def pool_round(rnd, ngpu):
               f"(relative residual {r['res']:.2e})", r["e_large"] < 1e-13 and r["e_small"] < 1e-13 and r["res"] < 1e-13)
         if have_blasx:
             # the child's own counters; a child of a process that used the
-            # GPUs has none (blasx/blasx.h: fork)
+            # GPUs has none (blasx/blasx.h: fork), and without GPUs no call
+            # is tiled (every core, untiled)
             check(f"{tag}: blasx served its products ({r['calls']} dgemm calls, {r['tiled']} tiled, "
-                  f"{r['ngpu']} GPUs in the child)", r["calls"] >= 2 and r["tiled"] >= 1 and
-                  (r["ngpu"] == 0 or ngpu == 0))
+                  f"{r['ngpu']} GPUs in the child)", r["calls"] >= 2 and
+                  (r["tiled"] == 0 if r["ngpu"] == 0 else r["tiled"] >= 1) and (r["ngpu"] == 0 or ngpu == 0))
     return True
 
 
