@@ -1,12 +1,13 @@
 #!/usr/bin/env bash
 # testing/run_sanitizers.sh [BUILD] -- the sanitizer runs of CI (make sanitize):
 #   asan   AddressSanitizer + UndefinedBehaviorSanitizer build (tiny tile, every
-#          call tiled) of the library and every unit test, run on the CPU
-#          workers and on 2 simulated GPUs;
+#          call tiled with GPUs) of the library and every unit test, run on
+#          the CPU and on 2 simulated GPUs;
 #   tsan   ThreadSanitizer build of the concurrency tests (runtime, threads, L2 directory,
 #          GPU workers on 3 simulated GPUs, whole calls from 4 threads, fork and
 #          finalize with calls in flight -- die_after_fork=0: a fork child
-#          starts its own worker threads, which blasx supports);
+#          starts its own worker threads, which blasx supports -- and the CPU
+#          path's pieces on the NUMA pool);
 #   valgrind memcheck on the demo (default configuration, CPU only).
 # Built without CUDA (these runs have no GPU).  Prints one line per run and
 # "sanitizers: N passed, M failed"; exits non-zero if anything failed.
@@ -58,6 +59,9 @@ if build tsan "$TSAN"; then
     check "tsan $n" "$B/tsan/$n"
     check "tsan $n (3 sim GPUs)" env BLASX_SIM_GPUS=3 BLASX_SIM_MEM_KB=16 "$B/tsan/$n"
   done
+  # the CPU path's pieces on the NUMA pool (no GPU involved)
+  $CC $BASE $TSAN testing/test_parallel_l3.c "$B/tsan/libblasx.a" -o "$B/tsan/test_parallel_l3" $LIBS &&
+    check "tsan test_parallel_l3" "$B/tsan/test_parallel_l3" || fail=$((fail + 1))
 else fail=$((fail + 1)); echo "FAIL tsan build"; fi
 if command -v valgrind >/dev/null && build plain "-O2"; then
   $CC $BASE -O2 benchmarks/demo_dgemm.c "$B/plain/libblasx.a" -o "$B/plain/demo_dgemm" $LIBS &&
