@@ -148,11 +148,6 @@
 #define BLASX_CFG_PLAN_MEM_PCT 25 /* percent of physical memory a call's task plan may take; above: BLASX_ERR_NOMEM */
 #endif
 
-/* ---- CPU tile kernels: triangular blocks (elements) ------------------ */
-#ifndef BLASX_CFG_CPU_TRI_NB
-#define BLASX_CFG_CPU_TRI_NB 64 /* diagonal block of TRSM/TRMM/SYRK kernels */
-#endif
-
 /* ---- CPU real GEMM (kernels/gemm_real.inc): register and cache blocking */
 /* The vector ISA the build targets (-march) fixes the register file:
  * BLASX_CPU_VEC_BYTES per vector register, BLASX_CPU_VEC_REGS of them.  These
@@ -444,7 +439,6 @@ typedef struct {
 } blasx_small_cfg_t;
 
 typedef struct {
-    long long tri_nb;                  /* elements; diagonal block of the triangular kernels */
     long long dmr, dnr, dmc, dkc, dnc; /* elements; double real GEMM */
     long long smr, snr, smc, skc, snc; /* elements; single real GEMM */
 } blasx_cpu_kernel_cfg_t;
@@ -537,7 +531,6 @@ static const blasx_config_t blasx_cfg = {
         },
     .cpu =
         {
-            .tri_nb = BLASX_CFG_CPU_TRI_NB,
             .dmr = BLASX_CFG_CPU_DMR,
             .dnr = BLASX_CFG_CPU_DNR,
             .dmc = BLASX_CFG_CPU_DMC,
@@ -629,7 +622,6 @@ _Static_assert(BLASX_CFG_CPU_TEAM_STRIP_MIN >= BLASX_CFG_CPU_TEAM_STRIP_ALIGN &&
                "CPU team's narrowest strip in [alignment, 65536]");
 _Static_assert(BLASX_CFG_CPU_PAR_MIN_FLOPS >= 0, "parallel CPU GEMM threshold is a flop count >= 0");
 _Static_assert(BLASX_CFG_PLAN_MEM_PCT >= 1 && BLASX_CFG_PLAN_MEM_PCT <= 90, "plan memory in [1, 90] percent");
-_Static_assert(BLASX_CFG_CPU_TRI_NB >= 1, "triangular block >= 1");
 /* real GEMM micro-kernels: MR a multiple of the vector length, accumulators
  * + operands + one broadcast within the register file, blocks of whole
  * micro-tiles (MC a multiple of MR keeps edge tiles at the matrix edge only). */

@@ -8,11 +8,6 @@
 #include "blasx/config.h"
 #include "kernels/cpu_kernels.h"
 
-int64_t blasx_k_rank_half(int64_t n) {
-    const int64_t nb = blasx_cfg.cpu.tri_nb;
-    return n > 2 * nb ? (n / 2 + nb - 1) / nb * nb : 0;
-}
-
 #define BX_PREC BX_PREC_S
 #include "internal/base/prec_begin.h"
 #include "kernels/cpu_kernels.inc"

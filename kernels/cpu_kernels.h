@@ -31,6 +31,12 @@
     void blasx_k_##p##symm_block(int herm, char side, char uplo, int64_t m, int64_t n, int64_t i0,  \
                                  int64_t i1, int64_t j0, int64_t j1, T alpha, const T *A,           \
                                  int64_t lda, const T *B, int64_t ldb, T beta, T *C, int64_t ldc);  \
+    /* rows [r0, r1) x columns [c0, c1) of the SYRK family's triangle       \
+     * (herm: HERK/HER2K, real alpha/beta values; two: the rank-2k forms) */ \
+    void blasx_k_##p##rank_block(int herm, int two, char uplo, char trans, int64_t n, int64_t k,  \
+                                 T alpha, const T *A, int64_t lda, const T *B, int64_t ldb,        \
+                                 T beta, T *C, int64_t ldc, int64_t r0, int64_t r1, int64_t c0,    \
+                                 int64_t c1);                                                       \
     void blasx_k_##p##syrk(char uplo, char trans, int64_t n, int64_t k, T alpha, const T *A,       \
                            int64_t lda, T beta, T *C, int64_t ldc);                                \
     void blasx_k_##p##syr2k(char uplo, char trans, int64_t n, int64_t k, T alpha, const T *A,      \
@@ -48,11 +54,6 @@
     void blasx_k_##p##her2k(char uplo, char trans, int64_t n, int64_t k, T alpha, const T *A,      \
                             int64_t lda, const T *B, int64_t ldb, R beta, T *C, int64_t ldc);
 
-/* The halving of the SYRK-family kernels: the order of the first half of a
- * triangle of order n, 0 when it is done in diagonal blocks of
- * cfg.cpu.tri_nb without halving.  numa/parallel_l3.c cuts a triangle at
- * the same places, so that every element is computed as here. */
-int64_t blasx_k_rank_half(int64_t n);
 
 BLASX_K_DECLARE(s, float, float)
 BLASX_K_DECLARE(d, double, double)

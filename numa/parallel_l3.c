@@ -13,7 +13,6 @@
 
 #define BXP_ALIGN 8 /* rows/columns: cuts on multiples, whole register blocks for the kernels */
 #define BXP_MIN 16  /* rows/columns: the thinnest piece worth a thread */
-#define BXP_RECT_MIN 32 /* rows/columns: the thinnest block of a SYRK-family rectangle */
 
 enum { BXP_GEMM, BXP_SYMM, BXP_HEMM, BXP_SYRK, BXP_HERK, BXP_SYR2K, BXP_HER2K, BXP_TRMM, BXP_TRSM };
 
@@ -56,94 +55,40 @@ static int bxp_grid_rows(int64_t m, int64_t n, int T) {
     return best;
 }
 
-/* A piece of a SYRK-family triangle: a diagonal triangle of the kernel's
- * own halving (tri: at (r0, r0), order rows) or a block of one of its
- * off-diagonal rectangles (rows x cols at (r0, c0)). */
+/* A piece of a SYRK-family triangle: rows x cols at (r0, c0), a diagonal
+ * block (its triangle) or an off-diagonal one; work in elements. */
 typedef struct {
     int64_t r0, c0, rows, cols;
     double work;
-    int tri;
 } bxp_item_t;
-
-typedef struct {
-    bxp_item_t *v;
-    int64_t n, cap;
-} bxp_items_t;
-
-static int bxp_push(bxp_items_t *L, bxp_item_t it) {
-    if (L->n == L->cap) {
-        const int64_t cap = L->cap ? 2 * L->cap : 64;
-        bxp_item_t *v = realloc(L->v, (size_t)cap * sizeof *v);
-        if (!v) return -1;
-        L->v = v, L->cap = cap;
-    }
-    L->v[L->n++] = it;
-    return 0;
-}
-
-/* The triangle [o, o + t) halved as blasx_k_rank_half does; each halving's
- * rectangle below (lower) or right of (upper) its first half. */
-static int bxp_halve(bxp_items_t *L, int64_t o, int64_t t, int lower) {
-    const int64_t t1 = blasx_k_rank_half(t);
-    if (t1 == 0) { /* the kernel's blocks: diagonal blocks of tri_nb, each with its rectangle */
-        const int64_t nb = blasx_cfg.cpu.tri_nb;
-        for (int64_t j0 = 0; j0 < t; j0 += nb) {
-            const int64_t jb = t - j0 < nb ? t - j0 : nb, mr = lower ? t - j0 - jb : j0;
-            if (bxp_push(L, (bxp_item_t){o + j0, o + j0, jb, jb, 0.5 * (double)jb * (double)jb, 1})) return -1;
-            if (mr > 0 && bxp_push(L, (bxp_item_t){lower ? o + j0 + jb : o, o + j0, mr, jb, (double)mr * (double)jb, 0}))
-                return -1;
-        }
-        return 0;
-    }
-    const int64_t t2 = t - t1;
-    const bxp_item_t rect = lower ? (bxp_item_t){o + t1, o, t2, t1, (double)t1 * (double)t2, 0}
-                                  : (bxp_item_t){o, o + t1, t1, t2, (double)t1 * (double)t2, 0};
-    if (bxp_halve(L, o, t1, lower) || bxp_push(L, rect)) return -1;
-    return bxp_halve(L, o + t1, t2, lower);
-}
 
 static int bxp_by_work(const void *a, const void *b) {
     const double x = ((const bxp_item_t *)a)->work, y = ((const bxp_item_t *)b)->work;
     return x < y ? 1 : x > y ? -1 : 0;
 }
 
-/* The pieces of an n x n triangle for T threads, largest first: the
- * kernel's diagonal blocks and rectangles, rectangles cut into blocks of
- * about half a thread's share (a block of a GEMM computes each element as
- * the whole GEMM does).  Returns the count, -1 when out
- * of memory; *out is the caller's to free. */
+/* The pieces of an n x n triangle for T threads, largest first: T strips
+ * of whole columns (each down to the diagonal, lower, or from the top,
+ * upper) of equal area, so that each thread packs its columns once and
+ * crosses the diagonal once per column.  The rank-k kernel sums an element
+ * the same way in any block, so the pieces give the one-thread bits.
+ * Returns the count, -1 when out of memory; *out is the caller's to free. */
 static int64_t bxp_rank_items(int64_t n, int lower, int T, bxp_item_t **out) {
-    bxp_items_t L = {NULL, 0, 0}, P = {NULL, 0, 0};
-    if (bxp_halve(&L, 0, n, lower)) goto fail;
-    const double share = 0.5 * (double)n * (double)n / T / 2;
-    for (int64_t i = 0; i < L.n; i++) {
-        const bxp_item_t it = L.v[i];
-        /* a rectangle: a pr x pc grid of blocks near the share, none thinner than BXP_RECT_MIN */
-        const double parts = it.tri ? 1 : it.work / share;
-        int64_t pc = (int64_t)(sqrt(parts * (double)it.cols / (double)it.rows) + 0.5);
-        pc = pc > it.cols / BXP_RECT_MIN ? it.cols / BXP_RECT_MIN : pc;
-        pc = pc < 1 ? 1 : pc;
-        int64_t pr = (int64_t)(parts / (double)pc + 0.5);
-        pr = pr > it.rows / BXP_RECT_MIN ? it.rows / BXP_RECT_MIN : pr;
-        pr = pr < 1 || it.tri ? 1 : pr;
-        for (int64_t qc = 0; qc < pc; qc++)
-            for (int64_t qr = 0; qr < pr; qr++) {
-                const int64_t c0 = bxp_even(it.cols, (int)qc, (int)pc), c1 = bxp_even(it.cols, (int)qc + 1, (int)pc);
-                const int64_t r0 = bxp_even(it.rows, (int)qr, (int)pr), r1 = bxp_even(it.rows, (int)qr + 1, (int)pr);
-                if (c1 <= c0 || r1 <= r0) continue;
-                bxp_item_t p = it;
-                p.r0 += r0, p.rows = r1 - r0, p.c0 += c0, p.cols = c1 - c0;
-                p.work = it.tri ? it.work : (double)(r1 - r0) * (double)(c1 - c0);
-                if (bxp_push(&P, p)) goto fail;
-            }
+    bxp_item_t *v = malloc((size_t)T * sizeof *v);
+    if (!v) return -1;
+    int64_t cnt = 0, c0 = 0;
+    for (int q = 1; q <= T; q++) {
+        /* columns [0, c) hold q / T of the triangle's area */
+        const double f = (double)q / T;
+        const int64_t c1 = q == T ? n : bxp_round(n * (lower ? 1 - sqrt(1 - f) : sqrt(f)), n);
+        if (c1 - c0 < BXP_MIN && q < T) continue;
+        const int64_t r0 = lower ? c0 : 0, r1 = lower ? n : c1;
+        v[cnt++] = (bxp_item_t){r0, c0, r1 - r0, c1 - c0, ((double)(r1 - r0) - 0.5 * (double)(c1 - c0)) * (double)(c1 - c0)};
+        c0 = c1;
     }
-    free(L.v);
-    qsort(P.v, (size_t)P.n, sizeof *P.v, bxp_by_work);
-    *out = P.v;
-    return P.n;
-fail:
-    free(L.v), free(P.v);
-    return -1;
+    qsort(v, (size_t)cnt, sizeof *v, bxp_by_work);
+    *out = v;
+    return cnt;
 }
 
 #define BX_PREC BX_PREC_S
