@@ -14,10 +14,12 @@
 # the external BLAS; OpenBLAS's liblapack.so.3 runs them on its own kernels
 # (printed, not required).  To
 # try another LAPACK without installing it: LD_LIBRARY_PATH=<dir holding its
-# liblapack.so.3> bash testing/run_preload.sh SO.
+# liblapack.so.3> bash testing/run_preload.sh SO.  PY=<python> picks the
+# interpreter; SIM_GPUS= (empty) runs the pool on the machine's real GPUs.
 set -u
 SO=$1
-PY=/usr/bin/python3
+PY=${PY:-/usr/bin/python3}
+SIM=${SIM_GPUS-2}
 if ! $PY -c "import numpy" 2>/dev/null; then
   echo "preload: SKIP: $PY has no numpy (apt-get install python3-numpy)"
   exit 0
@@ -44,7 +46,7 @@ ok "$([ "$l3" -eq 60 ] && [ "$other" -eq 0 ] && echo 1)" "exports of $SO"
 # numpy's multiprocessing pool (fork) while the parent's (simulated) GPUs
 # are in use (testing/dropin/numpy_fork_pool.py); under a timeout, so that a
 # hang fails here instead of blocking the run (124: timed out)
-LD_PRELOAD=$SO BLASX_SIM_GPUS=2 timeout 300 env -u BLASX_SIM_MEM_KB -u BLASX_STATS \
+LD_PRELOAD=$SO timeout 300 env -u BLASX_SIM_MEM_KB -u BLASX_STATS ${SIM:+BLASX_SIM_GPUS=$SIM} \
   $PY "$(dirname "$0")/dropin/numpy_fork_pool.py" >"$log" 2>&1
 rc=$?
 cat "$log"
