@@ -13,7 +13,7 @@
  * one-thread kernels below the offload threshold, the multi-threaded GEMM
  * and the tiled runtime above) against OpenBLAS's (dlopen RTLD_LOCAL, its
  * symbols never meet ours; OPENBLAS_LIB may name the file), alternating
- * call by call, best of `reps` after a warm-up, in GFLOP/s (GEMM, SYMM,
+ * call by call (each after 0.1 s idle), best of `reps` after a warm-up, in GFLOP/s (GEMM, SYMM,
  * HEMM, SYR2K, HER2K 2n^3; SYRK, HERK, TRMM, TRSM n^3; complex four times
  * that), with the ratio blasx / OpenBLAS and the largest difference between
  * the two results relative to the largest |entry|.  The process is first
@@ -141,6 +141,9 @@ static void bench(int p, int r, int64_t n, void *ob, int reps) {
             void *f = w ? of : blasx_fn[p][r];
             if (!f) continue;
             memcpy(C[w], C0, bytes);
+            /* idle first: OpenBLAS's workers spin for a while after a call
+             * and would share the cores with the next call of either */
+            nanosleep(&(struct timespec){0, 100 * 1000 * 1000}, NULL);
             const double t0 = now_s();
             call(f, r, (int)n, A, B, C[w]);
             const double t = now_s() - t0;
