@@ -222,6 +222,10 @@ $(BUILD)/bench_cpu: benchmarks/bench_cpu.c $(BUILD)/libblasx.a $(HDRS)
 $(BUILD)/bench_cpu_api: benchmarks/bench_cpu_api.c $(BUILD)/libblasx.a $(HDRS)
 	$(CC) $(CFLAGS_COMMON) $< $(BUILD)/libblasx.a -o $@ $(LDLIBS)
 
+# What one tiny call costs (n = 1..64, the Fortran names) against OpenBLAS (dlopen).
+$(BUILD)/bench_small_calls: benchmarks/bench_small_calls.c $(BUILD)/libblasx.a $(HDRS)
+	$(CC) $(CFLAGS_COMMON) $< $(BUILD)/libblasx.a -o $@ $(LDLIBS)
+
 # The performance harness (benchmarks/bench_harness.c): blasx against
 # in-core cuBLAS, cuBLAS-XT (in libcublas) and the measured links, on the
 # GPUs of the node; built without CUDA, or run without a GPU, it prints SKIP.

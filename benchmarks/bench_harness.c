@@ -33,6 +33,11 @@
  *   its tasks, flops and time, its result against the worker off, and the
  *   time ratio off/on -- from calls with the worker off and on taken in
  *   turns, each from the initial C (best of R each).
+ *   --pageable adds, after each blasx run on GPUs, the same calls on
+ *   malloc'd copies of A, B and C (pageable, first touched by the copy):
+ *   row blasx_pg with the driver's pageable copies (BLASX_STAGE_PAGEABLE=0)
+ *   and blasx_pgs through blasx's pinned staging (=1, its helper threads
+ *   as BLASX_STAGE_THREADS says), each compared with the pinned result.
  *   --no-k-rotate adds, for GEMM cases on several GPUs, the same run with
  *   the tasks' K loops in order (row blasx_nokr; plan.h k_rotate).
  *   --gpus lists GPU counts (devices 0..g-1); counts above the node's are
@@ -154,7 +159,7 @@ static struct {
     int nsizes;
     int xt_dims[MAXL], nxt_dims;
     int reps, big_reps;
-    int no_xt, no_blasx, tri_bytes, list, cpu_worker, no_k_rotate;
+    int no_xt, no_blasx, tri_bytes, list, cpu_worker, no_k_rotate, pageable;
     int64_t tile_m[MAXL];
     int ntile_m;
     const char *csv;
@@ -411,6 +416,7 @@ static int parse_args(int argc, char **argv) {
         else if (!strcmp(a, "--list")) O.list = 1;
         else if (!strcmp(a, "--cpu-worker")) O.cpu_worker = 1;
         else if (!strcmp(a, "--no-k-rotate")) O.no_k_rotate = 1;
+        else if (!strcmp(a, "--pageable")) O.pageable = 1;
         else if (!strcmp(a, "--tile-m")) {
             NEEDV bad = (O.ntile_m = parse_ll_list_from(v, O.tile_m, MAXL, 0)) <= 0;
         } else {
@@ -1317,6 +1323,27 @@ static int run_variant(const case_t *c, int g, row_t *row, double bound) {
     return 1;
 }
 
+/* A blasx row on pageable (malloc'd) copies of A, B, C with pageable
+ * copies staged (stage) or the driver's; 1 if it completed. */
+static int run_pageable(const case_t *c, int g, row_t *row, double bound, int stage) {
+    const size_t a = (size_t)op_bytes(c, 0), b = (size_t)op_bytes(c, 1), cb = (size_t)op_bytes(c, 2);
+    void *pa = malloc(a ? a : 64), *pb = malloc(b ? b : 64), *pc = malloc(cb ? cb : 64);
+    int ok = 0;
+    if (pa && pb && pc) {
+        void *sa = H.A, *sb = H.B, *sc = H.C;
+        memcpy(pa, H.A, a), memcpy(pb, H.B, b);
+        H.A = pa, H.B = pb, H.C = pc;
+        setenv("BLASX_STAGE_PAGEABLE", stage ? "1" : "0", 1);
+        ok = run_variant(c, g, row, bound);
+        unsetenv("BLASX_STAGE_PAGEABLE");
+        H.A = sa, H.B = sb, H.C = sc;
+    } else {
+        snprintf(row->note, sizeof row->note, "skipped: no host memory for pageable copies");
+    }
+    free(pa), free(pb), free(pc);
+    return ok;
+}
+
 /* cuBLAS-XT on GPUs 0..g-1, each block dimension; rows appended to rows[]
  * (*nrows); *best_i: the best row, -1 if none; diff: the result of the
  * first complete run against blasx's (H.Cs) when have_ref. */
@@ -1459,6 +1486,10 @@ static void run_case(const case_t *c, const int *gl, int ng) {
             blasx_settings_set_tile_m(-1);
             ntm += ok;
         }
+        for (int stage = 0; O.pageable && bok && g > 0 && stage < 2; stage++) {
+            tmr[ntm] = row_new(c, g, stage ? "blasx_pgs" : "blasx_pg");
+            ntm += run_pageable(c, g, &tmr[ntm], tb, stage);
+        }
         if (c->rt == R_GEMM && bok && O.no_k_rotate && g > 1) {
             tmr[ntm] = row_new(c, g, "blasx_nokr");
             int was = blasx_settings_set_k_rotate(0);
@@ -1496,7 +1527,9 @@ static void run_case(const case_t *c, const int *gl, int ng) {
                 size_t l = strlen(tmr[i].note);
                 if (tmr[i].t > 0 && br.t > 0)
                     snprintf(tmr[i].note + l, sizeof tmr[i].note - l, "%s%s; plain blasx / this %.3f", l ? "; " : "",
-                             strcmp(tmr[i].lib, "blasx_nokr") ? "tile_m pinned" : "K loops in order", br.t / tmr[i].t);
+                             !strncmp(tmr[i].lib, "blasx_pg", 8) ? "pageable A, B, C"
+                             : strcmp(tmr[i].lib, "blasx_nokr") ? "tile_m pinned" : "K loops in order",
+                             br.t / tmr[i].t);
                 emit(&tmr[i]);
             }
         }

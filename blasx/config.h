@@ -337,6 +337,9 @@ _Static_assert(BLASX_CFG_CPU_ZKC >= 1 && BLASX_CFG_CPU_CKC >= 1 && BLASX_CFG_CPU
 #ifndef BLASX_CFG_STAGE_PAGEABLE
 #define BLASX_CFG_STAGE_PAGEABLE 0 /* 1 = copy pageable host tiles through own pinned buffers (else the driver's) */
 #endif
+#ifndef BLASX_CFG_STAGE_THREADS
+#define BLASX_CFG_STAGE_THREADS 4 /* helper threads beside the GPU threads gathering staged tiles (0 = none) */
+#endif
 #ifndef BLASX_CFG_HEAP_FRACTION_PCT
 #define BLASX_CFG_HEAP_FRACTION_PCT 90 /* percent of free GPU memory taken */
 #endif
@@ -449,6 +452,7 @@ typedef struct {
     int rs_slots;                 /* tasks in a GPU's reservation station */
     int steps_in_flight;          /* steps submitted ahead per stream */
     int stage_pageable;           /* switch: pageable tiles through own pinned buffers */
+    int stage_threads;            /* threads; helpers of the staged copies (internal/memory/host_copy.h) */
     int copy_stream;              /* switch: input tiles on a copy stream */
     int wb_stream;                /* switch: finished tiles back on a write-back stream */
     int split_stream;             /* switch: panels split on their own stream */
@@ -549,6 +553,7 @@ static const blasx_config_t blasx_cfg = {
             .rs_slots = BLASX_CFG_RS_SLOTS,
             .steps_in_flight = BLASX_CFG_STEPS_IN_FLIGHT,
             .stage_pageable = BLASX_CFG_STAGE_PAGEABLE,
+            .stage_threads = BLASX_CFG_STAGE_THREADS,
             .copy_stream = BLASX_CFG_COPY_STREAM,
             .wb_stream = BLASX_CFG_WB_STREAM,
             .split_stream = BLASX_CFG_SPLIT_STREAM,
@@ -649,6 +654,7 @@ _Static_assert(BLASX_CFG_STREAMS_PER_GPU >= 1 && BLASX_CFG_STREAMS_PER_GPU <= 32
 _Static_assert(BLASX_CFG_RS_SLOTS >= BLASX_CFG_STREAMS_PER_GPU && BLASX_CFG_RS_SLOTS <= 256,
                "a reservation station feeds every stream");
 _Static_assert(BLASX_CFG_STAGE_PAGEABLE == 0 || BLASX_CFG_STAGE_PAGEABLE == 1, "staging is a switch");
+_Static_assert(BLASX_CFG_STAGE_THREADS >= 0 && BLASX_CFG_STAGE_THREADS <= 64, "staging helpers in [0, 64]");
 _Static_assert(BLASX_CFG_COPY_STREAM == 0 || BLASX_CFG_COPY_STREAM == 1, "copy stream is a switch");
 _Static_assert(BLASX_CFG_WB_STREAM == 0 || BLASX_CFG_WB_STREAM == 1, "write-back stream is a switch");
 _Static_assert(BLASX_CFG_SPLIT_STREAM == 0 || BLASX_CFG_SPLIT_STREAM == 1, "split stream is a switch");

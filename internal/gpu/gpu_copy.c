@@ -65,8 +65,7 @@ int blasx_gpu_copy_in(blasx_gpu_t *g, gpu_stream_t *st, blasx_job_t *job, blasx_
     sl->used = 0;
     size_t col = (size_t)k->rows * k->esz;
     BLASX_TRY(blasx_gpu_pinned_grow(be, &sl->buf, &sl->bytes, col * (size_t)k->cols));
-    for (int64_t j = 0; j < k->cols; j++)
-        memcpy((char *)sl->buf + (size_t)j * col, (const char *)k->host + (size_t)(j * k->ld) * k->esz, col);
+    blasx_hcopy_2d(sl->buf, col, (const void *)k->host, (size_t)k->ld * k->esz, col, k->cols);
     int tr = blasx_gpu_trace_begin(g, st);
     BLASX_TRY(be->copy_h2d(st->s, dst, k->rows, sl->buf, k->rows, sh));
     blasx_gpu_trace_end(g, st, &st->run, tr, "H2D (staged)", "h2d", job, t, bytes);

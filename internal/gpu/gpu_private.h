@@ -26,6 +26,7 @@
 #include "internal/gpu/gpu_worker.h"
 
 #include <pthread.h>
+#include "internal/memory/host_copy.h"
 #include "internal/memory/tile_dir.h"
 #include "internal/obs/trace.h"
 

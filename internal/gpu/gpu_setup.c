@@ -35,7 +35,7 @@ typedef struct {
     int sim_gpus;         /* BLASX_SIM_GPUS: simulated devices (without CUDA ones) */
     long long sim_mem_kb; /* BLASX_SIM_MEM_KB: memory of each */
     const char *devices;  /* BLASX_GPUS (select_devices), NULL: unset */
-    int stage, copy_stream, panel, wb_stream, split_stream, l2_cache;
+    int stage, stage_threads, copy_stream, panel, wb_stream, split_stream, l2_cache;
 } gpu_settings_t;
 
 /* Reads the settings the set-up needs, each only where it applies, since
@@ -50,9 +50,8 @@ static void gpu_read_settings(int have_cuda, gpu_settings_t *set) {
         set->sim_mem_kb = blasx_setting_int(BLASX_SETTING_SIM_MEM_KB);
         if (set->sim_mem_kb < 1) set->sim_mem_kb = 1;
     }
-    /* Pageable copies are the driver's by default: one host thread gathers
-     * into pinned slots slower than the driver copies. */
     set->stage = (int)blasx_setting_int(BLASX_SETTING_STAGE_PAGEABLE) != 0;
+    if (set->stage) set->stage_threads = (int)blasx_setting_int(BLASX_SETTING_STAGE_THREADS);
     set->copy_stream = (int)blasx_setting_int(BLASX_SETTING_COPY_STREAM) != 0;
     set->panel = blasx_cfg.gpu.panel_tiles > 1 ? (int)blasx_setting_int(BLASX_SETTING_PANEL) : 0;
     set->wb_stream = (int)blasx_setting_int(BLASX_SETTING_WB_STREAM) != 0;
@@ -297,10 +296,12 @@ int blasx_gpus_init(void (*on_all_failed)(void)) {
         tab->gpu[tab->n++] = g;
     }
     topology_init(set.l2_cache);
+    if (tab->stage && tab->n > 0) blasx_hcopy_start(set.stage_threads);
     return tab->n;
 }
 
 void blasx_gpus_shutdown(void) {
+    blasx_hcopy_stop();
     for (int i = 0; i < blasx_gpu_table.n; i++) gpu_destroy(blasx_gpu_table.gpu[i]);
     blasx_gpu_table.n = 0;
     blasx_gpu_table.be = NULL;

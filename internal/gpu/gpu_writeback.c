@@ -119,8 +119,7 @@ void blasx_gpu_task_finish(blasx_gpu_t *g, gpu_task_t *r) {
     } else if (r->staged) { /* the whole tile, from pageable host memory */
         blasx_tile_key_t *k = &r->out_key;
         size_t col = (size_t)k->rows * k->esz;
-        for (int64_t j = 0; j < k->cols; j++)
-            memcpy((char *)k->host + (size_t)(j * k->ld) * k->esz, (char *)r->stage + (size_t)j * col, col);
+        blasx_hcopy_2d((void *)k->host, (size_t)k->ld * k->esz, r->stage, col, col, k->cols);
     }
     /* M -> E: the copy equals the host tile now (a triangle tile: M -> I) */
     if (!r->tri) blasx_cache_set_state(&g->cache, r->out, BLASX_TILE_VALID);
