@@ -373,6 +373,15 @@ _Static_assert(BLASX_CFG_CPU_ZKC >= 1 && BLASX_CFG_CPU_CKC >= 1 && BLASX_CFG_CPU
 #ifndef BLASX_CFG_CPU_PAR_MIN_FLOPS
 #define BLASX_CFG_CPU_PAR_MIN_FLOPS 4194304LL /* flops (2*128^3); calls on the CPU take one thread per this many, up to every core */
 #endif
+#ifndef BLASX_CFG_CPU_SMALL_MNK
+#define BLASX_CFG_CPU_SMALL_MNK 32768 /* m n k; GEMM calls up to this size run plain loops, nothing packed */
+#endif
+#ifndef BLASX_CFG_CPU_SMALL_TR
+#define BLASX_CFG_CPU_SMALL_TR 1024 /* m n times the triangle's order; TRMM/TRSM calls up to this size run the unblocked loops */
+#endif
+#ifndef BLASX_CFG_CPU_RANK_STRIPS_MAX
+#define BLASX_CFG_CPU_RANK_STRIPS_MAX 4 /* threads; a SYRK-family call on up to this many cuts its triangle in column strips, on more in a grid of blocks */
+#endif
 
 /* ---- NUMA hybrid-grained GEMM (papers/001) --------------------------- */
 #ifndef BLASX_CFG_NUMA_STATIC_TASKS
@@ -423,6 +432,7 @@ typedef struct {
     int idle_spins;              /* empty polls before a worker sleeps */
     int plan_mem_pct;            /* percent of physical memory a plan may take */
     long long cpu_par_min_flops; /* flops; calls on the CPU take one thread per this many (numa/parallel_l3.h) */
+    int cpu_rank_strips_max;     /* threads; SYRK family: column strips up to this many, a grid above */
     int team_threads;            /* threads of the team's kernel; 0 = cores not bound to GPU threads */
     int team_margin_pct;         /* percent of the predicted remaining time a team task may take */
     long long team_probe;        /* elements; order of the team's rate probe */
@@ -516,6 +526,7 @@ static const blasx_config_t blasx_cfg = {
             .idle_spins = BLASX_CFG_IDLE_SPINS,
             .plan_mem_pct = BLASX_CFG_PLAN_MEM_PCT,
             .cpu_par_min_flops = BLASX_CFG_CPU_PAR_MIN_FLOPS,
+            .cpu_rank_strips_max = BLASX_CFG_CPU_RANK_STRIPS_MAX,
             .team_threads = BLASX_CFG_CPU_TEAM_THREADS,
             .team_margin_pct = BLASX_CFG_CPU_TEAM_MARGIN_PCT,
             .team_probe = BLASX_CFG_CPU_TEAM_PROBE,
@@ -626,6 +637,8 @@ _Static_assert(BLASX_CFG_CPU_TEAM_STRIP_ALIGN >= 1 && BLASX_CFG_CPU_TEAM_STRIP_A
 _Static_assert(BLASX_CFG_CPU_TEAM_STRIP_MIN >= BLASX_CFG_CPU_TEAM_STRIP_ALIGN && BLASX_CFG_CPU_TEAM_STRIP_MIN <= 65536,
                "CPU team's narrowest strip in [alignment, 65536]");
 _Static_assert(BLASX_CFG_CPU_PAR_MIN_FLOPS >= 0, "parallel CPU GEMM threshold is a flop count >= 0");
+_Static_assert(BLASX_CFG_CPU_SMALL_MNK >= 0 && BLASX_CFG_CPU_SMALL_TR >= 0, "plain-loop calls: a size >= 0");
+_Static_assert(BLASX_CFG_CPU_RANK_STRIPS_MAX >= 1, "SYRK-family strips up to >= 1 thread");
 _Static_assert(BLASX_CFG_PLAN_MEM_PCT >= 1 && BLASX_CFG_PLAN_MEM_PCT <= 90, "plan memory in [1, 90] percent");
 /* real GEMM micro-kernels: MR a multiple of the vector length, accumulators
  * + operands + one broadcast within the register file, blocks of whole

@@ -25,6 +25,12 @@
     void blasx_k_##p##gemm(char transa, char transb, int64_t m, int64_t n, int64_t k, T alpha,    \
                            const T *A, int64_t lda, const T *B, int64_t ldb, T beta, T *C,         \
                            int64_t ldc);                                                           \
+    /* GEMM and TRMM/TRSM (solve) by plain loops, for tiny calls */                         \
+    void blasx_k_##p##gemm_small(char transa, char transb, int64_t m, int64_t n, int64_t k, T alpha, \
+                                 const T *A, int64_t lda, const T *B, int64_t ldb, T beta, T *C,   \
+                                 int64_t ldc);                                                     \
+    void blasx_k_##p##tr_small(int solve, char side, char uplo, char transa, char diag, int64_t m, \
+                               int64_t n, T alpha, const T *A, int64_t lda, T *B, int64_t ldb);    \
     void blasx_k_##p##symm(char side, char uplo, int64_t m, int64_t n, T alpha, const T *A,        \
                            int64_t lda, const T *B, int64_t ldb, T beta, T *C, int64_t ldc);       \
     /* rows [i0, i1) x columns [j0, j1) of SYMM's C (HEMM's when herm) */                      \

@@ -5,8 +5,9 @@
  * every valid call; blasx/stats_report.c prints them with the GPUs' counters for
  * BLASX_STATS=1).  GPU counters live with the GPU workers.  A leaf: it
  * calls nothing of the runtime.
- * Invariants: recording is thread-safe (one mutex, a few adds per call,
- * nothing on the tile hot path).
+ * Invariants: recording is thread-safe and takes no lock: each thread
+ * counts in its own block (made at its first call, folded into the totals
+ * when it exits); readers sum the blocks under one mutex.
  */
 #ifndef BLASX_INTERNAL_STATS_H
 #define BLASX_INTERNAL_STATS_H

@@ -36,19 +36,7 @@ void blasx_problem_shapes(const blasx_problem_t *p, int64_t rows[BLASX_OPND_COUN
 }
 
 double blasx_problem_flops(const blasx_problem_t *p) {
-    double m = (double)p->m, n = (double)p->n, k = (double)p->k, f = 0;
-    switch (p->routine) {
-    case BLASX_K_GEMM: f = 2 * m * n * k; break;
-    case BLASX_K_SYMM:
-    case BLASX_K_HEMM: f = 2 * m * n * (p->o[0] == 'L' ? m : n); break;
-    case BLASX_K_SYRK:
-    case BLASX_K_HERK: f = n * (n + 1) * k; break;
-    case BLASX_K_SYR2K:
-    case BLASX_K_HER2K: f = 2 * n * (n + 1) * k; break;
-    case BLASX_K_TRMM:
-    case BLASX_K_TRSM: f = m * n * (p->o[0] == 'L' ? m : n); break;
-    }
-    return p->complex_elems ? 4 * f : f;
+    return blasx_flops((int)p->routine, p->o[0], p->m, p->n, p->k, p->complex_elems);
 }
 
 /* Physical tile holding tile (r, c) of op(X): transposed operands swap. */

@@ -37,6 +37,25 @@ typedef struct {
 BLASX_INTERNAL void blasx_problem_shapes(const blasx_problem_t *p, int64_t rows[BLASX_OPND_COUNT],
                                          int64_t cols[BLASX_OPND_COUNT]);
 
+/* Real floating-point operations of routine r (BLASX_K_*) with first
+ * option o0 (the side of SYMM/HEMM/TRMM/TRSM), complex elements when cx. */
+static inline double blasx_flops(int r, char o0, int64_t m_, int64_t n_, int64_t k_, int cx) {
+    const double m = (double)m_, n = (double)n_, k = (double)k_;
+    double f = 0;
+    switch (r) {
+    case BLASX_K_GEMM: f = 2 * m * n * k; break;
+    case BLASX_K_SYMM:
+    case BLASX_K_HEMM: f = 2 * m * n * (o0 == 'L' ? m : n); break;
+    case BLASX_K_SYRK:
+    case BLASX_K_HERK: f = n * (n + 1) * k; break;
+    case BLASX_K_SYR2K:
+    case BLASX_K_HER2K: f = 2 * n * (n + 1) * k; break;
+    case BLASX_K_TRMM:
+    case BLASX_K_TRSM: f = m * n * (o0 == 'L' ? m : n); break;
+    }
+    return cx ? 4 * f : f;
+}
+
 /* Real floating-point operations of the call (for the offload decision). */
 BLASX_INTERNAL double blasx_problem_flops(const blasx_problem_t *p);
 

@@ -398,6 +398,7 @@ static void trace_call(const blasx_job_t *job, const char *what, double t0) {
 static _Thread_local blasx_gpu_stats_t last_call[BLASX_CFG_MAX_GPUS];
 static _Thread_local int last_call_gpus;
 static _Thread_local blasx_cpu_stats_t last_call_cpu;
+static _Thread_local int last_call_untiled; /* the counters above read as zero */
 
 /* Kernel threads of the CPU team beside `gpus` GPU threads: the cores
  * this process may use, less one per GPU thread. */
@@ -463,6 +464,7 @@ static void job_retire(blasx_job_t *job) {
     pthread_mutex_unlock(&rt.lock);
     /* every GPU thread has left the job: its counters are final */
     last_call_gpus = ngpu;
+    last_call_untiled = 0;
     memcpy(last_call, job->gctr, sizeof job->gctr);
     last_call_cpu.tasks = job->team_tasks;
     last_call_cpu.strip_tasks = job->team_strip_tasks;
@@ -566,7 +568,8 @@ int blasx_gpu_stats(int gpu, blasx_gpu_stats_t *out) {
 }
 
 void blasx_runtime_whole_call(int gpu, int64_t h2d_bytes, int64_t d2h_bytes) {
-    blasx_runtime_untiled_call(); /* zero counters, then this GPU's */
+    memset(last_call, 0, sizeof last_call), memset(&last_call_cpu, 0, sizeof last_call_cpu); /* then this GPU's */
+    last_call_untiled = 0;
     last_call_gpus = blasx_gpus_count();
     if (gpu < 0 || gpu >= last_call_gpus) return;
     last_call[gpu].tasks = 1;
@@ -574,20 +577,17 @@ void blasx_runtime_whole_call(int gpu, int64_t h2d_bytes, int64_t d2h_bytes) {
     last_call[gpu].d2h_bytes = d2h_bytes;
 }
 
-void blasx_runtime_untiled_call(void) {
-    memset(last_call, 0, sizeof last_call);
-    memset(&last_call_cpu, 0, sizeof last_call_cpu);
-}
+void blasx_runtime_untiled_call(void) { last_call_untiled = 1; } /* a flag: tiny calls come by the 10^4 */
 
 void blasx_last_call_cpu_stats(blasx_cpu_stats_t *out) {
-    if (out) *out = last_call_cpu;
+    if (out) *out = last_call_untiled ? (blasx_cpu_stats_t){0} : last_call_cpu;
 }
 
 int blasx_set_cpu_worker(int on) { return blasx_settings_set_cpu_team(on); }
 
 int blasx_last_call_stats(int gpu, blasx_gpu_stats_t *out) {
     if (gpu < 0 || gpu >= BLASX_CFG_MAX_GPUS || gpu >= last_call_gpus) return -1;
-    *out = last_call[gpu];
+    *out = last_call_untiled ? (blasx_gpu_stats_t){0} : last_call[gpu];
     return 0;
 }
 
