@@ -110,7 +110,7 @@ typedef struct {
     int64_t tiled_calls; /* of which ran on the tiled runtime (with GPUs) */
     int64_t whole_gpu_calls; /* of which ran whole on one GPU (below the offload threshold) */
     double flops;        /* floating-point operations (complex: real operations) */
-    double seconds;      /* wall time inside blasx */
+    double seconds;      /* wall time inside blasx (calls small enough for the direct path are not timed) */
 } blasx_routine_stats_t;
 
 /* prec 's', 'd', 'c' or 'z', routine "gemm" ... "trsm"; returns 0, or -1 if

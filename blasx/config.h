@@ -335,10 +335,10 @@ _Static_assert(BLASX_CFG_CPU_ZKC >= 1 && BLASX_CFG_CPU_CKC >= 1 && BLASX_CFG_CPU
 #define BLASX_CFG_TRI_WB_LEAF 256 /* elements; a diagonal SYRK-family tile goes back as direct copies of the blocks inside its triangle, halving down to diagonal blocks of this size, which go through a pinned buffer (0 = the whole tile through it) */
 #endif
 #ifndef BLASX_CFG_STAGE_PAGEABLE
-#define BLASX_CFG_STAGE_PAGEABLE 0 /* 1 = copy pageable host tiles through own pinned buffers (else the driver's) */
+#define BLASX_CFG_STAGE_PAGEABLE 1 /* 1 = copy pageable host tiles through own pinned buffers with helper threads (else the driver's, ~6x slower) */
 #endif
 #ifndef BLASX_CFG_STAGE_THREADS
-#define BLASX_CFG_STAGE_THREADS 4 /* helper threads beside the GPU threads gathering staged tiles (0 = none) */
+#define BLASX_CFG_STAGE_THREADS -1 /* helper threads gathering staged tiles beside the GPU threads (0 = none; -1 = the usable cores less one per GPU) */
 #endif
 #ifndef BLASX_CFG_HEAP_FRACTION_PCT
 #define BLASX_CFG_HEAP_FRACTION_PCT 90 /* percent of free GPU memory taken */
@@ -462,7 +462,7 @@ typedef struct {
     int rs_slots;                 /* tasks in a GPU's reservation station */
     int steps_in_flight;          /* steps submitted ahead per stream */
     int stage_pageable;           /* switch: pageable tiles through own pinned buffers */
-    int stage_threads;            /* threads; helpers of the staged copies (internal/memory/host_copy.h) */
+    int stage_threads;            /* threads; helpers of the staged copies (internal/memory/host_copy.h), -1 auto */
     int copy_stream;              /* switch: input tiles on a copy stream */
     int wb_stream;                /* switch: finished tiles back on a write-back stream */
     int split_stream;             /* switch: panels split on their own stream */
@@ -667,7 +667,7 @@ _Static_assert(BLASX_CFG_STREAMS_PER_GPU >= 1 && BLASX_CFG_STREAMS_PER_GPU <= 32
 _Static_assert(BLASX_CFG_RS_SLOTS >= BLASX_CFG_STREAMS_PER_GPU && BLASX_CFG_RS_SLOTS <= 256,
                "a reservation station feeds every stream");
 _Static_assert(BLASX_CFG_STAGE_PAGEABLE == 0 || BLASX_CFG_STAGE_PAGEABLE == 1, "staging is a switch");
-_Static_assert(BLASX_CFG_STAGE_THREADS >= 0 && BLASX_CFG_STAGE_THREADS <= 64, "staging helpers in [0, 64]");
+_Static_assert(BLASX_CFG_STAGE_THREADS >= -1 && BLASX_CFG_STAGE_THREADS <= 64, "staging helpers in [-1, 64]");
 _Static_assert(BLASX_CFG_COPY_STREAM == 0 || BLASX_CFG_COPY_STREAM == 1, "copy stream is a switch");
 _Static_assert(BLASX_CFG_WB_STREAM == 0 || BLASX_CFG_WB_STREAM == 1, "write-back stream is a switch");
 _Static_assert(BLASX_CFG_SPLIT_STREAM == 0 || BLASX_CFG_SPLIT_STREAM == 1, "split stream is a switch");

@@ -42,9 +42,9 @@ static void table_fill_gpu(void) {
     INT_ENTRY(BLASX_SETTING_STAGE_PAGEABLE, "BLASX_STAGE_PAGEABLE", BLASX_SETTING_AT_START, 0, 1, g->stage_pageable,
               "0, 1", "`cfg.gpu.stage_pageable`",
               "1: tiles of pageable matrices go through blasx's pinned buffers, not the driver's");
-    INT_ENTRY(BLASX_SETTING_STAGE_THREADS, "BLASX_STAGE_THREADS", BLASX_SETTING_AT_START, 0, 64, g->stage_threads,
-              "0 to 64", "`cfg.gpu.stage_threads`",
-              "helper threads gathering staged tiles beside the GPU threads (0: each GPU thread alone)");
+    INT_ENTRY(BLASX_SETTING_STAGE_THREADS, "BLASX_STAGE_THREADS", BLASX_SETTING_AT_START, -1, 64, g->stage_threads,
+              "-1 to 64", "`cfg.gpu.stage_threads`",
+              "helper threads gathering staged tiles beside the GPU threads (0: none; -1: the usable cores less one per GPU)");
     INT_ENTRY(BLASX_SETTING_SIM_GPUS, "BLASX_SIM_GPUS", BLASX_SETTING_AT_START, 0, BLASX_CFG_MAX_GPUS, g->sim_gpus,
               "0 to `BLASX_CFG_MAX_GPUS`", "`cfg.gpu.sim_gpus`",
               "simulated GPUs when no CUDA GPU is visible (tests, CI)");

@@ -29,6 +29,7 @@
 #include "internal/base/settings.h"
 #include "internal/base/clock.h"
 #include "internal/plan/tile_model.h"
+#include "numa/hybrid_gemm.h"
 
 /* What the environment sets for the GPUs: read in this one place. */
 typedef struct {
@@ -296,7 +297,10 @@ int blasx_gpus_init(void (*on_all_failed)(void)) {
         tab->gpu[tab->n++] = g;
     }
     topology_init(set.l2_cache);
-    if (tab->stage && tab->n > 0) blasx_hcopy_start(set.stage_threads);
+    if (tab->stage && tab->n > 0) { /* -1: the cores the GPU threads leave */
+        const int t = set.stage_threads >= 0 ? set.stage_threads : blasx_numa_usable_cores() - tab->n;
+        blasx_hcopy_start(t < 1 ? 1 : t);
+    }
     return tab->n;
 }
 
