@@ -88,8 +88,10 @@ int main(void) {
         shapes(teams[i]);
         concurrent(teams[i], 4);
     }
-    /* the child of a fork: no helpers of its own, copies still exact */
+    /* the child of a fork: no helpers of its own, copies still exact (not
+     * under ThreadSanitizer, which cannot follow a child of a threaded process) */
     CHECK(blasx_hcopy_start(3) == 3, "team of 3 before fork");
+#ifndef __SANITIZE_THREAD__
     pid_t pid = fork();
     if (pid == 0) {
         int ok = one_copy(3 << 20, 9, (3 << 20) + 8, 3 << 20, 5) && blasx_hcopy_start(2) == 2 &&
@@ -100,7 +102,8 @@ int main(void) {
     int wst = 0;
     waitpid(pid, &wst, 0);
     CHECK(WIFEXITED(wst) && WEXITSTATUS(wst) == 0, "fork: the child's copies exact, its own team started and stopped");
-    CHECK(one_copy(3 << 20, 9, (3 << 20) + 8, 3 << 20, 7), "fork: the parent's team still copies");
+#endif
+    CHECK(one_copy(3 << 20, 9, (3 << 20) + 8, 3 << 20, 7), "the team of 3 still copies");
     blasx_hcopy_stop();
     CHECK(one_copy(3 << 20, 9, (3 << 20) + 8, 3 << 20, 8), "after stop: the caller copies alone");
     return bx_summary("test_host_copy");

@@ -1,0 +1,144 @@
+/* testing/test_pageable.c -- tiled calls on pageable (malloc'd or mmap'd)
+ * matrices never compute with what the memory held before: tiles of
+ * pageable operands are staged through pinned buffers by helper threads
+ * (internal/memory/host_copy.h) and the GPUs' tile caches never serve a
+ * later call from an earlier one's copy.
+ *
+ *   reuse      A freed and a new A allocated (often at the same address)
+ *              with new values;
+ *   in_place   B rewritten in place by the program between two calls;
+ *   writer     A rewritten by another thread (joined) between two calls;
+ *   realloc    B grown with realloc (it may move), then rewritten;
+ *   remap      A in an anonymous mapping, unmapped and mapped again at the
+ *              same address with new values;
+ *   fork       after GPU calls, a child rewrites B and calls (on the CPU),
+ *              the parent rewrites B differently and calls (on its GPUs).
+ * Each call is checked by residual against testing/refblas.h; the runtime
+ * must have tiled it (on the GPUs unless there are none).  Simulated GPUs
+ * (BLASX_SIM_GPUS=2) with staging on, unless the environment says
+ * otherwise; run also with BLASX_STAGE_PAGEABLE=0 (the driver's copies).
+ */
+#include <math.h>
+#include <pthread.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/mman.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include "blasx/blasx.h"
+#include "blasx/config.h"
+#include "testing/harness.h"
+#include "testing/refblas.h"
+
+static int64_t M, N, K; /* C is M x N: tiled in this build (offload threshold) */
+
+/* C = 1.5 A B - 0.5 C0 through blasx, checked against the reference;
+ * returns 0 when right and tiled, else the status or -1. */
+static int run_check(const double *A, const double *B, const char *what) {
+    const size_t mn = (size_t)(M * N);
+    double *C = malloc(mn * sizeof(double)), *R = malloc(mn * sizeof(double));
+    if (!C || !R) {
+        free(C), free(R);
+        return -1;
+    }
+    for (size_t i = 0; i < mn; i++) C[i] = R[i] = (double)(i % 7) - 3;
+    blasx_routine_stats_t s0, s1;
+    blasx_routine_stats('d', "gemm", &s0);
+    const int st = blasx_dgemm('N', 'N', M, N, K, 1.5, A, M, B, K, -0.5, C, M);
+    blasx_routine_stats('d', "gemm", &s1);
+    ref_dgemm('N', 'N', M, N, K, 1.5, A, M, B, K, -0.5, R, M);
+    double err = 0, scale = 1;
+    for (size_t i = 0; i < mn; i++) err = fmax(err, fabs(C[i] - R[i])), scale = fmax(scale, fabs(R[i]));
+    free(C), free(R);
+    const int tiled = s1.tiled_calls > s0.tiled_calls;
+    const int ok = st == 0 && err / ((double)K * 2.2e-16 * scale) < 10 && (tiled || blasx_gpu_count() == 0);
+    CHECK(ok, "%s: status %d, scaled residual %.3g, tiled %d", what, st, err / ((double)K * 2.2e-16 * scale), tiled);
+    return ok ? 0 : -1;
+}
+
+static double *fresh(size_t n, uint64_t seed) {
+    double *x = malloc(n * sizeof(double));
+    if (x) bx_seed(seed), bx_fill_d(x, n);
+    return x;
+}
+
+static void refill(double *x, size_t n, uint64_t seed) { bx_seed(seed), bx_fill_d(x, n); }
+
+static void *writer(void *arg) {
+    refill(arg, (size_t)(M * K), 404);
+    return NULL;
+}
+
+int main(void) {
+    setenv("BLASX_SIM_GPUS", "2", 0); /* used only when no real GPU is visible */
+    const double thr = (double)blasx_cfg.sched.offload_min_flops;
+    M = N = thr > 1e6 ? 64 : 20;
+    K = thr > 1e6 ? (int64_t)(thr / (2.0 * (double)M * (double)N)) + 16 : 24;
+    const size_t ak = (size_t)(M * K), bk = (size_t)(K * N);
+    double *A = fresh(ak, 1), *B = fresh(bk, 2);
+    if (!A || !B) return bx_skip("test_pageable", "out of memory");
+    run_check(A, B, "first call");
+    if (blasx_gpu_count() == 0) printf("test_pageable: note: no GPU: the CPU path only\n");
+
+    /* reuse: the freed block's address is likely handed out again */
+    uintptr_t old = (uintptr_t)A;
+    free(A);
+    A = fresh(ak, 3);
+    printf("test_pageable: reuse: new A %s the freed one's address\n", (uintptr_t)A == old ? "at" : "not at");
+    run_check(A, B, "reuse: a new A after free");
+
+    refill(B, bk, 4); /* in place */
+    run_check(A, B, "in_place: B rewritten between calls");
+
+    pthread_t th;
+    pthread_create(&th, NULL, writer, A);
+    pthread_join(th, NULL);
+    run_check(A, B, "writer: A rewritten by another thread");
+
+    double *B2 = realloc(B, 2 * bk * sizeof(double));
+    if (B2) {
+        B = B2;
+        refill(B, 2 * bk, 5);
+        run_check(A, B, "realloc: B grown and rewritten");
+    }
+
+    /* remap: an anonymous mapping replaced by a new one at the same place */
+    const size_t bytes = ak * sizeof(double);
+    double *Am = mmap(NULL, bytes, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+    if (Am != MAP_FAILED) {
+        refill(Am, ak, 6);
+        run_check(Am, B, "remap: first mapping");
+        munmap(Am, bytes);
+        double *Am2 = mmap(Am, bytes, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS | MAP_FIXED, -1, 0);
+        CHECK(Am2 == Am, "remap: mapped again at the same address");
+        if (Am2 == Am) {
+            refill(Am, ak, 7);
+            run_check(Am, B, "remap: new mapping, same address, new values");
+        }
+        munmap(Am, bytes);
+    }
+
+    /* fork: each side rewrites B its own way and calls (not under
+     * ThreadSanitizer, which cannot follow a child of a threaded process) */
+#ifndef __SANITIZE_THREAD__
+    fflush(NULL);
+    pid_t pid = fork();
+    if (pid == 0) {
+        refill(B, bk, 8);
+        const int r = run_check(A, B, "fork: the child's call");
+        blasx_finalize();
+        _exit(r == 0 ? 0 : 1);
+    }
+    refill(B, bk, 9);
+    run_check(A, B, "fork: the parent's call after the fork");
+    int status = 0;
+    waitpid(pid, &status, 0);
+    CHECK(WIFEXITED(status) && WEXITSTATUS(status) == 0, "fork: the child's call right (exit status %d)",
+          WIFEXITED(status) ? WEXITSTATUS(status) : -1);
+#endif
+    free(A), free(B);
+    blasx_finalize();
+    return bx_summary("test_pageable");
+}
