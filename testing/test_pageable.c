@@ -11,6 +11,7 @@
  *   realloc    B grown with realloc (it may move), then rewritten;
  *   remap      A in an anonymous mapping, unmapped and mapped again at the
  *              same address with new values;
+ *   syrk       a DSYRK whose diagonal tiles go back as triangles;
  *   fork       after GPU calls, a child rewrites B and calls (on the CPU),
  *              the parent rewrites B differently and calls (on its GPUs).
  * Each call is checked by residual against testing/refblas.h and must have
@@ -57,6 +58,40 @@ static int run_check(const double *A, const double *B, const char *what) {
     const int ok = st == 0 && err / ((double)K * 2.2e-16 * scale) < 10 && (tiled || blasx_gpu_count() == 0);
     CHECK(ok, "%s: status %d, scaled residual %.3g, on GPUs %d", what, st, err / ((double)K * 2.2e-16 * scale), tiled);
     return ok ? 0 : -1;
+}
+
+/* DSYRK (lower) on pageable A and C: the diagonal tiles' triangles go back
+ * from the staging buffer (halved, inner blocks by the helpers); the upper
+ * triangle must stay as it was. */
+static void syrk_check(void) {
+    const double thr = (double)blasx_cfg.sched.offload_min_flops;
+    const int64_t n = thr > 1e6 ? 600 : 24, k = thr > 1e6 ? (int64_t)(thr / (600.0 * 601.0)) + 8 : 8;
+    double *A = malloc((size_t)(n * k) * sizeof(double)), *C = malloc((size_t)(n * n) * sizeof(double));
+    double *R = malloc((size_t)(n * n) * sizeof(double));
+    if (!A || !C || !R) {
+        free(A), free(C), free(R);
+        return;
+    }
+    bx_seed(21), bx_fill_d(A, (size_t)(n * k)), bx_fill_d(C, (size_t)(n * n));
+    memcpy(R, C, (size_t)(n * n) * sizeof(double));
+    blasx_routine_stats_t s0, s1;
+    blasx_routine_stats('d', "syrk", &s0);
+    const int st = blasx_dsyrk('L', 'N', n, k, 1.25, A, n, 0.5, C, n);
+    blasx_routine_stats('d', "syrk", &s1);
+    ref_dsyrk('L', 'N', n, k, 1.25, A, n, 0.5, R, n);
+    double err = 0, scale = 1;
+    int64_t upper_changed = 0;
+    for (int64_t j = 0; j < n; j++)
+        for (int64_t i = 0; i < n; i++) {
+            const size_t x = (size_t)(i + j * n);
+            if (i < j) upper_changed += C[x] != R[x]; /* R's upper part is the input's */
+            else err = fmax(err, fabs(C[x] - R[x])), scale = fmax(scale, fabs(R[x]));
+        }
+    const int gpu = s1.tiled_calls + s1.whole_gpu_calls > s0.tiled_calls + s0.whole_gpu_calls;
+    CHECK(st == 0 && err / ((double)k * 2.2e-16 * scale) < 10 && upper_changed == 0 && (gpu || blasx_gpu_count() == 0),
+          "syrk: status %d, scaled residual %.3g, %lld upper entries changed, on GPUs %d", st,
+          err / ((double)k * 2.2e-16 * scale), (long long)upper_changed, gpu);
+    free(A), free(C), free(R);
 }
 
 static double *fresh(size_t n, uint64_t seed) {
@@ -120,6 +155,8 @@ int main(void) {
         }
         munmap(Am, bytes);
     }
+
+    syrk_check();
 
     /* fork: each side rewrites B its own way and calls (not under
      * ThreadSanitizer, which cannot follow a child of a threaded process) */

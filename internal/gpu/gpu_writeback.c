@@ -50,17 +50,27 @@ static int tri_wb(blasx_gpu_t *g, gpu_task_t *r, char uplo, int64_t o, int64_t n
 }
 
 /* The staged part of a diagonal tile's uplo triangle into the host tile,
- * from its diagonal block of n rows at (o, o): the whole triangle, or with
- * r->tri_leaf > 0 the triangles of tri_wb's leaf diagonal blocks. */
+ * from its diagonal block of n rows at (o, o): with r->tri_leaf > 0 the
+ * triangles of tri_wb's leaf diagonal blocks; else the whole triangle
+ * (pageable host memory), halved the same way, its inner blocks copied by
+ * the staging helpers. */
 static void tri_unstage(gpu_task_t *r, char uplo, int64_t o, int64_t n) {
     const blasx_tile_key_t *k = &r->out_key;
-    if (r->tri_leaf > 0 && n > r->tri_leaf) {
+    size_t esz = k->esz;
+    const int64_t leaf = r->tri_leaf > 0 ? r->tri_leaf : blasx_cfg.gpu.tri_wb_leaf;
+    if (leaf > 0 && n > leaf) {
         int64_t h = n / 2;
         tri_unstage(r, uplo, o, h);
+        if (r->tri_leaf == 0) { /* the whole triangle was staged: its inner block with the helpers */
+            int64_t r0 = uplo == 'L' ? o + h : o, c0 = uplo == 'L' ? o : o + h;
+            int64_t nr = uplo == 'L' ? n - h : h, nc = uplo == 'L' ? h : n - h;
+            blasx_hcopy_2d((char *)k->host + (size_t)(r0 + c0 * k->ld) * esz, (size_t)k->ld * esz,
+                           (char *)r->stage + (size_t)(r0 + c0 * k->rows) * esz, (size_t)k->rows * esz,
+                           (size_t)nr * esz, nc);
+        }
         tri_unstage(r, uplo, o + h, n - h);
         return;
     }
-    size_t esz = k->esz;
     for (int64_t j = o; j < o + n; j++) {
         int64_t i0 = uplo == 'L' ? j : o, i1 = uplo == 'U' ? j + 1 : o + n;
         if (i1 > i0)
