@@ -29,6 +29,13 @@
  * diagonal halves recursively, down to blocks of r->tri_leaf rows, which
  * go to the stage buffer (blasx_gpu_task_finish copies their triangles):
  * the host thread then copies small triangles only, not a whole tile's. */
+/* The block of the triangle of order n at (o, o) that lies wholly inside
+ * it once halved at h: rows [r0, r0 + nr) x columns [c0, c0 + nc). */
+static void tri_inner(char uplo, int64_t o, int64_t n, int64_t h, int64_t *r0, int64_t *c0, int64_t *nr, int64_t *nc) {
+    *r0 = uplo == 'L' ? o + h : o, *c0 = uplo == 'L' ? o : o + h;
+    *nr = uplo == 'L' ? n - h : h, *nc = uplo == 'L' ? h : n - h;
+}
+
 static int tri_wb(blasx_gpu_t *g, gpu_task_t *r, char uplo, int64_t o, int64_t n) {
     const blasx_device_backend_t *be = g->be;
     const blasx_tile_key_t *k = &r->out_key;
@@ -41,8 +48,8 @@ static int tri_wb(blasx_gpu_t *g, gpu_task_t *r, char uplo, int64_t o, int64_t n
     }
     int64_t h = n / 2;
     BLASX_TRY(tri_wb(g, r, uplo, o, h));
-    int64_t r0 = uplo == 'L' ? o + h : o, c0 = uplo == 'L' ? o : o + h;
-    int64_t nr = uplo == 'L' ? n - h : h, nc = uplo == 'L' ? h : n - h;
+    int64_t r0, c0, nr, nc;
+    tri_inner(uplo, o, n, h, &r0, &c0, &nr, &nc);
     blasx_shape_t sh = {nr, nc, R, esz};
     BLASX_TRY(be->copy_d2h(r->on->s, (char *)k->host + (size_t)(r0 + c0 * k->ld) * esz, k->ld,
                            r->out->dev + (size_t)(r0 + c0 * R) * esz, R, sh));
@@ -62,8 +69,8 @@ static void tri_unstage(gpu_task_t *r, char uplo, int64_t o, int64_t n) {
         int64_t h = n / 2;
         tri_unstage(r, uplo, o, h);
         if (r->tri_leaf == 0) { /* the whole triangle was staged: its inner block with the helpers */
-            int64_t r0 = uplo == 'L' ? o + h : o, c0 = uplo == 'L' ? o : o + h;
-            int64_t nr = uplo == 'L' ? n - h : h, nc = uplo == 'L' ? h : n - h;
+            int64_t r0, c0, nr, nc;
+            tri_inner(uplo, o, n, h, &r0, &c0, &nr, &nc);
             blasx_hcopy_2d((char *)k->host + (size_t)(r0 + c0 * k->ld) * esz, (size_t)k->ld * esz,
                            (char *)r->stage + (size_t)(r0 + c0 * k->rows) * esz, (size_t)k->rows * esz,
                            (size_t)nr * esz, nc);
