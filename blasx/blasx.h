@@ -217,6 +217,36 @@ BLASX_API int blasx_ztrmm(char side, char uplo, char transa, char diag, int64_t 
 BLASX_API int blasx_ztrsm(char side, char uplo, char transa, char diag, int64_t m, int64_t n,
     const void * alpha, const void *A, int64_t lda, void *B, int64_t ldb);
 
+
+/* ---- dense factorizations: Cholesky and LU ----
+ * LAPACK's xPOTRF, xPOTRS, xPOSV, xGETRF (partial pivoting), xGETRS and
+ * xGESV with 64-bit dimensions: the same arguments in the same order, the
+ * returned status as for the level-3 routines (-p: LAPACK's argument p is
+ * invalid and nothing was read or written; BLASX_ERR_* > 0: a level-3 step
+ * could not complete), and LAPACK's INFO > 0 in *info (NULL: not stored;
+ * 0 when the status is not 0): for potrf/posv the order of the first leading
+ * minor that is not positive definite, the factorization stopped there; for
+ * getrf/gesv the first exactly zero U(i,i), the factorization completed
+ * (posv and gesv solve nothing then).  ipiv is 1-based, as in LAPACK, of
+ * min(m, n) entries.  Complex matrices are void *; potrf factors a Hermitian
+ * matrix, and getrs takes trans 'N', 'T' or 'C'. */
+#define BLASX_LAPACK_DECL(p, T)                                                                          \
+    BLASX_API int blasx_##p##potrf(char uplo, int64_t n, T *A, int64_t lda, int64_t *info);              \
+    BLASX_API int blasx_##p##potrs(char uplo, int64_t n, int64_t nrhs, const T *A, int64_t lda, T *B,    \
+                                   int64_t ldb);                                                         \
+    BLASX_API int blasx_##p##posv(char uplo, int64_t n, int64_t nrhs, T *A, int64_t lda, T *B,           \
+                                  int64_t ldb, int64_t *info);                                           \
+    BLASX_API int blasx_##p##getrf(int64_t m, int64_t n, T *A, int64_t lda, int64_t *ipiv, int64_t *info); \
+    BLASX_API int blasx_##p##getrs(char trans, int64_t n, int64_t nrhs, const T *A, int64_t lda,         \
+                                   const int64_t *ipiv, T *B, int64_t ldb);                              \
+    BLASX_API int blasx_##p##gesv(int64_t n, int64_t nrhs, T *A, int64_t lda, int64_t *ipiv, T *B,       \
+                                  int64_t ldb, int64_t *info);
+BLASX_LAPACK_DECL(s, float)
+BLASX_LAPACK_DECL(d, double)
+BLASX_LAPACK_DECL(c, void)
+BLASX_LAPACK_DECL(z, void)
+#undef BLASX_LAPACK_DECL
+
 #ifdef __cplusplus
 }
 #endif

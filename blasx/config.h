@@ -364,6 +364,17 @@ _Static_assert(BLASX_CFG_CPU_ZKC >= 1 && BLASX_CFG_CPU_CKC >= 1 && BLASX_CFG_CPU
 #define BLASX_CFG_SIM_MEM_MB 64 /* MiB of memory per simulated device */
 #endif
 
+/* ---- dense factorizations (blasx/lapack.inc) ---------------------------- */
+#ifndef BLASX_CFG_LAPACK_CHOL_LEAF
+#define BLASX_CFG_LAPACK_CHOL_LEAF 32 /* columns; a Cholesky block this small is factored unblocked, not split */
+#endif
+#ifndef BLASX_CFG_LAPACK_LU_LEAF
+#define BLASX_CFG_LAPACK_LU_LEAF 16 /* columns; an LU panel this narrow is factored unblocked (xGETF2), not split */
+#endif
+#ifndef BLASX_CFG_LAPACK_LASWP_COLS
+#define BLASX_CFG_LAPACK_LASWP_COLS 32 /* columns swapped together, row by row (their rows stay in cache) */
+#endif
+
 /* ---- observability (internal/obs/trace.h) ------------------------------- */
 #ifndef BLASX_CFG_TRACE_MAX_EVENTS
 #define BLASX_CFG_TRACE_MAX_EVENTS 2097152 /* events kept for BLASX_TRACE (~100 bytes each); later ones are counted as dropped */
@@ -490,6 +501,12 @@ typedef struct {
 } blasx_numa_cfg_t;
 
 typedef struct {
+    long long chol_leaf;   /* columns of an unblocked Cholesky block */
+    long long lu_leaf;     /* columns of an unblocked LU panel */
+    long long laswp_cols;  /* columns of one block of row interchanges */
+} blasx_lapack_cfg_t;
+
+typedef struct {
     long long trace_max_events; /* events kept for BLASX_TRACE */
 } blasx_obs_cfg_t;
 
@@ -501,6 +518,7 @@ typedef struct {
     blasx_cpu_kernel_cfg_t cpu;
     blasx_gpu_cfg_t gpu;
     blasx_numa_cfg_t numa;
+    blasx_lapack_cfg_t lapack;
     blasx_obs_cfg_t obs;
 } blasx_config_t;
 
@@ -591,6 +609,12 @@ static const blasx_config_t blasx_cfg = {
             .pack_pieces = BLASX_CFG_NUMA_PACK_PIECES,
             .threads_max = BLASX_CFG_NUMA_THREADS_MAX,
             .spins = BLASX_CFG_NUMA_SPINS,
+        },
+    .lapack =
+        {
+            .chol_leaf = BLASX_CFG_LAPACK_CHOL_LEAF,
+            .lu_leaf = BLASX_CFG_LAPACK_LU_LEAF,
+            .laswp_cols = BLASX_CFG_LAPACK_LASWP_COLS,
         },
     .obs = {.trace_max_events = BLASX_CFG_TRACE_MAX_EVENTS},
 };
@@ -694,5 +718,7 @@ _Static_assert(BLASX_CFG_NUMA_B_SLOTS >= 2 && BLASX_CFG_NUMA_B_SLOTS <= 8, "pack
 _Static_assert(BLASX_CFG_NUMA_PACK_PIECES >= 1 && BLASX_CFG_NUMA_PACK_PIECES <= 64, "pack pieces in [1, 64]");
 _Static_assert(BLASX_CFG_NUMA_THREADS_MAX >= 1 && BLASX_CFG_NUMA_THREADS_MAX <= 4096, "hybrid pool bound");
 _Static_assert(BLASX_CFG_NUMA_SPINS >= 1, "spins >= 1");
+_Static_assert(BLASX_CFG_LAPACK_CHOL_LEAF >= 1 && BLASX_CFG_LAPACK_LU_LEAF >= 1, "factorization leaves of >= 1 column");
+_Static_assert(BLASX_CFG_LAPACK_LASWP_COLS >= 1, "row interchanges in blocks of >= 1 column");
 
 #endif /* BLASX_CONFIG_H */
