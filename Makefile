@@ -47,7 +47,7 @@ TESTS    := $(patsubst testing/%.c,%,$(TEST_SRCS))
 OBJS      := $(patsubst %.c,$(BUILD)/obj/%.o,$(LIB_SRCS))
 TINY_OBJS := $(patsubst %.c,$(BUILD)/tiny/obj/%.o,$(LIB_SRCS))
 
-.PHONY: all lib test print-test-stages unit symbols netlib sim sanitize gpu-test demo clean install dropin preload-errors nonuma
+.PHONY: all lib test print-test-stages unit symbols netlib lapack sim sanitize gpu-test demo clean install dropin preload-errors nonuma
 all: lib
 lib: $(BUILD)/libblasx.a $(BUILD)/libblasx.so
 
@@ -127,6 +127,17 @@ netlib: $(BUILD)/libblasx.so $(BUILD)/tiny/libblasx.so
 # GEMM's K loops in order (not rotated), with the CPU team and its strip, and
 # with GEMM's tall tiles.
 SIM_ENV = BLASX_SIM_MEM_KB=16 NETLIB_SETS=debian
+# LAPACK's linear-equation testers (Debian's liblapack-test) with blasx's
+# factorizations: every test path against the default build; the paths of
+# the factorizations (GE, PO) with M, N up to 20 (LU splits above 16)
+# against the tiny build on 1, 2 and 3 simulated GPUs, every step tiled.
+lapack: $(BUILD)/libblasx.so $(BUILD)/tiny/libblasx.so
+	bash testing/lapack/run_lapack_lin.sh $(abspath $(BUILD)/libblasx.so) default
+	for g in 1 2 3; do \
+	  BLASX_SIM_GPUS=$$g BLASX_SIM_MEM_KB=16 LAPACK_PATHS="GE PO" LAPACK_DIMS="0 1 2 3 10 20" \
+	    bash testing/lapack/run_lapack_lin.sh $(abspath $(BUILD)/tiny/libblasx.so) sim$$g || exit 1; \
+	done
+
 sim: $(BUILD)/tiny/test_api $(BUILD)/tiny/test_gpu $(BUILD)/tiny/test_errors $(BUILD)/tiny/test_naninf $(BUILD)/tiny/test_trace $(BUILD)/tiny/test_lapack $(BUILD)/tiny/libblasx.so \
      $(BUILD)/test_api $(BUILD)/test_errors $(BUILD)/test_naninf $(BUILD)/test_threads $(BUILD)/libblasx.so
 	for g in 1 2 3; do \
@@ -203,7 +214,7 @@ house: $(BUILD)/libblasx.a
 # as its own `make <stage>` and counts it, so that one failing stage does not
 # stop the others (`make -k test` does the same here); a new stage only needs
 # its target and a place in this list.
-TEST_STAGES = unit symbols house netlib sim sanitize dropin nonuma
+TEST_STAGES = unit symbols house netlib lapack sim sanitize dropin nonuma
 test: $(TEST_STAGES)
 print-test-stages:
 	@echo $(TEST_STAGES)

@@ -81,8 +81,35 @@ BLASX_F77_DECL(z, void, void, double)
 BLASX_F77_DECL_HERM(c, void, void, float)
 BLASX_F77_DECL_HERM(z, void, void, double)
 
+/* The LAPACK factorizations (blasx/lapack_f77.inc): LAPACK's arguments,
+ * INFO and ipiv; BLASX_LAPACK=0 forwards them to the program's LAPACK. */
+#define BLASX_F77_LAPACK_DECL(p, T)                                                                \
+    BLASX_API void p##potrf_(const char *uplo, const blasx_f77_int_t *n, T *A,                    \
+                             const blasx_f77_int_t *lda, blasx_f77_int_t *info, size_t);           \
+    BLASX_API void p##potrs_(const char *uplo, const blasx_f77_int_t *n,                          \
+                             const blasx_f77_int_t *nrhs, const T *A, const blasx_f77_int_t *lda,  \
+                             T *B, const blasx_f77_int_t *ldb, blasx_f77_int_t *info, size_t);     \
+    BLASX_API void p##posv_(const char *uplo, const blasx_f77_int_t *n, const blasx_f77_int_t *nrhs, \
+                            T *A, const blasx_f77_int_t *lda, T *B, const blasx_f77_int_t *ldb,    \
+                            blasx_f77_int_t *info, size_t);                                        \
+    BLASX_API void p##getrf_(const blasx_f77_int_t *m, const blasx_f77_int_t *n, T *A,            \
+                             const blasx_f77_int_t *lda, blasx_f77_int_t *ipiv,                    \
+                             blasx_f77_int_t *info);                                               \
+    BLASX_API void p##getrs_(const char *trans, const blasx_f77_int_t *n,                         \
+                             const blasx_f77_int_t *nrhs, const T *A, const blasx_f77_int_t *lda,  \
+                             const blasx_f77_int_t *ipiv, T *B, const blasx_f77_int_t *ldb,        \
+                             blasx_f77_int_t *info, size_t);                                       \
+    BLASX_API void p##gesv_(const blasx_f77_int_t *n, const blasx_f77_int_t *nrhs, T *A,          \
+                            const blasx_f77_int_t *lda, blasx_f77_int_t *ipiv, T *B,               \
+                            const blasx_f77_int_t *ldb, blasx_f77_int_t *info);
+BLASX_F77_LAPACK_DECL(s, float)
+BLASX_F77_LAPACK_DECL(d, double)
+BLASX_F77_LAPACK_DECL(c, void)
+BLASX_F77_LAPACK_DECL(z, void)
+
 #undef BLASX_F77_DECL
 #undef BLASX_F77_DECL_HERM
+#undef BLASX_F77_LAPACK_DECL
 
 #ifdef __cplusplus
 }

@@ -365,6 +365,9 @@ _Static_assert(BLASX_CFG_CPU_ZKC >= 1 && BLASX_CFG_CPU_CKC >= 1 && BLASX_CFG_CPU
 #endif
 
 /* ---- dense factorizations (blasx/lapack.inc) ---------------------------- */
+#ifndef BLASX_CFG_LAPACK_SERVE
+#define BLASX_CFG_LAPACK_SERVE 1 /* 1 = the Fortran LAPACK names blasx defines (dpotrf_ ...) run blasx's; 0 = they forward to the program's LAPACK */
+#endif
 #ifndef BLASX_CFG_LAPACK_CHOL_LEAF
 #define BLASX_CFG_LAPACK_CHOL_LEAF 32 /* columns; a Cholesky block this small is factored unblocked, not split */
 #endif
@@ -501,6 +504,7 @@ typedef struct {
 } blasx_numa_cfg_t;
 
 typedef struct {
+    int serve;             /* 1: blasx's Fortran LAPACK names run blasx's routines; 0: forward */
     long long chol_leaf;   /* columns of an unblocked Cholesky block */
     long long lu_leaf;     /* columns of an unblocked LU panel */
     long long laswp_cols;  /* columns of one block of row interchanges */
@@ -612,6 +616,7 @@ static const blasx_config_t blasx_cfg = {
         },
     .lapack =
         {
+            .serve = BLASX_CFG_LAPACK_SERVE,
             .chol_leaf = BLASX_CFG_LAPACK_CHOL_LEAF,
             .lu_leaf = BLASX_CFG_LAPACK_LU_LEAF,
             .laswp_cols = BLASX_CFG_LAPACK_LASWP_COLS,
@@ -718,6 +723,7 @@ _Static_assert(BLASX_CFG_NUMA_B_SLOTS >= 2 && BLASX_CFG_NUMA_B_SLOTS <= 8, "pack
 _Static_assert(BLASX_CFG_NUMA_PACK_PIECES >= 1 && BLASX_CFG_NUMA_PACK_PIECES <= 64, "pack pieces in [1, 64]");
 _Static_assert(BLASX_CFG_NUMA_THREADS_MAX >= 1 && BLASX_CFG_NUMA_THREADS_MAX <= 4096, "hybrid pool bound");
 _Static_assert(BLASX_CFG_NUMA_SPINS >= 1, "spins >= 1");
+_Static_assert(BLASX_CFG_LAPACK_SERVE == 0 || BLASX_CFG_LAPACK_SERVE == 1, "serving the LAPACK names is a switch");
 _Static_assert(BLASX_CFG_LAPACK_CHOL_LEAF >= 1 && BLASX_CFG_LAPACK_LU_LEAF >= 1, "factorization leaves of >= 1 column");
 _Static_assert(BLASX_CFG_LAPACK_LASWP_COLS >= 1, "row interchanges in blocks of >= 1 column");
 

@@ -1,26 +1,53 @@
 /* blasx/lapack.c -- instantiates the dense factorizations (blasx/lapack.inc)
- * for the four precisions. */
+ * and their Fortran names (blasx/lapack_f77.inc) for the four precisions. */
 #include <complex.h>
+#include <ctype.h>
+#include <dlfcn.h>
 #include <float.h>
 #include <math.h>
+#include <stdatomic.h>
 #include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
 #include "blasx/blasx.h"
+#include "blasx/blasx_f77.h"
 #include "blasx/config.h"
+#include "blasx/errors.h"
 #include "internal/base/common.h"
+#include "internal/base/settings.h"
+
+/* With BLASX_LAPACK=0: the next definition of routine <prec><stem>_ in the
+ * process (the program's LAPACK), or NULL -- blasx serves the call, and says
+ * once that it found none.  Without the setting: NULL, at the cost of one
+ * read of the settings snapshot. */
+static void *lapack_next(char prec, const char *stem) {
+    if (blasx_setting_int(BLASX_SETTING_LAPACK)) return NULL;
+    char name[16];
+    snprintf(name, sizeof name, "%c%s_", tolower((unsigned char)prec), stem);
+    void *f = dlsym(RTLD_NEXT, name);
+    static atomic_int told;
+    if (!f && !atomic_exchange(&told, 1))
+        fprintf(stderr, "blasx: BLASX_LAPACK=0, but no other LAPACK in the process defines %s: blasx runs it\n", name);
+    return f;
+}
 
 #define BX_PREC BX_PREC_S
 #include "internal/base/prec_begin.h"
 #include "blasx/lapack.inc"
+#include "blasx/lapack_f77.inc"
 #include "internal/base/prec_end.h"
 #define BX_PREC BX_PREC_D
 #include "internal/base/prec_begin.h"
 #include "blasx/lapack.inc"
+#include "blasx/lapack_f77.inc"
 #include "internal/base/prec_end.h"
 #define BX_PREC BX_PREC_C
 #include "internal/base/prec_begin.h"
 #include "blasx/lapack.inc"
+#include "blasx/lapack_f77.inc"
 #include "internal/base/prec_end.h"
 #define BX_PREC BX_PREC_Z
 #include "internal/base/prec_begin.h"
 #include "blasx/lapack.inc"
+#include "blasx/lapack_f77.inc"
 #include "internal/base/prec_end.h"

@@ -30,7 +30,7 @@ have() {  # have <package>: installed, or its tool already on PATH
   dpkg -s "$1" >/dev/null 2>&1
 }
 missing=()
-for p in build-essential gfortran bazel-bootstrap libblas-test libblas3 libnuma-dev valgrind python3-numpy cmake pkg-config; do
+for p in build-essential gfortran bazel-bootstrap libblas-test liblapack-test libblas3 libnuma-dev valgrind python3-numpy cmake pkg-config; do
   have "$p" || missing+=("$p")
 done
 if [ ${#missing[@]} -gt 0 ]; then

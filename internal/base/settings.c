@@ -70,6 +70,9 @@ static void table_fill(void) {
               "`cfg.small.mode`",
               "small calls: 0 the usual path; 1 that or whole on one GPU, whichever was measured faster; 2 a GPU "
               "whenever one is free");
+    INT_ENTRY(BLASX_SETTING_LAPACK, "BLASX_LAPACK", BLASX_SETTING_ONCE, 0, 1, blasx_cfg.lapack.serve, "0, 1",
+              "`cfg.lapack.serve`",
+              "0: blasx's Fortran LAPACK names (`dpotrf_`, `dgetrf_` ...) forward to the program's own LAPACK");
     INT_ENTRY(BLASX_SETTING_STATS, "BLASX_STATS", BLASX_SETTING_ONCE, 0, 1, 0, "0, 1", "0",
               "1: print per-routine and per-GPU counters at exit");
     INT_ENTRY(BLASX_SETTING_VERBOSE, "BLASX_VERBOSE", BLASX_SETTING_ONCE, 0, 2, 0, "0, 1, 2", "0",
