@@ -38,11 +38,16 @@ for r in dgemm sgemm zgemm cgemm dtrsm; do
   n=$(sed -n "s/^blasx stats: $r \([0-9]*\) calls.*/\1/p" "$log")
   ok "$([ "${n:-0}" -gt 0 ] && echo 1)" "blasx served no $r call (BLASX_STATS=1 report)"
 done
-# exports: the 30 Fortran and 30 CBLAS level-3 names and blasx_* only
-other=$(nm -D --defined-only "$SO" | awk '{print $3}' | grep -v '^blasx_' | grep -cv -E '^(cblas_[sdcz](gemm|symm|hemm|syrk|herk|syr2k|her2k|trmm|trsm)|[sdcz](gemm|symm|hemm|syrk|herk|syr2k|her2k|trmm|trsm)_)$')
-l3=$(nm -D --defined-only "$SO" | awk '{print $3}' | grep -cE '^(cblas_[sdcz](gemm|symm|hemm|syrk|herk|syr2k|her2k|trmm|trsm)|[sdcz](gemm|symm|hemm|syrk|herk|syr2k|her2k|trmm|trsm)_)$')
-echo "preload: $SO exports $l3 level-3 names and $other other non-blasx_ names"
-ok "$([ "$l3" -eq 60 ] && [ "$other" -eq 0 ] && echo 1)" "exports of $SO"
+# exports: the 30 Fortran and 30 CBLAS level-3 names, the 24 Fortran names
+# of the factorizations and blasx_* only
+l3re='cblas_[sdcz](gemm|symm|hemm|syrk|herk|syr2k|her2k|trmm|trsm)|[sdcz](gemm|symm|hemm|syrk|herk|syr2k|her2k|trmm|trsm)_'
+lare='[sdcz](potrf|potrs|posv|getrf|getrs|gesv)_'
+names=$(nm -D --defined-only "$SO" | awk '{print $3}')
+other=$(grep -v '^blasx_' <<<"$names" | grep -cv -E "^($l3re|$lare)$")
+l3=$(grep -cE "^($l3re)$" <<<"$names")
+la=$(grep -cE "^($lare)$" <<<"$names")
+echo "preload: $SO exports $l3 level-3 names, $la LAPACK names and $other other non-blasx_ names"
+ok "$([ "$l3" -eq 60 ] && [ "$la" -eq 24 ] && [ "$other" -eq 0 ] && echo 1)" "exports of $SO"
 # numpy's multiprocessing pool (fork) while the parent's (simulated) GPUs
 # are in use (testing/dropin/numpy_fork_pool.py); under a timeout, so that a
 # hang fails here instead of blocking the run (124: timed out)
@@ -53,5 +58,21 @@ cat "$log"
 ok "$([ $rc -eq 0 ] && echo 1)" "numpy_fork_pool.py (exit $rc)"
 ok "$(grep -qE '^numpy_fork_pool: [0-9]+ ok, 0 wrong$' "$log" && ! grep -q ': WRONG$' "$log" && echo 1)" \
   "numpy_fork_pool.py: not every check ok"
+# the factorizations' Fortran names: a C program linked to the system LAPACK
+# gets blasx's dpotrf_/dgetrf_, and the system LAPACK's with BLASX_LAPACK=0
+# (testing/dropin/lapack_forward.c; skipped without a C compiler or LAPACK)
+fwd=$(mktemp -d)
+if ${CC:-cc} -O1 -o "$fwd/lapack_forward" "$(dirname "$0")/dropin/lapack_forward.c" -l:liblapack.so.3 -ldl 2>"$fwd/cc.log"; then
+  for mode in blasx lapack; do
+    sw=1; [ $mode = lapack ] && sw=0
+    LD_PRELOAD=$SO BLASX_LAPACK=$sw timeout 120 env -u BLASX_SIM_GPUS "$fwd/lapack_forward" $mode >"$log" 2>&1
+    rc=$?
+    cat "$log"
+    [ $rc -eq 77 ] || ok "$([ $rc -eq 0 ] && echo 1)" "lapack_forward $mode with BLASX_LAPACK=$sw (exit $rc)"
+  done
+else
+  echo "preload: lapack_forward not built (no C compiler or liblapack.so.3): $(head -c 300 "$fwd/cc.log")"
+fi
+rm -rf "$fwd"
 echo "preload: $pass passed, $fail failed"
 [ $fail -eq 0 ]
