@@ -226,6 +226,11 @@ $(BUILD)/bench_cpu_api: benchmarks/bench_cpu_api.c $(BUILD)/libblasx.a $(HDRS)
 $(BUILD)/bench_small_calls: benchmarks/bench_small_calls.c $(BUILD)/libblasx.a $(HDRS)
 	$(CC) $(CFLAGS_COMMON) $< $(BUILD)/libblasx.a -o $@ $(LDLIBS)
 
+# The staged copies' stores on the CPU alone: memcpy against non-temporal
+# stores, gather and scatter (benchmarks/bench_stage_copy.c; no GPU).
+$(BUILD)/bench_stage_copy: benchmarks/bench_stage_copy.c $(BUILD)/libblasx.a $(HDRS)
+	$(CC) $(CFLAGS_COMMON) $< $(BUILD)/libblasx.a -o $@ $(LDLIBS)
+
 # The performance harness (benchmarks/bench_harness.c): blasx against
 # in-core cuBLAS, cuBLAS-XT (in libcublas) and the measured links, on the
 # GPUs of the node; built without CUDA, or run without a GPU, it prints SKIP.
