@@ -258,6 +258,15 @@ $(BUILD)/bench_harness: benchmarks/bench_harness.c $(BUILD)/libblasx.a
 # DGEMM, a second stream; CUDA runtime and cuBLAS only, no libblasx.a.
 .PHONY: copies
 copies: $(BUILD)/bench_copies
-$(BUILD)/bench_copies: benchmarks/bench_copies.c
+$(BUILD)/bench_copies: benchmarks/bench_copies.c benchmarks/bench_cuda_check.h
+	@mkdir -p $(dir $@)
+	$(CC) $(CFLAGS_COMMON) $< -o $@ $(CUDA_LIB)
+
+# The driver's scrub after a large cudaFree (benchmarks/bench_gpu_scrub.c):
+# H2D copies in 10 ms windows and a cudaMalloc right after freeing X GiB at
+# once or in 2 GiB pieces; CUDA runtime only, no libblasx.a.
+.PHONY: scrub
+scrub: $(BUILD)/bench_gpu_scrub
+$(BUILD)/bench_gpu_scrub: benchmarks/bench_gpu_scrub.c benchmarks/bench_cuda_check.h
 	@mkdir -p $(dir $@)
 	$(CC) $(CFLAGS_COMMON) $< -o $@ $(CUDA_LIB)
