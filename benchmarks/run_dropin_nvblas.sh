@@ -17,7 +17,8 @@
 #   (c) for N <= SYS_MAX_N, with no preload: the system BLAS itself.
 # Then one table: N, NVBLAS's best time and its tile, blasx's time, the
 # ratio NVBLAS time / blasx time (target >= 1.3), the system BLAS's time.
-# Everything each run printed goes to OUTDIR/dropin.log (one file).
+# Everything each run printed goes to OUTDIR/dropin.log (one file), the
+# table too.
 #
 # Environment (defaults): REPS (3) timed calls after a first one; TILES
 # ("2048 4096 8192 16384"); NVBLAS_SO (libnvblas.so of CUDA_HOME or
@@ -117,8 +118,10 @@ for n in "$@"; do
   rows+=("$(printf '%-7s %12s %7s %9s %12s %9s %7s %10s' "$n" "$nv_best" "$nv_tile" "$nv_gpu" "$bx" "${bx_tiled:--}" "$ratio" "$sys")")
 done
 
-echo "== dropin DGEMM: best of $reps calls after the first, seconds; ratio = NVBLAS / blasx (target >= 1.3)"
-printf '%-7s %12s %7s %9s %12s %9s %7s %10s\n' N nvblas_s tile nv_gpu blasx_s bx_tiled ratio sysblas_s
-for r in "${rows[@]}"; do echo "$r"; done
-echo "(nv_gpu: NVBLAS trace lines 'dgemm[gpu]' / calls; bx_tiled: blasx tiled calls / calls; log: $log)"
+{
+  echo "== dropin DGEMM: best of $reps calls after the first, seconds; ratio = NVBLAS / blasx (target >= 1.3)"
+  printf '%-7s %12s %7s %9s %12s %9s %7s %10s\n' N nvblas_s tile nv_gpu blasx_s bx_tiled ratio sysblas_s
+  for r in "${rows[@]}"; do echo "$r"; done
+  echo "(nv_gpu: NVBLAS trace lines 'dgemm[gpu]' / calls; bx_tiled: blasx tiled calls / calls; log: $log)"
+} | tee -a "$log"
 exit $st
