@@ -29,7 +29,13 @@
  * stores are globally visible before blasx_hcopy_2d returns and the
  * caller hands the buffer to the DMA.  Copies back into the program's
  * memory (blasx_hcopy_2d_back) stream the same way when
- * cfg.gpu.stage_nt_scatter is on.  Smaller copies use memcpy.
+ * cfg.gpu.stage_nt_scatter is on: that evicts the result from the caches,
+ * but a tile of 2 MiB or more written by a helper core would not stay in
+ * the reading core's caches anyway, and the matrix as a whole is far
+ * larger than the last-level cache; measured with the program reading
+ * each tile right after it came back, streaming was still 1.2x faster
+ * (benchmarks/bench_stage_copy.c).  Smaller copies (and the SYRK family's
+ * diagonal blocks) use memcpy.
  *
  * Failure: none visible -- a team that cannot start (thread creation
  * failed) leaves copies to their callers.  blasx_hcopy_start/stop are
