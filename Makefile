@@ -178,13 +178,16 @@ PREFIX  ?= /usr/local
 install: lib
 	DESTDIR=$(DESTDIR) bash third_party/install.sh $(BUILD)/libblasx.a $(BUILD)/libblasx.so $(PREFIX) "$(LDLIBS)"
 
-# Drop-in and packaging checks: numpy under LD_PRELOAD, argument errors
+# Drop-in and packaging checks: numpy under LD_PRELOAD, an unmodified
+# DGEMM program (benchmarks/run_dropin_nvblas.sh at N = 512: blasx
+# preloaded and the system BLAS; NVBLAS only where a GPU is), argument errors
 # under LD_PRELOAD against each BLAS the machine has (preload-errors), static
 # C and Fortran programs, install + pkg-config + a CMake consumer.
 # All four run even when one fails; the target fails if any did.
-dropin: lib
+dropin: lib $(BUILD)/bench_dropin_gemm
 	st=0; \
 	bash testing/run_preload.sh $(abspath $(BUILD)/libblasx.so) || st=1; \
+	DROPIN_BUILD=0 BENCH=$(abspath $(BUILD)/bench_dropin_gemm) BLASX_SO=$(abspath $(BUILD)/libblasx.so) bash benchmarks/run_dropin_nvblas.sh $(BUILD)/dropin-smoke 512 || st=1; \
 	bash testing/run_preload_errors.sh $(abspath $(BUILD)/libblasx.so) || st=1; \
 	bash testing/run_static.sh $(BUILD)/libblasx.a "$(LDLIBS)" || st=1; \
 	bash testing/run_install.sh $(BUILD) || st=1; \
@@ -237,6 +240,22 @@ $(BUILD)/bench_cpu_api: benchmarks/bench_cpu_api.c $(BUILD)/libblasx.a $(HDRS)
 $(BUILD)/bench_small_calls: benchmarks/bench_small_calls.c $(BUILD)/libblasx.a $(HDRS)
 	$(CC) $(CFLAGS_COMMON) $< $(BUILD)/libblasx.a -o $@ $(LDLIBS)
 
+# The staged copies' stores on the CPU alone: memcpy against non-temporal
+# stores, gather and scatter (benchmarks/bench_stage_copy.c; no GPU).
+$(BUILD)/bench_stage_copy: benchmarks/bench_stage_copy.c $(BUILD)/libblasx.a $(HDRS)
+	$(CC) $(CFLAGS_COMMON) $< $(BUILD)/libblasx.a -o $@ $(LDLIBS)
+
+# An unmodified program's DGEMMs (benchmarks/bench_dropin_gemm.c): linked
+# against the system's BLAS like any program (-lblas where libblas.so
+# exists, else the libblas.so.3 or libopenblas.so.0 file), not against
+# blasx; benchmarks/run_dropin_nvblas.sh runs it under LD_PRELOAD of
+# libnvblas.so and of libblasx.so.
+DROPIN_BLAS ?= $(firstword $(if $(wildcard /usr/lib/x86_64-linux-gnu/libblas.so /usr/lib64/libblas.so /usr/lib/libblas.so),-lblas) \
+  $(wildcard /usr/lib/x86_64-linux-gnu/libblas.so.3 /usr/lib/x86_64-linux-gnu/libopenblas.so.0 /usr/lib64/libopenblas.so.0) -lblas)
+$(BUILD)/bench_dropin_gemm: benchmarks/bench_dropin_gemm.c
+	@mkdir -p $(dir $@)
+	$(CC) -std=c11 $(OPT) $(ARCH) -Wall -Wextra -D_GNU_SOURCE $< -o $@ $(DROPIN_BLAS) -lpthread -lm -ldl
+
 # The performance harness (benchmarks/bench_harness.c): blasx against
 # in-core cuBLAS, cuBLAS-XT (in libcublas) and the measured links, on the
 # GPUs of the node; built without CUDA, or run without a GPU, it prints SKIP.
@@ -250,6 +269,15 @@ $(BUILD)/bench_harness: benchmarks/bench_harness.c $(BUILD)/libblasx.a
 # DGEMM, a second stream; CUDA runtime and cuBLAS only, no libblasx.a.
 .PHONY: copies
 copies: $(BUILD)/bench_copies
-$(BUILD)/bench_copies: benchmarks/bench_copies.c
+$(BUILD)/bench_copies: benchmarks/bench_copies.c benchmarks/bench_cuda_check.h
+	@mkdir -p $(dir $@)
+	$(CC) $(CFLAGS_COMMON) $< -o $@ $(CUDA_LIB)
+
+# The driver's scrub after a large cudaFree (benchmarks/bench_gpu_scrub.c):
+# H2D copies in 10 ms windows and a cudaMalloc right after freeing X GiB at
+# once or in 2 GiB pieces; CUDA runtime only, no libblasx.a.
+.PHONY: scrub
+scrub: $(BUILD)/bench_gpu_scrub
+$(BUILD)/bench_gpu_scrub: benchmarks/bench_gpu_scrub.c benchmarks/bench_cuda_check.h
 	@mkdir -p $(dir $@)
 	$(CC) $(CFLAGS_COMMON) $< -o $@ $(CUDA_LIB)

@@ -29,22 +29,8 @@ int main(void) {
 #include <cublas_v2.h>
 #include <cuda_runtime.h>
 
-#define CK(call)                                                                                                       \
-    do {                                                                                                               \
-        cudaError_t e_ = (call);                                                                                       \
-        if (e_ != cudaSuccess) {                                                                                       \
-            fprintf(stderr, "bench_copies: %s failed (line %d): %s\n", #call, __LINE__, cudaGetErrorString(e_));       \
-            exit(1);                                                                                                   \
-        }                                                                                                              \
-    } while (0)
-#define CKB(call)                                                                                                      \
-    do {                                                                                                               \
-        cublasStatus_t s_ = (call);                                                                                    \
-        if (s_ != CUBLAS_STATUS_SUCCESS) {                                                                             \
-            fprintf(stderr, "bench_copies: %s failed (line %d): cuBLAS status %d\n", #call, __LINE__, (int)s_);        \
-            exit(1);                                                                                                   \
-        }                                                                                                              \
-    } while (0)
+#define BENCH_NAME "bench_copies"
+#include "benchmarks/bench_cuda_check.h"
 
 #define POOL 64
 #define NSRC 4                 /* device tiles that the D2H copies read */

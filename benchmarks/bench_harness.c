@@ -37,7 +37,9 @@
  *   malloc'd copies of A, B and C (pageable, first touched by the copy):
  *   row blasx_pg with the driver's pageable copies (BLASX_STAGE_PAGEABLE=0)
  *   and blasx_pgs through blasx's pinned staging (=1, its helper threads
- *   as BLASX_STAGE_THREADS says), each compared with the pinned result.
+ *   as BLASX_STAGE_THREADS says), each compared with the pinned result;
+ *   --pageable-staged only the blasx_pgs row.  Both rows are also in the
+ *   summary at the end.
  *   --no-k-rotate adds, for GEMM cases on several GPUs, the same run with
  *   the tasks' K loops in order (row blasx_nokr; plan.h k_rotate).
  *   --gpus lists GPU counts (devices 0..g-1); counts above the node's are
@@ -363,6 +365,8 @@ static void usage(void) {
          "  --bw-mib     size of each bandwidth copy (default 1024)\n"
          "  --tri-bytes  count only the referenced triangle of symmetric/triangular operands in the bound\n"
          "  --cpu-worker also run blasx with the CPU team beside the GPUs on (row blasx_cpuw)\n"
+         "  --pageable   also run blasx on malloc'd copies of A, B, C: the driver's pageable copies (row\n"
+         "               blasx_pg) and blasx's staging (blasx_pgs); --pageable-staged: only blasx_pgs\n"
          "  --no-k-rotate  GEMM cases on several GPUs: also run blasx with the K loops in order (row\n"
          "               blasx_nokr; the plain row has them rotated, BLASX_K_ROTATE)\n"
          "  --tile-m     GEMM cases: also run blasx with tall tiles of each of these rows pinned (0: square\n"
@@ -417,6 +421,7 @@ static int parse_args(int argc, char **argv) {
         else if (!strcmp(a, "--cpu-worker")) O.cpu_worker = 1;
         else if (!strcmp(a, "--no-k-rotate")) O.no_k_rotate = 1;
         else if (!strcmp(a, "--pageable")) O.pageable = 1;
+        else if (!strcmp(a, "--pageable-staged")) O.pageable = 2;
         else if (!strcmp(a, "--tile-m")) {
             NEEDV bad = (O.ntile_m = parse_ll_list_from(v, O.tile_m, MAXL, 0)) <= 0;
         } else {
@@ -1486,7 +1491,7 @@ static void run_case(const case_t *c, const int *gl, int ng) {
             blasx_settings_set_tile_m(-1);
             ntm += ok;
         }
-        for (int stage = 0; O.pageable && bok && g > 0 && stage < 2; stage++) {
+        for (int stage = O.pageable == 2; O.pageable && bok && g > 0 && stage < 2; stage++) {
             tmr[ntm] = row_new(c, g, stage ? "blasx_pgs" : "blasx_pg");
             ntm += run_pageable(c, g, &tmr[ntm], tb, stage);
         }
@@ -1644,12 +1649,13 @@ int main(int argc, char **argv) {
     host_free();
 
     /* Summary: the rows that matter, in one place. */
-    printf("\n== summary (blasx and cuBLAS-XT best; eff = T_bound / T; vs_xt = T_xt_best / T)\n");
+    printf("\n== summary (blasx, blasx on pageable copies and cuBLAS-XT best; eff = T_bound / T; vs_xt = T_xt_best / "
+           "T)\n");
     table_head();
     for (int i = 0; i < NROWS; i++)
         if (!strcmp(ROWS[i].lib, "blasx") || !strcmp(ROWS[i].lib, "cublasxt") ||
             !strcmp(ROWS[i].lib, "cublas_incore") || !strcmp(ROWS[i].lib, "blasx_cpu") ||
-            !strcmp(ROWS[i].lib, "cublas_xfer")) {
+            !strcmp(ROWS[i].lib, "cublas_xfer") || !strncmp(ROWS[i].lib, "blasx_pg", 8)) {
             print_row(&ROWS[i]);
         }
     printf("bench_harness: %d failure(s)/mismatch(es), total %.1f s%s%s\n", FAILS, now() - t0, CSV ? ", CSV " : "",

@@ -340,6 +340,12 @@ _Static_assert(BLASX_CFG_CPU_ZKC >= 1 && BLASX_CFG_CPU_CKC >= 1 && BLASX_CFG_CPU
 #ifndef BLASX_CFG_STAGE_THREADS
 #define BLASX_CFG_STAGE_THREADS -1 /* helper threads gathering staged tiles beside the GPU threads (0 = none; -1 = the usable cores less one per GPU) */
 #endif
+#ifndef BLASX_CFG_STAGE_NT_BYTES
+#define BLASX_CFG_STAGE_NT_BYTES 2097152 /* bytes; staged copies of pageable tiles into pinned buffers of at least this size (the whole 2-D copy) use non-temporal stores: 2 bytes of memory traffic per byte instead of 3 (no read for ownership); smaller ones, whose reused buffer may still be in cache, use memcpy (0 = every copy); the crossover of build/bench_stage_copy was between 1 and 2 MiB (2 MiB L2 per core) */
+#endif
+#ifndef BLASX_CFG_STAGE_NT_SCATTER
+#define BLASX_CFG_STAGE_NT_SCATTER 1 /* 1 = copies back from pinned buffers into the program's memory of at least BLASX_CFG_STAGE_NT_BYTES use non-temporal stores too (0 = memcpy, which leaves the result in cache; tiles this large mostly leave the core's cache anyway, and the scatter ran 1.7x faster, 1.2x with the program reading the tile after it) */
+#endif
 #ifndef BLASX_CFG_HEAP_FRACTION_PCT
 #define BLASX_CFG_HEAP_FRACTION_PCT 90 /* percent of free GPU memory taken */
 #endif
@@ -477,6 +483,8 @@ typedef struct {
     int steps_in_flight;          /* steps submitted ahead per stream */
     int stage_pageable;           /* switch: pageable tiles through own pinned buffers */
     int stage_threads;            /* threads; helpers of the staged copies (internal/memory/host_copy.h), -1 auto */
+    long long stage_nt_bytes;     /* bytes; staged copies at least this large use non-temporal stores */
+    int stage_nt_scatter;         /* switch: copies back into the program's memory stream too */
     int copy_stream;              /* switch: input tiles on a copy stream */
     int wb_stream;                /* switch: finished tiles back on a write-back stream */
     int split_stream;             /* switch: panels split on their own stream */
@@ -587,6 +595,8 @@ static const blasx_config_t blasx_cfg = {
             .steps_in_flight = BLASX_CFG_STEPS_IN_FLIGHT,
             .stage_pageable = BLASX_CFG_STAGE_PAGEABLE,
             .stage_threads = BLASX_CFG_STAGE_THREADS,
+            .stage_nt_bytes = BLASX_CFG_STAGE_NT_BYTES,
+            .stage_nt_scatter = BLASX_CFG_STAGE_NT_SCATTER,
             .copy_stream = BLASX_CFG_COPY_STREAM,
             .wb_stream = BLASX_CFG_WB_STREAM,
             .split_stream = BLASX_CFG_SPLIT_STREAM,
@@ -697,6 +707,8 @@ _Static_assert(BLASX_CFG_RS_SLOTS >= BLASX_CFG_STREAMS_PER_GPU && BLASX_CFG_RS_S
                "a reservation station feeds every stream");
 _Static_assert(BLASX_CFG_STAGE_PAGEABLE == 0 || BLASX_CFG_STAGE_PAGEABLE == 1, "staging is a switch");
 _Static_assert(BLASX_CFG_STAGE_THREADS >= -1 && BLASX_CFG_STAGE_THREADS <= 64, "staging helpers in [-1, 64]");
+_Static_assert(BLASX_CFG_STAGE_NT_BYTES >= 0, "non-temporal staging threshold: bytes >= 0");
+_Static_assert(BLASX_CFG_STAGE_NT_SCATTER == 0 || BLASX_CFG_STAGE_NT_SCATTER == 1, "non-temporal scatter is a switch");
 _Static_assert(BLASX_CFG_COPY_STREAM == 0 || BLASX_CFG_COPY_STREAM == 1, "copy stream is a switch");
 _Static_assert(BLASX_CFG_WB_STREAM == 0 || BLASX_CFG_WB_STREAM == 1, "write-back stream is a switch");
 _Static_assert(BLASX_CFG_SPLIT_STREAM == 0 || BLASX_CFG_SPLIT_STREAM == 1, "split stream is a switch");

@@ -12,6 +12,15 @@
  *   remap      A in an anonymous mapping, unmapped and mapped again at the
  *              same address with new values;
  *   syrk       a DSYRK whose diagonal tiles go back as triangles;
+ *   pinned     the program's pinned A, from the backend's allocator
+ *              (device.h host_alloc: cudaMallocHost, or the simulated
+ *              device's): used, rewritten, used again, freed, and a new
+ *              pinned A (often at the same address) used;
+ *   registered (CUDA only) a malloc'd A that the program page-locks with
+ *              cudaHostRegister, used, rewritten, used, unregistered,
+ *              rewritten and used as pageable memory (the CUDA runtime
+ *              reached by dlopen, so no build needs it; skipped with a
+ *              message without a CUDA GPU);
  *   fork       after GPU calls, a child rewrites B and calls (on the CPU),
  *              the parent rewrites B differently and calls (on its GPUs).
  * Each call is checked by residual against testing/refblas.h and must have
@@ -19,6 +28,7 @@
  * (BLASX_SIM_GPUS=2) with staging on, unless the environment says
  * otherwise; run also with BLASX_STAGE_PAGEABLE=0 (the driver's copies).
  */
+#include <dlfcn.h>
 #include <math.h>
 #include <pthread.h>
 #include <stdio.h>
@@ -30,6 +40,7 @@
 
 #include "blasx/blasx.h"
 #include "blasx/config.h"
+#include "internal/gpu/gpu_worker.h"
 #include "testing/harness.h"
 #include "testing/refblas.h"
 
@@ -107,6 +118,80 @@ static void *writer(void *arg) {
     return NULL;
 }
 
+/* pinned: A in the backend's page-locked memory, rewritten between calls,
+ * freed, and a new one used. */
+static void pinned_check(const double *B) {
+    const blasx_device_backend_t *be = blasx_gpus_backend();
+    if (blasx_gpu_count() == 0 || !be || !be->host_alloc) {
+        printf("test_pageable: pinned: skipped (no GPU backend)\n");
+        return;
+    }
+    const size_t ak = (size_t)(M * K);
+    void *p = NULL;
+    CHECK(be->host_alloc(ak * sizeof(double), &p) == 0 && p, "pinned: %s backend's host_alloc of %zu bytes", be->name,
+          ak * sizeof(double));
+    if (!p) return;
+    double *A = p;
+    CHECK(be->host_is_pinned(A) && be->host_is_pinned(A + ak - 1), "pinned: the backend sees A as pinned");
+    refill(A, ak, 31);
+    run_check(A, B, "pinned: first call");
+    refill(A, ak, 32);
+    run_check(A, B, "pinned: A rewritten by the program");
+    const uintptr_t old = (uintptr_t)A;
+    be->host_free(A);
+    p = NULL;
+    if (be->host_alloc(ak * sizeof(double), &p) != 0 || !p) return;
+    A = p;
+    refill(A, ak, 33);
+    printf("test_pageable: pinned: new A %s the freed one's address\n", (uintptr_t)A == old ? "at" : "not at");
+    run_check(A, B, "pinned: a new pinned A after free");
+    be->host_free(A);
+}
+
+/* registered: the program page-locks its malloc'd A with
+ * cudaHostRegister between blasx calls, then unregisters it.  The CUDA
+ * runtime's entry points come from the process (the CUDA backend links
+ * it) or from dlopen. */
+typedef int (*cuda_reg_fn)(void *, size_t, unsigned);
+typedef int (*cuda_unreg_fn)(void *);
+static void registered_check(const double *B) {
+    const blasx_device_backend_t *be = blasx_gpus_backend();
+    if (strcmp(blasx_gpus_backend_name(), "cuda") != 0 || !be) {
+        printf("test_pageable: registered: skipped (no CUDA GPU: backend %s)\n", blasx_gpus_backend_name());
+        return;
+    }
+    static const char *libs[] = {"libcudart.so", "libcudart.so.13", "libcudart.so.12", "libcudart.so.11.0"};
+    void *h = NULL;
+    for (int pass = 0; pass < 2 && !h; pass++) /* the copy the process already has first */
+        for (size_t i = 0; i < sizeof libs / sizeof *libs && !h; i++)
+            h = dlopen(libs[i], RTLD_NOW | (pass == 0 ? RTLD_NOLOAD : 0));
+    cuda_reg_fn reg = h ? (cuda_reg_fn)(uintptr_t)dlsym(h, "cudaHostRegister") : NULL;
+    cuda_unreg_fn unreg = h ? (cuda_unreg_fn)(uintptr_t)dlsym(h, "cudaHostUnregister") : NULL;
+    if (!reg || !unreg) {
+        printf("test_pageable: registered: skipped (no CUDA runtime found by dlopen)\n");
+        return;
+    }
+    const size_t ak = (size_t)(M * K);
+    double *A = fresh(ak, 41);
+    if (!A) return;
+    run_check(A, B, "registered: A pageable before cudaHostRegister");
+    const int rs = reg(A, ak * sizeof(double), 0 /* cudaHostRegisterDefault */);
+    CHECK(rs == 0, "registered: cudaHostRegister of %zu bytes: error %d", ak * sizeof(double), rs);
+    if (rs == 0) {
+        CHECK(be->host_is_pinned(A) && be->host_is_pinned(A + ak - 1), "registered: the backend sees A as pinned");
+        refill(A, ak, 42);
+        run_check(A, B, "registered: A page-locked and rewritten");
+        refill(A, ak, 43);
+        run_check(A, B, "registered: A rewritten again");
+        const int us = unreg(A);
+        CHECK(us == 0, "registered: cudaHostUnregister: error %d", us);
+        CHECK(!be->host_is_pinned(A), "registered: A pageable again after cudaHostUnregister");
+        refill(A, ak, 44);
+        run_check(A, B, "registered: A unregistered and rewritten");
+    }
+    free(A);
+}
+
 int main(void) {
     setenv("BLASX_SIM_GPUS", "2", 0); /* used only when no real GPU is visible */
     const double thr = (double)blasx_cfg.sched.offload_min_flops;
@@ -157,6 +242,8 @@ int main(void) {
     }
 
     syrk_check();
+    pinned_check(B);
+    registered_check(B);
 
     /* fork: each side rewrites B its own way and calls (not under
      * ThreadSanitizer, which cannot follow a child of a threaded process) */

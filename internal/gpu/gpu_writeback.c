@@ -71,9 +71,9 @@ static void tri_unstage(gpu_task_t *r, char uplo, int64_t o, int64_t n) {
         if (r->tri_leaf == 0) { /* the whole triangle was staged: its inner block with the helpers */
             int64_t r0, c0, nr, nc;
             tri_inner(uplo, o, n, h, &r0, &c0, &nr, &nc);
-            blasx_hcopy_2d((char *)k->host + (size_t)(r0 + c0 * k->ld) * esz, (size_t)k->ld * esz,
-                           (char *)r->stage + (size_t)(r0 + c0 * k->rows) * esz, (size_t)k->rows * esz,
-                           (size_t)nr * esz, nc);
+            blasx_hcopy_2d_back((char *)k->host + (size_t)(r0 + c0 * k->ld) * esz, (size_t)k->ld * esz,
+                                (char *)r->stage + (size_t)(r0 + c0 * k->rows) * esz, (size_t)k->rows * esz,
+                                (size_t)nr * esz, nc);
         }
         tri_unstage(r, uplo, o + h, n - h);
         return;
@@ -136,7 +136,7 @@ void blasx_gpu_task_finish(blasx_gpu_t *g, gpu_task_t *r) {
     } else if (r->staged) { /* the whole tile, from pageable host memory */
         blasx_tile_key_t *k = &r->out_key;
         size_t col = (size_t)k->rows * k->esz;
-        blasx_hcopy_2d((void *)k->host, (size_t)k->ld * k->esz, r->stage, col, col, k->cols);
+        blasx_hcopy_2d_back((void *)k->host, (size_t)k->ld * k->esz, r->stage, col, col, k->cols);
     }
     /* M -> E: the copy equals the host tile now (a triangle tile: M -> I) */
     if (!r->tri) blasx_cache_set_state(&g->cache, r->out, BLASX_TILE_VALID);

@@ -2,7 +2,80 @@
 #include "internal/memory/host_copy.h"
 
 #include <pthread.h>
+#include <stdatomic.h>
 #include <string.h>
+
+#include "blasx/config.h"
+
+/* Non-temporal stores by compile-time target: NT_W bytes a store, which
+ * must be NT_W-aligned (loads need not be). */
+#if defined(__AVX512F__)
+#include <immintrin.h>
+#define NT_W 64
+#define NT_STORE(d, s) _mm512_stream_si512((void *)(d), _mm512_loadu_si512((const void *)(s)))
+#elif defined(__AVX__)
+#include <immintrin.h>
+#define NT_W 32
+#define NT_STORE(d, s) _mm256_stream_si256((__m256i *)(void *)(d), _mm256_loadu_si256((const __m256i *)(const void *)(s)))
+#elif defined(__SSE2__)
+#include <emmintrin.h>
+#define NT_W 16
+#define NT_STORE(d, s) _mm_stream_si128((__m128i *)(void *)(d), _mm_loadu_si128((const __m128i *)(const void *)(s)))
+#else
+#define NT_W 0
+#endif
+
+int blasx_hcopy_nt_width(void) { return NT_W; }
+
+/* n bytes from s to d with streaming stores: the unaligned head and the
+ * tail by memcpy, the NT_W-aligned body by NT_STORE; a column shorter
+ * than 4 stores is not worth it and goes by memcpy. */
+static void col_nt(char *d, const char *s, size_t n) {
+#if NT_W
+    if (n < 4 * NT_W) {
+        memcpy(d, s, n);
+        return;
+    }
+    const size_t head = (NT_W - ((uintptr_t)d & (NT_W - 1))) & (NT_W - 1);
+    memcpy(d, s, head);
+    d += head, s += head, n -= head;
+    const size_t body = n & ~(size_t)(NT_W - 1);
+    size_t i = 0;
+    for (; i + 4 * NT_W <= body; i += 4 * NT_W) {
+        NT_STORE(d + i, s + i);
+        NT_STORE(d + i + NT_W, s + i + NT_W);
+        NT_STORE(d + i + 2 * NT_W, s + i + 2 * NT_W);
+        NT_STORE(d + i + 3 * NT_W, s + i + 3 * NT_W);
+    }
+    for (; i < body; i += NT_W) NT_STORE(d + i, s + i);
+    memcpy(d + body, s + body, n - body);
+#else
+    memcpy(d, s, n);
+#endif
+}
+
+/* Makes this thread's streaming stores globally visible (before a copy
+ * is counted done and its buffer handed to the DMA). */
+static void nt_fence(void) {
+#if NT_W
+    _mm_sfence();
+#else
+    atomic_thread_fence(memory_order_seq_cst);
+#endif
+}
+
+static void cols_copy(char *dst, size_t dld, const char *src, size_t sld, size_t rb, int64_t j0, int64_t j1, int nt) {
+    if (nt) {
+        for (int64_t j = j0; j < j1; j++) col_nt(dst + (size_t)j * dld, src + (size_t)j * sld, rb);
+        nt_fence();
+    } else {
+        for (int64_t j = j0; j < j1; j++) memcpy(dst + (size_t)j * dld, src + (size_t)j * sld, rb);
+    }
+}
+
+void blasx_hcopy_cols(void *dst, size_t dld, const void *src, size_t sld, size_t row_bytes, int64_t cols, int nt) {
+    if (cols > 0 && row_bytes > 0) cols_copy(dst, dld, src, sld, row_bytes, 0, cols, nt);
+}
 
 /* One copy in flight: described on its caller's stack, linked while it
  * has chunks left to claim. */
@@ -11,6 +84,7 @@ typedef struct hc_copy {
     const char *src;
     size_t dld, sld, row_bytes;
     int64_t cols, cols_per_chunk, chunks, next, done;
+    int nt; /* non-temporal stores */
     struct hc_copy *link;
 } hc_copy_t;
 
@@ -34,7 +108,7 @@ static void hc_hooks(void) { pthread_atfork(NULL, NULL, hc_fork_child); }
 
 static void chunk_copy(const hc_copy_t *c, int64_t q) {
     const int64_t j0 = q * c->cols_per_chunk, j1 = j0 + c->cols_per_chunk < c->cols ? j0 + c->cols_per_chunk : c->cols;
-    for (int64_t j = j0; j < j1; j++) memcpy(c->dst + (size_t)j * c->dld, c->src + (size_t)j * c->sld, c->row_bytes);
+    cols_copy(c->dst, c->dld, c->src, c->sld, c->row_bytes, j0, j1, c->nt);
 }
 
 /* Under hc.m: claims the next chunk of c (-1: none left), unlinking c
@@ -102,20 +176,20 @@ int blasx_hcopy_start(int threads) {
     return started;
 }
 
-void blasx_hcopy_2d(void *dst, size_t dld, const void *src, size_t sld, size_t row_bytes, int64_t cols) {
+static void hcopy(void *dst, size_t dld, const void *src, size_t sld, size_t row_bytes, int64_t cols, int nt_ok) {
     if (cols <= 0 || row_bytes == 0) return;
     pthread_mutex_lock(&hc.m);
     const int helpers = hc.n;
     pthread_mutex_unlock(&hc.m);
     const size_t total = row_bytes * (size_t)cols;
+    const int nt = nt_ok && total >= (size_t)blasx_cfg.gpu.stage_nt_bytes;
     if (helpers == 0 || total < BLASX_HCOPY_SPLIT_BYTES) {
-        for (int64_t j = 0; j < cols; j++)
-            memcpy((char *)dst + (size_t)j * dld, (const char *)src + (size_t)j * sld, row_bytes);
+        cols_copy(dst, dld, src, sld, row_bytes, 0, cols, nt);
         return;
     }
     int64_t per = (int64_t)(BLASX_HCOPY_CHUNK_BYTES / row_bytes);
     per = per < 1 ? 1 : per;
-    hc_copy_t c = {dst, src, dld, sld, row_bytes, cols, per, (cols + per - 1) / per, 0, 0, NULL};
+    hc_copy_t c = {dst, src, dld, sld, row_bytes, cols, per, (cols + per - 1) / per, 0, 0, nt, NULL};
     pthread_mutex_lock(&hc.m);
     c.link = hc.queue, hc.queue = &c;
     pthread_cond_broadcast(&hc.work);
@@ -129,4 +203,12 @@ void blasx_hcopy_2d(void *dst, size_t dld, const void *src, size_t sld, size_t r
     }
     while (c.done < c.chunks) pthread_cond_wait(&hc.fin, &hc.m);
     pthread_mutex_unlock(&hc.m);
+}
+
+void blasx_hcopy_2d(void *dst, size_t dld, const void *src, size_t sld, size_t row_bytes, int64_t cols) {
+    hcopy(dst, dld, src, sld, row_bytes, cols, 1);
+}
+
+void blasx_hcopy_2d_back(void *dst, size_t dld, const void *src, size_t sld, size_t row_bytes, int64_t cols) {
+    hcopy(dst, dld, src, sld, row_bytes, cols, blasx_cfg.gpu.stage_nt_scatter);
 }

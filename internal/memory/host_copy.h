@@ -18,6 +18,25 @@
  * chunks of its own, so a copy finishes even when every helper is busy.
  * Helpers sleep on a condition variable between copies (no spinning).
  *
+ * Stores: a copy of at least cfg.gpu.stage_nt_bytes (the whole 2-D copy,
+ * blasx/config.h) into a pinned buffer is written with non-temporal
+ * (streaming) stores -- _mm512_stream / _mm256_stream / _mm_stream, by the
+ * compile-time target, memcpy where there is none: the destination lines
+ * are not read for ownership first, so a byte staged costs 2 bytes of
+ * memory traffic instead of 3, and the buffer, which only the DMA reads
+ * next, does not evict the caches' contents.  Every thread that streamed
+ * part of a copy issues an sfence before it counts that part done, so the
+ * stores are globally visible before blasx_hcopy_2d returns and the
+ * caller hands the buffer to the DMA.  Copies back into the program's
+ * memory (blasx_hcopy_2d_back) stream the same way when
+ * cfg.gpu.stage_nt_scatter is on: that evicts the result from the caches,
+ * but a tile of 2 MiB or more written by a helper core would not stay in
+ * the reading core's caches anyway, and the matrix as a whole is far
+ * larger than the last-level cache; measured with the program reading
+ * each tile right after it came back, streaming was still 1.2x faster
+ * (benchmarks/bench_stage_copy.c).  Smaller copies (and the SYRK family's
+ * diagonal blocks) use memcpy.
+ *
  * Failure: none visible -- a team that cannot start (thread creation
  * failed) leaves copies to their callers.  blasx_hcopy_start/stop are
  * called by the GPU layer at runtime start and finalize; after fork the
@@ -43,8 +62,20 @@ BLASX_INTERNAL int blasx_hcopy_start(int threads);
 BLASX_INTERNAL void blasx_hcopy_stop(void);
 
 /* dst[j * dld + i] = src[j * sld + i] for byte i < row_bytes, column
- * j < cols (leading dimensions in bytes). */
+ * j < cols (leading dimensions in bytes); dst is a pinned buffer (a
+ * gather): non-temporal stores from cfg.gpu.stage_nt_bytes on. */
 BLASX_INTERNAL void blasx_hcopy_2d(void *dst, size_t dld, const void *src, size_t sld, size_t row_bytes,
                                    int64_t cols);
+/* The same into the program's memory from a pinned buffer (a scatter):
+ * non-temporal stores only with cfg.gpu.stage_nt_scatter. */
+BLASX_INTERNAL void blasx_hcopy_2d_back(void *dst, size_t dld, const void *src, size_t sld, size_t row_bytes,
+                                        int64_t cols);
+/* One thread, no helpers: the same copy with non-temporal stores (nt = 1,
+ * followed by an sfence) or memcpy (nt = 0), whatever its size (tests,
+ * benchmarks/bench_stage_copy.c). */
+BLASX_INTERNAL void blasx_hcopy_cols(void *dst, size_t dld, const void *src, size_t sld, size_t row_bytes,
+                                     int64_t cols, int nt);
+/* Bytes per non-temporal store of this build (64, 32, 16; 0: memcpy only). */
+BLASX_INTERNAL int blasx_hcopy_nt_width(void);
 
 #endif
