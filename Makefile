@@ -256,6 +256,17 @@ $(BUILD)/bench_dropin_gemm: benchmarks/bench_dropin_gemm.c
 	@mkdir -p $(dir $@)
 	$(CC) -std=c11 $(OPT) $(ARCH) -Wall -Wextra -D_GNU_SOURCE $< -o $@ $(DROPIN_BLAS) -lpthread -lm -ldl
 
+# An unmodified program's Cholesky and LU (benchmarks/bench_dropin_factor.c,
+# linked to the system's liblapack.so.3) and cuSOLVER in core
+# (benchmarks/bench_cusolver_factor.c, CUDA by dlopen); run side by side by
+# benchmarks/run_factor.sh.
+$(BUILD)/bench_dropin_factor: benchmarks/bench_dropin_factor.c
+	@mkdir -p $(dir $@)
+	$(CC) -std=c11 $(OPT) $(ARCH) -Wall -Wextra -D_GNU_SOURCE $< -o $@ -l:liblapack.so.3 -lm -ldl
+$(BUILD)/bench_cusolver_factor: benchmarks/bench_cusolver_factor.c
+	@mkdir -p $(dir $@)
+	$(CC) -std=c11 $(OPT) $(ARCH) -Wall -Wextra -D_GNU_SOURCE $< -o $@ -lm -ldl
+
 # The performance harness (benchmarks/bench_harness.c): blasx against
 # in-core cuBLAS, cuBLAS-XT (in libcublas) and the measured links, on the
 # GPUs of the node; built without CUDA, or run without a GPU, it prints SKIP.
