@@ -383,6 +383,9 @@ _Static_assert(BLASX_CFG_CPU_ZKC >= 1 && BLASX_CFG_CPU_CKC >= 1 && BLASX_CFG_CPU
 #ifndef BLASX_CFG_LAPACK_LASWP_COLS
 #define BLASX_CFG_LAPACK_LASWP_COLS 32 /* columns swapped together, row by row (their rows stay in cache) */
 #endif
+#ifndef BLASX_CFG_LAPACK_LASWP_PAR_MIN
+#define BLASX_CFG_LAPACK_LASWP_PAR_MIN 65536 /* element swaps per thread below which row interchanges stay on one thread */
+#endif
 
 /* ---- observability (internal/obs/trace.h) ------------------------------- */
 #ifndef BLASX_CFG_TRACE_MAX_EVENTS
@@ -516,6 +519,7 @@ typedef struct {
     long long chol_leaf;   /* columns of an unblocked Cholesky block */
     long long lu_leaf;     /* columns of an unblocked LU panel */
     long long laswp_cols;  /* columns of one block of row interchanges */
+    long long laswp_par_min; /* element swaps a thread of the row interchanges gets at least */
 } blasx_lapack_cfg_t;
 
 typedef struct {
@@ -630,6 +634,7 @@ static const blasx_config_t blasx_cfg = {
             .chol_leaf = BLASX_CFG_LAPACK_CHOL_LEAF,
             .lu_leaf = BLASX_CFG_LAPACK_LU_LEAF,
             .laswp_cols = BLASX_CFG_LAPACK_LASWP_COLS,
+            .laswp_par_min = BLASX_CFG_LAPACK_LASWP_PAR_MIN,
         },
     .obs = {.trace_max_events = BLASX_CFG_TRACE_MAX_EVENTS},
 };
@@ -738,5 +743,6 @@ _Static_assert(BLASX_CFG_NUMA_SPINS >= 1, "spins >= 1");
 _Static_assert(BLASX_CFG_LAPACK_SERVE == 0 || BLASX_CFG_LAPACK_SERVE == 1, "serving the LAPACK names is a switch");
 _Static_assert(BLASX_CFG_LAPACK_CHOL_LEAF >= 1 && BLASX_CFG_LAPACK_LU_LEAF >= 1, "factorization leaves of >= 1 column");
 _Static_assert(BLASX_CFG_LAPACK_LASWP_COLS >= 1, "row interchanges in blocks of >= 1 column");
+_Static_assert(BLASX_CFG_LAPACK_LASWP_PAR_MIN >= 1, "row interchanges: >= 1 swap per thread");
 
 #endif /* BLASX_CONFIG_H */

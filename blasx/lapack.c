@@ -15,6 +15,7 @@
 #include "blasx/errors.h"
 #include "internal/base/common.h"
 #include "internal/base/settings.h"
+#include "numa/hybrid_gemm.h"
 
 /* With BLASX_LAPACK=0: the next definition of routine <prec><stem>_ in the
  * process (the program's LAPACK), or NULL -- blasx serves the call, and says
