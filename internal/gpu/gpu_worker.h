@@ -1,8 +1,9 @@
 /* internal/gpu/gpu_worker.h -- the GPU worker: one host thread per GPU running
  * tile tasks on that GPU (BLASX section IV-C, IV-D).
  *
- * Role: each GPU owns a device heap (gpu_heap.h, one allocation made when
- * the runtime starts), an L1 tile cache over it (tile_cache.h, ALRU), a
+ * Role: each GPU owns a device memory pool (gpu_pool.h: segments taken as
+ * calls need them, within a cap, given back when the GPU is idle), an L1
+ * tile cache over it (tile_cache.h, ALRU), a
  * reservation station (RS) of up to cfg.gpu.rs_slots ready tasks taken from
  * the job's global queue, cfg.gpu.streams_per_gpu compute streams, a copy
  * stream (BLASX_COPY_STREAM: input-tile copies, in the order the steps
@@ -114,10 +115,25 @@ BLASX_INTERNAL int blasx_gpu_work_on(blasx_gpu_t *g, blasx_job_t *job);
 
 BLASX_INTERNAL void blasx_gpu_counters(int i, blasx_gpu_counters_t *out);
 
+/* Idle release (gpu_idle.c), for the GPU's own thread between jobs: the
+ * blasx_now() time at which blasx_gpu_idle_step has something to do (0:
+ * nothing until the GPU is used again), and that step: drop the idle
+ * tiles and the panel buffer, then give back one empty pool segment
+ * (largest first) per cfg.gpu.heap_release_gap_ms. */
+BLASX_INTERNAL double blasx_gpu_idle_due(blasx_gpu_t *g);
+BLASX_INTERNAL void blasx_gpu_idle_step(blasx_gpu_t *g);
+/* GPU i's pool now (tests, the stats): bytes held, bytes in use, segments. */
+typedef struct {
+    size_t reserved, used, cap, peak;
+    int segments;
+    int64_t grows, refusals, releases;
+} blasx_gpu_mem_t;
+BLASX_INTERNAL int blasx_gpu_mem(int i, blasx_gpu_mem_t *out);
+
 /* What a thread running a call whole on GPU i uses (internal/runtime/small_call.h):
  * the GPU's direct streams (inputs and kernels on s, with its own cuBLAS
  * handle; the copy back on s_out after event ev), and its tile cache for
- * heap memory. */
+ * pool memory. */
 typedef struct {
     const blasx_device_backend_t *be;
     blasx_stream_t s, s_out;

@@ -1,0 +1,73 @@
+/* internal/gpu/gpu_idle.c -- an idle GPU gives its device memory back.
+ *
+ * Role: between calls the program, or another library in the process
+ * (cuBLAS-XT, cuSOLVER), may want most of the device.  A GPU unused for
+ * BLASX_GPU_IDLE_MS (cfg.gpu.gpu_idle_ms; 0: never) drops the tiles no
+ * step reads (dead: their calls ended) and its panel buffer, which empties
+ * its pool's segments, then gives the segments back, largest first, one
+ * per cfg.gpu.heap_release_gap_ms.  The pacing is for the driver: after a
+ * large cudaFree it scrubs the memory, and meanwhile host-device copies
+ * run slowly (measured on an H200: 64 GiB freed at once, H2D at 20 GB/s
+ * instead of 55 for 255 ms, and a cudaMalloc right after waited 196-376
+ * ms; freed as 2 GiB pieces, ~9 ms of slow copies after each), so a call
+ * arriving meanwhile finds fast copies and keeps the segments not yet
+ * given back.
+ *
+ * Invariants: a use of the GPU (a job's work, a whole small call:
+ * blasx_gpu_touch) restarts the sequence, so memory is given back only
+ * after idle_ms without any use; only segments with no block in use go
+ * (blasx_pool_release_one), so a whole call running meanwhile on another
+ * thread keeps its block; blasx_finalize gives back the rest.
+ *
+ * Threading: blasx_gpu_idle_due and blasx_gpu_idle_step run on the GPU's
+ * own thread between jobs (the runtime's pool loop sleeps until the time
+ * due), which owns the panel buffer and the idle fields; blasx_gpu_touch
+ * runs on any thread (atomics).
+ *
+ * Failures: none reported: a stream that fails to synchronise leaves the
+ * panel buffer in place (its segment then stays until finalize).
+ */
+#include "internal/gpu/gpu_private.h"
+
+#include "internal/base/clock.h"
+
+void blasx_gpu_touch(blasx_gpu_t *g) {
+    atomic_store(&g->last_use_ns, (int64_t)(blasx_now() * 1e9));
+    atomic_fetch_add(&g->use_seq, 1);
+}
+
+double blasx_gpu_idle_due(blasx_gpu_t *g) {
+    const long long idle_ms = blasx_gpu_table.idle_ms;
+    if (idle_ms <= 0 || atomic_load(&g->broken)) return 0;
+    uint64_t seq = atomic_load(&g->use_seq);
+    if (seq != g->idle_seq) { /* used since: start over */
+        g->idle_seq = seq;
+        g->idle_stage = 0;
+    }
+    if (seq == 0) return 0; /* never used: nothing taken */
+    if (g->idle_stage == 0) return (double)atomic_load(&g->last_use_ns) * 1e-9 + (double)idle_ms * 1e-3;
+    return g->idle_stage == 1 ? g->idle_next : 0;
+}
+
+/* The panel buffer back to the pool, once the streams reading it drained. */
+static void panel_release(blasx_gpu_t *g) {
+    if (!g->panel) return;
+    if (g->cp && g->be->stream_sync(g->cp->s) != 0) return;
+    if (g->sp && g->be->stream_sync(g->sp->s) != 0) return;
+    blasx_cache_free_block(&g->cache, g->panel);
+    g->panel = 0, g->panel_bytes = 0, g->split_pending = 0;
+    g->panel_off = 0;
+}
+
+void blasx_gpu_idle_step(blasx_gpu_t *g) {
+    double due = blasx_gpu_idle_due(g);
+    if (due <= 0 || blasx_now() < due) return;
+    if (g->idle_stage == 0) {
+        blasx_cache_drop_unused(&g->cache);
+        panel_release(g);
+        g->idle_stage = 1;
+    }
+    /* one segment now, the next after the gap; done when none is empty */
+    if (blasx_pool_release_one(&g->pool) == 0 || !blasx_pool_releasable(&g->pool)) g->idle_stage = 2;
+    else g->idle_next = blasx_now() + (double)blasx_cfg.gpu.heap_release_gap_ms * 1e-3;
+}
