@@ -17,7 +17,9 @@
  * blasx_gpu_touch) restarts the sequence, so memory is given back only
  * after idle_ms without any use; only segments with no block in use go
  * (blasx_pool_release_one), so a whole call running meanwhile on another
- * thread keeps its block; blasx_finalize gives back the rest.
+ * thread keeps its block; a segment kept so (or by tiles a peer GPU still
+ * reads for a call this GPU has left) is tried again every idle_ms until
+ * the pool is empty; blasx_finalize gives back the rest.
  *
  * Threading: blasx_gpu_idle_due and blasx_gpu_idle_step run on the GPU's
  * own thread between jobs (the runtime's pool loop sleeps until the time
@@ -62,12 +64,14 @@ static void panel_release(blasx_gpu_t *g) {
 void blasx_gpu_idle_step(blasx_gpu_t *g) {
     double due = blasx_gpu_idle_due(g);
     if (due <= 0 || blasx_now() < due) return;
-    if (g->idle_stage == 0) {
-        blasx_cache_drop_unused(&g->cache);
-        panel_release(g);
-        g->idle_stage = 1;
-    }
-    /* one segment now, the next after the gap; done when none is empty */
-    if (blasx_pool_release_one(&g->pool) == 0 || !blasx_pool_releasable(&g->pool)) g->idle_stage = 2;
-    else g->idle_next = blasx_now() + (double)blasx_cfg.gpu.heap_release_gap_ms * 1e-3;
+    /* tiles a peer GPU had pinned when the release began are unused now */
+    blasx_cache_drop_unused(&g->cache);
+    panel_release(g);
+    g->idle_stage = 1;
+    if (blasx_pool_release_one(&g->pool) > 0) /* one segment now, the next after the gap */
+        g->idle_next = blasx_now() + (double)blasx_cfg.gpu.heap_release_gap_ms * 1e-3;
+    else if (blasx_pool_reserved(&g->pool) == 0)
+        g->idle_stage = 2; /* all given back */
+    else /* blocks still in use (a peer's pins, a whole call): again after idle_ms */
+        g->idle_next = blasx_now() + (double)blasx_gpu_table.idle_ms * 1e-3;
 }

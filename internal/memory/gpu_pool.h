@@ -130,6 +130,7 @@ static inline int blasx_pool_parse_cap(const char *v, size_t total, size_t *cap)
     if (v && *v) {
         char *end;
         double x = strtod(v, &end);
+        int num = end != v;
         while (*end == ' ') end++;
         double unit = 0; /* 0: fraction or plain bytes */
         int pct = 0;
@@ -142,7 +143,7 @@ static inline int blasx_pool_parse_cap(const char *v, size_t total, size_t *cap)
         default: break;
         }
         if (unit != 0 && toupper((unsigned char)*end) == 'B') end++;
-        if (end == v || *end || !(x > 0) || x != x) {
+        if (!num || *end || !(x > 0) || x != x) {
             bad = 1;
         } else if (pct) {
             if (x > 100) bad = 1;
