@@ -75,6 +75,7 @@ typedef struct {
     blasx_centry_t *head, *tail;
     blasx_centry_t *free_entries; /* recycled entries (keep their events) */
     int64_t entries;
+    uint64_t only_epoch; /* != 0: every entry is of this call (a walk for another call's would find none) */
     /* statistics (under lock; hits and misses are counted by the worker) */
     int64_t evictions;
     int64_t idle_drops; /* entries dropped by blasx_cache_drop_unused (an idle GPU) */
@@ -156,6 +157,22 @@ static inline blasx_centry_t *blasx_cache_victim_locked(blasx_tile_cache_t *c, u
     return NULL;
 }
 
+/* An unused entry of another call than epoch (0: of any call), nearest
+ * the back, or NULL.  Remembers when every entry is epoch's, so that a
+ * call's misses with the pool at its cap do not walk the whole list each
+ * time only to evict the call's own tile.  Caller holds the lock. */
+static inline blasx_centry_t *blasx_cache_other_victim_locked(blasx_tile_cache_t *c, uint64_t epoch) {
+    if (epoch && c->only_epoch == epoch) return NULL;
+    int other = 0;
+    for (blasx_centry_t *e = c->tail; e; e = e->prev)
+        if (!epoch || e->epoch != epoch) {
+            if (e->readers == 0) return e;
+            other = 1;
+        }
+    if (epoch && !other) c->only_epoch = epoch;
+    return NULL;
+}
+
 /* Allocates `bytes` of the pool for call `epoch` (0: no call, every entry
  * is another call's) in the banner's order: free space, entries of other
  * calls, a new segment, then -- with own != 0 -- the call's own unused
@@ -166,7 +183,7 @@ static inline int blasx_cache_alloc_locked(blasx_tile_cache_t *c, size_t bytes, 
                                            uintptr_t *out) {
     for (;;) {
         if (blasx_pool_alloc(c->pool, bytes, out) == 0) return 0;
-        blasx_centry_t *v = blasx_cache_victim_locked(c, epoch ? epoch : UINT64_MAX);
+        blasx_centry_t *v = blasx_cache_other_victim_locked(c, epoch);
         if (!v) break;
         blasx_cache_drop_locked(c, v);
         c->evictions++;
@@ -223,6 +240,8 @@ static inline int blasx_cache_link_new_locked(blasx_tile_cache_t *c, const blasx
     e->hnext = c->bucket[b];
     c->bucket[b] = e;
     blasx_cache_lru_front(c, e);
+    if (c->entries == 0) c->only_epoch = epoch;
+    else if (c->only_epoch != epoch) c->only_epoch = 0; /* calls mixed (or not known) */
     c->entries++;
     *out = e;
     return 0;
