@@ -21,16 +21,18 @@
  * reads for a call this GPU has left) is tried again every idle_ms until
  * the pool is empty; blasx_finalize gives back the rest.
  *
- * Threading: blasx_gpu_idle_due and blasx_gpu_idle_step run on the GPU's
- * own thread between jobs (the runtime's pool loop sleeps until the time
- * due), which owns the panel buffer and the idle fields; blasx_gpu_touch
- * runs on any thread (atomics).
+ * Threading: blasx_gpu_idle_wait runs on the GPU's own thread between jobs
+ * (the runtime's pool loop sleeps in it, under the runtime's lock, which it
+ * drops for a release step), and that thread owns the panel buffer and the
+ * idle fields; blasx_gpu_touch runs on any thread (atomics).
  *
  * Failures: none reported: a stream that fails to synchronise leaves the
  * panel buffer in place (its segment then stays until finalize).
  */
 #include "internal/gpu/gpu_private.h"
 
+#include <errno.h>
+#include <time.h>
 #include "internal/base/clock.h"
 
 void blasx_gpu_touch(blasx_gpu_t *g) {
@@ -38,7 +40,9 @@ void blasx_gpu_touch(blasx_gpu_t *g) {
     atomic_fetch_add(&g->use_seq, 1);
 }
 
-double blasx_gpu_idle_due(blasx_gpu_t *g) {
+/* The blasx_now() time at which idle_step has something to do; 0: nothing
+ * until the GPU is used again. */
+static double idle_due(blasx_gpu_t *g) {
     const long long idle_ms = blasx_gpu_table.idle_ms;
     if (idle_ms <= 0 || atomic_load(&g->broken)) return 0;
     uint64_t seq = atomic_load(&g->use_seq);
@@ -61,8 +65,8 @@ static void panel_release(blasx_gpu_t *g) {
     g->panel_off = 0;
 }
 
-void blasx_gpu_idle_step(blasx_gpu_t *g) {
-    double due = blasx_gpu_idle_due(g);
+static void idle_step(blasx_gpu_t *g) {
+    double due = idle_due(g);
     if (due <= 0 || blasx_now() < due) return;
     /* tiles a peer GPU had pinned when the release began are unused now */
     blasx_cache_drop_unused(&g->cache);
@@ -74,4 +78,25 @@ void blasx_gpu_idle_step(blasx_gpu_t *g) {
         g->idle_stage = 2; /* all given back */
     else /* blocks still in use (a peer's pins, a whole call): again after idle_ms */
         g->idle_next = blasx_now() + (double)blasx_gpu_table.idle_ms * 1e-3;
+}
+
+int blasx_gpu_idle_wait(blasx_gpu_t *g, pthread_cond_t *cv, pthread_mutex_t *mu) {
+    double due = g ? idle_due(g) : 0;
+    if (due <= 0) {
+        pthread_cond_wait(cv, mu);
+        return 0;
+    }
+    double wait = due - blasx_now();
+    if (wait > 0) {
+        struct timespec ts;
+        clock_gettime(CLOCK_REALTIME, &ts); /* the condition variable's clock */
+        long long ns = (long long)ts.tv_nsec + (long long)(wait * 1e9) + 1000000;
+        ts.tv_sec += (time_t)(ns / 1000000000);
+        ts.tv_nsec = (long)(ns % 1000000000);
+        if (pthread_cond_timedwait(cv, mu, &ts) != ETIMEDOUT) return 0;
+    }
+    pthread_mutex_unlock(mu);
+    idle_step(g);
+    pthread_mutex_lock(mu);
+    return 1;
 }

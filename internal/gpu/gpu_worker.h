@@ -115,13 +115,14 @@ BLASX_INTERNAL int blasx_gpu_work_on(blasx_gpu_t *g, blasx_job_t *job);
 
 BLASX_INTERNAL void blasx_gpu_counters(int i, blasx_gpu_counters_t *out);
 
-/* Idle release (gpu_idle.c), for the GPU's own thread between jobs: the
- * blasx_now() time at which blasx_gpu_idle_step has something to do (0:
- * nothing until the GPU is used again), and that step: drop the idle
- * tiles and the panel buffer, then give back one empty pool segment
- * (largest first) per cfg.gpu.heap_release_gap_ms. */
-BLASX_INTERNAL double blasx_gpu_idle_due(blasx_gpu_t *g);
-BLASX_INTERNAL void blasx_gpu_idle_step(blasx_gpu_t *g);
+/* One sleep of a worker thread between jobs on cv (mu held, as
+ * pthread_cond_wait).  For GPU g's own thread it ends early when g's idle
+ * release (gpu_idle.c) is due, and then runs one step of it with mu
+ * released: drop the idle tiles and panel buffer, give back one empty pool
+ * segment (largest first; the next after cfg.gpu.heap_release_gap_ms).
+ * g NULL (a CPU pool thread): a plain wait.  Returns 1 after a release
+ * step (the caller looks for work again), 0 when woken. */
+BLASX_INTERNAL int blasx_gpu_idle_wait(blasx_gpu_t *g, pthread_cond_t *cv, pthread_mutex_t *mu);
 /* GPU i's pool now (tests, the stats): bytes held, bytes in use, segments. */
 typedef struct {
     size_t reserved, used, cap, peak;

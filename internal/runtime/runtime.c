@@ -10,10 +10,8 @@
 #include "internal/plan/tile_model.h"
 #include "numa/hybrid_gemm.h"
 #include "numa/topology.h"
-#include <errno.h>
 #include <pthread.h>
 #include <sched.h>
-#include <time.h>
 #include <stdio.h>
 #include <stdlib.h>
 
@@ -99,29 +97,8 @@ static void *pool_loop(blasx_cpu_worker_t *w, blasx_gpu_t *gpu) {
             }
         if (!job) {
             uint64_t g = rt.gen;
-            /* a GPU's thread wakes when its idle release is due (gpu_idle.c) */
-            double due = gpu ? blasx_gpu_idle_due(gpu) : 0;
-            int timed_out = 0;
-            while (g == rt.gen && !rt.quit && !timed_out) {
-                if (due <= 0) {
-                    pthread_cond_wait(&rt.wake, &rt.lock);
-                    continue;
-                }
-                double wait = due - blasx_now();
-                if (wait <= 0) break;
-                struct timespec ts;
-                clock_gettime(CLOCK_REALTIME, &ts); /* the condition variable's clock */
-                long long ns = (long long)ts.tv_nsec + (long long)(wait * 1e9) + 1000000;
-                ts.tv_sec += (time_t)(ns / 1000000000);
-                ts.tv_nsec = (long)(ns % 1000000000);
-                timed_out = pthread_cond_timedwait(&rt.wake, &rt.lock, &ts) == ETIMEDOUT;
-            }
+            while (g == rt.gen && !rt.quit && !blasx_gpu_idle_wait(gpu, &rt.wake, &rt.lock)) continue;
             atomic_fetch_sub(&rt.sleepers, 1);
-            if (due > 0 && g == rt.gen && !rt.quit) {
-                pthread_mutex_unlock(&rt.lock);
-                blasx_gpu_idle_step(gpu);
-                pthread_mutex_lock(&rt.lock);
-            }
             continue;
         }
         atomic_fetch_sub(&rt.sleepers, 1);
