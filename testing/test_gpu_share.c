@@ -136,16 +136,20 @@ static void test_grow_and_release(void) {
     }
     CHECK(reserved_all() == 0, "idle for 100 ms: every segment given back (%zu bytes still held after %.1f s)",
           reserved_all(), waited);
-    double gap = 1e9;
-    for (int i = 1; i < nd; i++)
-        if (drops[i] - drops[i - 1] < gap) gap = drops[i] - drops[i - 1];
-    /* several GPUs release side by side: the pacing is per GPU */
-    if (ngpu == 1 && nd > 1)
-        CHECK(gap >= 0.8 * (double)blasx_cfg.gpu.heap_release_gap_ms * 1e-3,
-              "segments given back at least %lld ms apart (closest %.1f ms)", blasx_cfg.gpu.heap_release_gap_ms,
-              gap * 1e3);
-    printf("test_gpu_share: %zu bytes held after the DGEMM, given back in %d steps within %.0f ms%s\n", held, nd,
-           waited * 1e3, ngpu == 1 && nd > 1 ? "" : " (pacing checked on one GPU only)");
+    /* the pacing, per GPU, as each GPU's thread saw its releases (a poll
+     * here could see two of them closer on a loaded machine) */
+    int paced = 0;
+    for (int i = 0; i < ngpu; i++) {
+        blasx_gpu_mem_t m;
+        blasx_gpu_mem(i, &m);
+        if (m.min_release_gap_ms < 0) continue;
+        paced++;
+        CHECK(m.min_release_gap_ms >= 0.95 * (double)blasx_cfg.gpu.heap_release_gap_ms,
+              "GPU %d gave segments back at least %lld ms apart (closest %.2f ms)", i,
+              blasx_cfg.gpu.heap_release_gap_ms, m.min_release_gap_ms);
+    }
+    printf("test_gpu_share: %zu bytes held after the DGEMM, given back in %d steps within %.0f ms; pacing seen on %d "
+           "GPU(s)\n", held, nd, waited * 1e3, paced);
     /* the next call grows the pools again and is right */
     CHECK(!dgemm_wrong(dim_for_tiles(), &st) && st == 0 && reserved_all() > 0, "a call after the release: right");
 }

@@ -71,9 +71,17 @@ static void idle_step(blasx_gpu_t *g) {
     /* tiles a peer GPU had pinned when the release began are unused now */
     blasx_cache_drop_unused(&g->cache);
     panel_release(g);
+    if (g->idle_stage == 0) g->idle_last = 0; /* a new sequence */
     g->idle_stage = 1;
-    if (blasx_pool_release_one(&g->pool) > 0) /* one segment now, the next after the gap */
-        g->idle_next = blasx_now() + (double)blasx_cfg.gpu.heap_release_gap_ms * 1e-3;
+    if (blasx_pool_release_one(&g->pool) > 0) { /* one segment now, the next after the gap */
+        const double now = blasx_now();
+        if (g->idle_last > 0) { /* the closest two releases of one sequence (tests check the pacing) */
+            int64_t gap = (int64_t)((now - g->idle_last) * 1e9), min = atomic_load(&g->idle_min_gap_ns);
+            if (min < 0 || gap < min) atomic_store(&g->idle_min_gap_ns, gap);
+        }
+        g->idle_last = now;
+        g->idle_next = now + (double)blasx_cfg.gpu.heap_release_gap_ms * 1e-3;
+    }
     else if (blasx_pool_reserved(&g->pool) == 0)
         g->idle_stage = 2; /* all given back */
     else /* blocks still in use (a peer's pins, a whole call): again after idle_ms */

@@ -145,6 +145,8 @@ struct blasx_gpu {
     uint64_t idle_seq;        /* use_seq when the release (re)started (GPU thread) */
     int idle_stage;           /* 0 waiting, 1 giving segments back, 2 done (GPU thread) */
     double idle_next;         /* blasx_now() of the next segment given back */
+    double idle_last;         /* blasx_now() of the last one given back in this sequence, 0: none yet */
+    _Atomic int64_t idle_min_gap_ns; /* closest two segments given back in one sequence, -1: never two */
     /* small calls run whole by other threads (blasx_gpu_direct_begin) */
     blasx_stream_t direct, direct_out; /* inputs and kernels; the copy of the output back */
     blasx_event_t direct_ev;           /* kernels done: the copy back waits on it */

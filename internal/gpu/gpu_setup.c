@@ -178,6 +178,7 @@ static blasx_gpu_t *gpu_create(const blasx_device_backend_t *be, int dev, const 
     g->be = be;
     g->dev = dev;
     g->cpu_helper.id = -1 - dev;
+    atomic_store(&g->idle_min_gap_ns, -1);
     pthread_mutex_init(&g->rs_lock, NULL);
     pthread_mutex_init(&g->direct_lock, NULL);
     size_t freeb = 0, total = 0;

@@ -43,6 +43,8 @@ int blasx_gpu_mem(int i, blasx_gpu_mem_t *out) {
     out->grows = atomic_load(&g->pool.grows);
     out->refusals = atomic_load(&g->pool.refusals);
     out->releases = atomic_load(&g->pool.releases);
+    int64_t gap = atomic_load(&g->idle_min_gap_ns);
+    out->min_release_gap_ms = gap < 0 ? -1 : (double)gap * 1e-6;
     return 0;
 }
 

@@ -128,6 +128,7 @@ typedef struct {
     size_t reserved, used, cap, peak;
     int segments;
     int64_t grows, refusals, releases;
+    double min_release_gap_ms; /* closest two segments an idle release gave back, -1: never two */
 } blasx_gpu_mem_t;
 BLASX_INTERNAL int blasx_gpu_mem(int i, blasx_gpu_mem_t *out);
 
