@@ -314,6 +314,9 @@ int blasx_gpus_init(void (*on_all_failed)(void)) {
         tab->gpu[tab->n++] = g;
     }
     topology_init(set.l2_cache);
+    /* the peer probes grew the pools: unless a call reuses the segments,
+     * the idle release gives them back (it starts counting at a use) */
+    for (int i = 0; i < tab->n; i++) blasx_gpu_touch(tab->gpu[i]);
     if (tab->stage && tab->n > 0) { /* -1: the cores the GPU threads leave */
         const int t = set.stage_threads >= 0 ? set.stage_threads : blasx_numa_usable_cores() - tab->n;
         blasx_hcopy_start(t < 1 ? 1 : t);
