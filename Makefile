@@ -125,7 +125,8 @@ netlib: $(BUILD)/libblasx.so $(BUILD)/tiny/libblasx.so
 # again with the second cache level (peer copies) off, without the copy
 # stream, without panel copies, with panels split on the copy stream, with
 # GEMM's K loops in order (not rotated), with the CPU team and its strip, and
-# with GEMM's tall tiles.
+# with GEMM's tall tiles; the device memory shared with the program (GPU
+# pools, idle release: test_gpu_share, on devices of 64 MiB) on 1-3 devices.
 SIM_ENV = BLASX_SIM_MEM_KB=16 NETLIB_SETS=debian
 # LAPACK's linear-equation testers (Debian's liblapack-test) with blasx's
 # factorizations: every test path against the default build; the paths of
@@ -139,7 +140,8 @@ lapack: $(BUILD)/libblasx.so $(BUILD)/tiny/libblasx.so
 	done
 
 sim: $(BUILD)/tiny/test_api $(BUILD)/tiny/test_gpu $(BUILD)/tiny/test_errors $(BUILD)/tiny/test_naninf $(BUILD)/tiny/test_trace $(BUILD)/tiny/test_lapack $(BUILD)/tiny/libblasx.so \
-     $(BUILD)/test_api $(BUILD)/test_errors $(BUILD)/test_naninf $(BUILD)/test_threads $(BUILD)/libblasx.so
+     $(BUILD)/test_api $(BUILD)/test_errors $(BUILD)/test_naninf $(BUILD)/test_threads $(BUILD)/libblasx.so \
+     $(BUILD)/test_gpu_share $(BUILD)/tiny/test_gpu_share
 	for g in 1 2 3; do \
 	  echo "=== $$g simulated GPU(s)"; \
 	  BLASX_STAGE_PAGEABLE=$$((g % 2)) BLASX_SIM_GPUS=$$g $(SIM_ENV) bash testing/run_unit.sh $(BUILD)/tiny/test_api $(BUILD)/tiny/test_gpu $(BUILD)/tiny/test_errors $(BUILD)/tiny/test_naninf $(BUILD)/tiny/test_lapack || exit 1; \
@@ -164,6 +166,8 @@ sim: $(BUILD)/tiny/test_api $(BUILD)/tiny/test_gpu $(BUILD)/tiny/test_errors $(B
 	echo "=== 2 simulated GPU(s), default build: calls below the offload threshold forced whole on a GPU (BLASX_SMALL=2)"
 	BLASX_SMALL=2 BLASX_SIM_GPUS=2 BLASX_SIM_MEM_KB=4096 bash testing/run_unit.sh $(BUILD)/test_api $(BUILD)/test_errors $(BUILD)/test_naninf $(BUILD)/test_threads
 	BLASX_SMALL=2 BLASX_SIM_GPUS=2 BLASX_SIM_MEM_KB=4096 NETLIB_SETS=debian bash testing/netlib/run_netlib.sh $(abspath $(BUILD)/libblasx.so) sim2-small
+	echo "=== 1, 2 and 3 simulated GPU(s) of 64 MiB: pools grow within their cap, idle GPUs give memory back, the program holds nearly all of it between calls, finalize gives all back"
+	for g in 1 2 3; do BLASX_SIM_GPUS=$$g bash testing/run_unit.sh $(BUILD)/test_gpu_share $(BUILD)/tiny/test_gpu_share || exit 1; done
 	echo "=== 3 simulated GPU(s) of 512 KiB with 128-tiles: 2-4 tiles fit (stalls, CPU fallbacks), traced"
 	for i in 1 2 3 4; do BLASX_SIM_GPUS=3 BLASX_SIM_MEM_KB=512 bash testing/run_unit.sh $(BUILD)/tiny/test_trace || exit 1; done
 

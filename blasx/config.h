@@ -352,6 +352,27 @@ _Static_assert(BLASX_CFG_CPU_ZKC >= 1 && BLASX_CFG_CPU_CKC >= 1 && BLASX_CFG_CPU
 #ifndef BLASX_CFG_HEAP_MIN_MB
 #define BLASX_CFG_HEAP_MIN_MB 256 /* MiB; floor of the GPU heap */
 #endif
+#ifndef BLASX_CFG_GPU_MEM_PCT
+#define BLASX_CFG_GPU_MEM_PCT 90 /* percent of a GPU's memory its pool may hold at most (env BLASX_GPU_MEM overrides: bytes or a fraction) */
+#endif
+#ifndef BLASX_CFG_HEAP_SEG_MIN_MB
+#define BLASX_CFG_HEAP_SEG_MIN_MB 1024 /* MiB; first segment of a GPU's pool (at most 1/BLASX_CFG_HEAP_SEG_DEV_DIV of the device) */
+#endif
+#ifndef BLASX_CFG_HEAP_SEG_MAX_MB
+#define BLASX_CFG_HEAP_SEG_MAX_MB 4096 /* MiB; segments double up to this (a larger request gets one of its own size) */
+#endif
+#ifndef BLASX_CFG_HEAP_SEG_DEV_DIV
+#define BLASX_CFG_HEAP_SEG_DEV_DIV 16 /* the first segment is at most the device memory over this */
+#endif
+#ifndef BLASX_CFG_HEAP_SEG_FREE_PCT
+#define BLASX_CFG_HEAP_SEG_FREE_PCT 90 /* percent of the device's free memory a new segment may take */
+#endif
+#ifndef BLASX_CFG_GPU_IDLE_MS
+#define BLASX_CFG_GPU_IDLE_MS 1000 /* ms; a GPU idle this long gives its pool back (env BLASX_GPU_IDLE_MS; 0 = never) */
+#endif
+#ifndef BLASX_CFG_HEAP_RELEASE_GAP_MS
+#define BLASX_CFG_HEAP_RELEASE_GAP_MS 25 /* ms between two segments given back (the driver scrubs freed memory) */
+#endif
 #ifndef BLASX_CFG_CACHE_POLICY
 #define BLASX_CFG_CACHE_POLICY 0 /* 0 = ALRU (the only policy so far) */
 #endif
@@ -498,6 +519,13 @@ typedef struct {
     long long tri_wb_leaf;        /* elements; diagonal blocks staged when a triangle goes back (0: all) */
     int heap_fraction_pct;        /* percent of free GPU memory taken */
     long long heap_min_mb;        /* MiB; floor of the heap */
+    int gpu_mem_pct;              /* percent of a GPU's memory its pool may hold (default cap) */
+    long long heap_seg_min_mb;    /* MiB; first pool segment */
+    long long heap_seg_max_mb;    /* MiB; segments double up to this */
+    int heap_seg_dev_div;         /* first segment at most device memory / this */
+    int heap_seg_free_pct;        /* percent of free device memory one new segment may take */
+    long long gpu_idle_ms;        /* ms idle before a GPU gives its pool back (0: never) */
+    long long heap_release_gap_ms; /* ms between segments given back */
     int cache_policy;             /* 0 = ALRU */
     int l2_cache;                 /* switch: tiles from peer GPUs */
     long long l2_probe_mb;        /* MiB per GPU pair copied at start-up (0: no probe) */
@@ -611,6 +639,13 @@ static const blasx_config_t blasx_cfg = {
             .tri_wb_leaf = BLASX_CFG_TRI_WB_LEAF,
             .heap_fraction_pct = BLASX_CFG_HEAP_FRACTION_PCT,
             .heap_min_mb = BLASX_CFG_HEAP_MIN_MB,
+            .gpu_mem_pct = BLASX_CFG_GPU_MEM_PCT,
+            .heap_seg_min_mb = BLASX_CFG_HEAP_SEG_MIN_MB,
+            .heap_seg_max_mb = BLASX_CFG_HEAP_SEG_MAX_MB,
+            .heap_seg_dev_div = BLASX_CFG_HEAP_SEG_DEV_DIV,
+            .heap_seg_free_pct = BLASX_CFG_HEAP_SEG_FREE_PCT,
+            .gpu_idle_ms = BLASX_CFG_GPU_IDLE_MS,
+            .heap_release_gap_ms = BLASX_CFG_HEAP_RELEASE_GAP_MS,
             .cache_policy = BLASX_CFG_CACHE_POLICY,
             .l2_cache = BLASX_CFG_L2_CACHE,
             .l2_probe_mb = BLASX_CFG_L2_PROBE_MB,
@@ -725,6 +760,15 @@ _Static_assert(BLASX_CFG_PANEL_PIECE_TARGET >= BLASX_CFG_PANEL_PIECE_MAX, "panel
 _Static_assert(BLASX_CFG_STEPS_IN_FLIGHT >= 1 && BLASX_CFG_STEPS_IN_FLIGHT <= 8, "steps in flight in [1, 8]");
 _Static_assert(BLASX_CFG_HEAP_FRACTION_PCT >= 1 && BLASX_CFG_HEAP_FRACTION_PCT <= 100, "heap fraction in %");
 _Static_assert(BLASX_CFG_HEAP_MIN_MB >= 1, "heap floor >= 1 MiB");
+_Static_assert(BLASX_CFG_GPU_MEM_PCT >= 1 && BLASX_CFG_GPU_MEM_PCT <= 100, "GPU pool cap in % of the device");
+_Static_assert(BLASX_CFG_HEAP_SEG_MIN_MB >= 1 && BLASX_CFG_HEAP_SEG_MIN_MB <= BLASX_CFG_HEAP_SEG_MAX_MB,
+               "pool segments: 1 MiB <= first <= largest doubling step");
+_Static_assert(BLASX_CFG_HEAP_SEG_MAX_MB <= (1LL << 20), "pool segment step <= 1 TiB");
+_Static_assert(BLASX_CFG_HEAP_SEG_DEV_DIV >= 1, "first segment at most the whole device");
+_Static_assert(BLASX_CFG_HEAP_SEG_FREE_PCT >= 1 && BLASX_CFG_HEAP_SEG_FREE_PCT <= 100, "segment share of free memory in %");
+_Static_assert(BLASX_CFG_GPU_IDLE_MS >= 0 && BLASX_CFG_GPU_IDLE_MS <= 3600000, "GPU idle time in [0, 1 h] ms");
+_Static_assert(BLASX_CFG_HEAP_RELEASE_GAP_MS >= 0 && BLASX_CFG_HEAP_RELEASE_GAP_MS <= 10000,
+               "segment release gap in [0, 10 s] ms");
 _Static_assert(BLASX_CFG_CACHE_POLICY == 0, "only ALRU (0) exists");
 _Static_assert(BLASX_CFG_L2_CACHE == 0 || BLASX_CFG_L2_CACHE == 1, "L2 cache is a switch");
 _Static_assert(BLASX_CFG_L2_PROBE_MB >= 0 && BLASX_CFG_L2_PROBE_MB <= 4096, "peer probe in [0, 4096] MiB");

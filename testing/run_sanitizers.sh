@@ -6,7 +6,9 @@
 #   tsan   ThreadSanitizer build of the concurrency tests (runtime, threads, L2 directory,
 #          GPU workers on 3 simulated GPUs, whole calls from 4 threads, fork and
 #          finalize with calls in flight -- die_after_fork=0: a fork child
-#          starts its own worker threads, which blasx supports -- and the CPU
+#          starts its own worker threads, which blasx supports -- the GPU
+#          pool's segments taken while another thread gives them back and
+#          idle GPUs giving memory back between calls, and the CPU
 #          path's pieces on the NUMA pool);
 #   valgrind memcheck on the demo (default configuration, CPU only).
 # Built without CUDA (these runs have no GPU).  Prints one line per run and
@@ -54,7 +56,7 @@ if build asan "$ASAN"; then
   done
 else fail=$((fail + 1)); echo "FAIL asan build"; fi
 if build tsan "$TSAN"; then
-  for n in test_runtime test_threads test_gpu test_tile_dir test_small_call test_lifecycle test_host_copy test_pageable; do
+  for n in test_runtime test_threads test_gpu test_tile_dir test_small_call test_lifecycle test_host_copy test_pageable test_gpu_pool test_gpu_share; do
     $CC $BASE $TSAN "testing/$n.c" "$B/tsan/libblasx.a" -o "$B/tsan/$n" $LIBS || { fail=$((fail + 1)); continue; }
     check "tsan $n" "$B/tsan/$n"
     check "tsan $n (3 sim GPUs)" env BLASX_SIM_GPUS=3 BLASX_SIM_MEM_KB=16 "$B/tsan/$n"

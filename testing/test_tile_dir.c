@@ -31,7 +31,7 @@
 
 static const blasx_device_backend_t *be = &blasx_sim_backend;
 static uintptr_t base[NDEV];
-static blasx_heap_t heap[NDEV];
+static blasx_gpu_pool_t heap[NDEV]; /* each one region, fixed */
 static blasx_tile_cache_t cache[NDEV];
 static blasx_stream_t strm[NDEV];
 static blasx_tile_dir_t dir;
@@ -119,7 +119,7 @@ static void setup(void) {
     dir.enabled = 1;
     for (int g = 0; g < NDEV; g++) {
         CHECK(be->mem_alloc(g, DEV_BYTES, &base[g]) == 0, "device memory %d", g);
-        CHECK(blasx_heap_init(&heap[g], base[g], DEV_BYTES) == 0, "heap %d", g);
+        CHECK(blasx_pool_init_region(&heap[g], base[g], DEV_BYTES) == 0, "pool %d", g);
         CHECK(blasx_cache_init(&cache[g], &heap[g]) == 0, "cache %d", g);
         CHECK(be->stream_create(g, &strm[g]) == 0, "stream %d", g);
         dir.cache[g] = &cache[g];
@@ -136,7 +136,7 @@ static void teardown(void) {
     for (int g = 0; g < NDEV; g++) {
         be->stream_sync(strm[g]);
         blasx_cache_destroy(&cache[g], free_event);
-        blasx_heap_destroy(&heap[g]);
+        blasx_pool_destroy(&heap[g]);
         be->stream_destroy(strm[g]);
         be->mem_free(g, base[g]);
     }
@@ -346,11 +346,11 @@ static void test_stress(void) {
     stress_arg_t a[NDEV];
     for (int g = 0; g < NDEV; g++) {
         a[g] = (stress_arg_t){g, 12345u + (uint64_t)g * 7919u, 0, 0, 0};
-        pthread_mutex_lock(&cache[g].lock); /* the heap belongs to the cache */
-        int rc = blasx_heap_alloc(&heap[g], TR * TR * sizeof(double), &a[g].tmp);
+        pthread_mutex_lock(&cache[g].lock); /* the pool belongs to the cache */
+        int rc = blasx_pool_alloc(&heap[g], TR * TR * sizeof(double), &a[g].tmp);
         while (rc != 0 && cache[g].tail) {
             blasx_cache_drop_locked(&cache[g], blasx_cache_victim_locked(&cache[g], 0));
-            rc = blasx_heap_alloc(&heap[g], TR * TR * sizeof(double), &a[g].tmp);
+            rc = blasx_pool_alloc(&heap[g], TR * TR * sizeof(double), &a[g].tmp);
         }
         pthread_mutex_unlock(&cache[g].lock);
         CHECK(rc == 0, "a landing block on GPU %d", g);
@@ -372,7 +372,7 @@ static void test_stress(void) {
            bad);
     for (int g = 0; g < NDEV; g++) {
         pthread_mutex_lock(&cache[g].lock);
-        blasx_heap_free(&heap[g], a[g].tmp);
+        blasx_pool_free(&heap[g], a[g].tmp);
         pthread_mutex_unlock(&cache[g].lock);
     }
 }
@@ -383,9 +383,9 @@ static void test_stress(void) {
  * never touches the memory). */
 static void test_spare(void) {
     const size_t tb = (size_t)TR * TR * sizeof(double);
-    blasx_heap_t h;
+    blasx_gpu_pool_t h;
     blasx_tile_cache_t c;
-    CHECK(blasx_heap_init(&h, (uintptr_t)1 << 30, 4 * tb) == 0 && blasx_cache_init(&c, &h) == 0, "heap of 4 tiles");
+    CHECK(blasx_pool_init_region(&h, (uintptr_t)1 << 30, 4 * tb) == 0 && blasx_cache_init(&c, &h) == 0, "heap of 4 tiles");
     blasx_centry_t *e;
     int fresh;
     for (int i = 0; i < 2; i++) { /* call 1 leaves two unused tiles */
@@ -417,7 +417,7 @@ static void test_spare(void) {
     CHECK(blasx_cache_insert_spare(&c, &k20, 2, &e) == 0, "the freed block serves a spare insert");
     blasx_cache_release(&c, e);
     blasx_cache_destroy(&c, NULL);
-    blasx_heap_destroy(&h);
+    blasx_pool_destroy(&h);
 }
 
 int main(void) {

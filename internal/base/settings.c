@@ -50,6 +50,12 @@ static void table_fill_gpu(void) {
               "simulated GPUs when no CUDA GPU is visible (tests, CI)");
     INT_ENTRY(BLASX_SETTING_SIM_MEM_KB, "BLASX_SIM_MEM_KB", BLASX_SETTING_AT_START, 1, INT32_MAX,
               g->sim_mem_mb * 1024, "KiB >= 1", "`cfg.gpu.sim_mem_mb` MiB", "memory of each simulated GPU");
+    TEXT_ENTRY(BLASX_SETTING_GPU_MEM, "BLASX_GPU_MEM", BLASX_SETTING_AT_START,
+               "bytes (`64G`, `512M`) or a fraction of the device (`0.5`, `50%`)", "`cfg.gpu.gpu_mem_pct` percent of the device",
+               "most device memory blasx holds on each GPU; it takes it as calls need it");
+    INT_ENTRY(BLASX_SETTING_GPU_IDLE_MS, "BLASX_GPU_IDLE_MS", BLASX_SETTING_AT_START, 0, 3600000, g->gpu_idle_ms,
+              "0 to 3600000", "`cfg.gpu.gpu_idle_ms`",
+              "ms a GPU stays idle before blasx gives its device memory back (0: only at `blasx_finalize`)");
 }
 
 static void table_fill(void) {

@@ -18,8 +18,10 @@
  * Invariants: every function returns a blasx status (0 = ok) and never
  * aborts; a failed asynchronous operation is reported by a later
  * event_query/event_sync/stream_sync on that stream; mem_alloc/mem_free are
- * called only when a device's runtime is created or torn down (the GPU heap,
- * internal/memory/gpu_heap.h, carves that memory afterwards).
+ * called by the GPU pool (internal/memory/gpu_pool.h) only, which takes
+ * segments as calls need them and gives them back when the GPU is idle or
+ * at finalize (their heaps, internal/memory/gpu_heap.h, carve them);
+ * mem_alloc answers BLASX_ERR_NOMEM when the device is out of memory.
  */
 #ifndef BLASX_INTERNAL_DEVICE_H
 #define BLASX_INTERNAL_DEVICE_H

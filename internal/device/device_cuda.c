@@ -77,17 +77,31 @@ static int cuda_count(int *n) {
     return 0;
 }
 
+/* Asked from the caller's thread too (the tile model's memory bound): the
+ * thread's current device is put back. */
 static int cuda_mem_info(int dev, size_t *free_bytes, size_t *total_bytes) {
+    int old = -1;
+    if (cudaGetDevice(&old) != cudaSuccess) cudaGetLastError(), old = -1;
     CU(cudaSetDevice(dev));
-    CU(cudaMemGetInfo(free_bytes, total_bytes));
+    cudaError_t e = cudaMemGetInfo(free_bytes, total_bytes);
+    if (old >= 0 && old != dev) cudaSetDevice(old);
+    CU(e);
     return 0;
 }
 
+/* Out of memory is BLASX_ERR_NOMEM, an expected answer (the GPU pool grows
+ * on demand while the program holds memory too), never a device fault;
+ * cudaMalloc's error is not sticky and is cleared. */
 static int cuda_mem_alloc(int dev, size_t bytes, uintptr_t *addr) {
     void *p = NULL;
     CU_FAULT("injected: cudaMalloc");
     CU(cudaSetDevice(dev));
-    CU(cudaMalloc(&p, bytes));
+    cudaError_t e = cudaMalloc(&p, bytes);
+    if (e == cudaErrorMemoryAllocation) {
+        cudaGetLastError();
+        return BLASX_ERR_NOMEM;
+    }
+    CU(e);
     *addr = (uintptr_t)p;
     return 0;
 }

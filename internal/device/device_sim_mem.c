@@ -5,7 +5,7 @@
  * the allocations of each device, the count of live objects), its
  * reconfiguration (blasx_sim_configure), device and pinned-host allocation,
  * the address checks that copies and steps make at submission, and the
- * fault-injection counter blasx_sim_fail_after.  Allocations are malloc'ed
+ * fault-injection counter blasx_sim_fail_after.  Allocations are 256-byte aligned
  * host memory kept in sorted sets of [base, base + bytes) blocks, so an
  * address lookup is a binary search.
  *
@@ -168,7 +168,10 @@ int blasx_sim_mem_alloc(int dev, size_t bytes, uintptr_t *addr) {
     } else if (bytes > g.capacity - g.used[dev]) {
         st = BLASX_ERR_NOMEM;
     } else {
-        void *p = malloc(bytes ? bytes : 1); /* distinct address even for 0 bytes */
+        /* aligned as cudaMalloc's (256 bytes): a heap over it loses nothing;
+         * distinct addresses even for 0 bytes */
+        void *p = NULL;
+        if (posix_memalign(&p, 256, bytes ? bytes : 1) != 0) p = NULL;
         if (!p) {
             st = BLASX_ERR_NOMEM;
         } else if ((st = sim_blocks_insert(&g.blocks[dev], (uintptr_t)p, bytes)) != 0) {

@@ -47,12 +47,14 @@ int blasx_gpu_direct_begin(int i, blasx_gpu_direct_t *d) {
     d->cache = &g->cache;
     d->dev = g->dev;
     d->idx = i;
+    blasx_gpu_touch(g); /* the GPU is in use: its idle release starts over */
     return 1;
 }
 
 void blasx_gpu_direct_end(int i, int status, int64_t h2d, int64_t d2h) {
     blasx_gpu_t *g = blasx_gpu_get(i);
     if (!g) return;
+    blasx_gpu_touch(g);
     if (status == 0 && d2h > 0) atomic_fetch_add(&g->direct_calls, 1);
     atomic_fetch_add(&g->direct_h2d, h2d);
     atomic_fetch_add(&g->direct_d2h, d2h);

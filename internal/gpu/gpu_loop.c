@@ -84,7 +84,7 @@ static int streams_pass(blasx_gpu_t *g, blasx_job_t *job, int *prog, int *active
     return 0;
 }
 
-int blasx_gpu_work_on(blasx_gpu_t *g, blasx_job_t *job) {
+static int work_on(blasx_gpu_t *g, blasx_job_t *job) {
     int idle = 0;
     for (;;) {
         if (atomic_load(&g->broken)) return atomic_load(&job->remaining) == 0;
@@ -109,4 +109,11 @@ int blasx_gpu_work_on(blasx_gpu_t *g, blasx_job_t *job) {
         if (idle & 63) blasx_cpu_relax();
         else sched_yield();
     }
+}
+
+int blasx_gpu_work_on(blasx_gpu_t *g, blasx_job_t *job) {
+    blasx_gpu_touch(g); /* in use: no idle release (gpu_idle.c) until idle again */
+    int done = work_on(g, job);
+    blasx_gpu_touch(g);
+    return done;
 }

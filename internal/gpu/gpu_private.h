@@ -13,7 +13,7 @@
  * (the archive's exported names are checked: testing/check_symbols.sh).
  *
  * Threading: a GPU's streams, records, panel buffer and trace records are
- * touched by its own thread only; its RS (rs_lock), its cache (the cache's
+ * touched by its own thread only (its idle release too: gpu_idle.c); its RS (rs_lock), its cache (the cache's
  * lock) and the counters read by blasx_gpu_counters are shared.
  *
  * Failures: functions return a blasx status, or one of the "not now"
@@ -125,9 +125,7 @@ struct blasx_gpu {
     int dev; /* device number of the backend */
     int idx; /* index in the GPU table (and the L2 directory) */
     _Atomic int broken;
-    uintptr_t base;
-    size_t bytes;
-    blasx_heap_t heap;
+    blasx_gpu_pool_t pool; /* device memory, segments taken on demand (gpu_pool.h) */
     blasx_tile_cache_t cache;
     gpu_stream_t st[GPU_MAX_STREAMS + 3]; /* compute streams, then the copy, write-back and split streams */
     int nstreams;     /* compute streams */
@@ -139,7 +137,16 @@ struct blasx_gpu {
     pthread_mutex_t rs_lock; /* the RS is filled by its GPU and robbed by others */
     gpu_rs_entry_t rs[GPU_RS_MAX];
     _Atomic int rs_n;
-    int heap_ok, cache_ok;
+    int pool_ok, cache_ok;
+    /* idle release (gpu_idle.c): the last use of the GPU (a job's work or a
+     * whole call, blasx_gpu_touch) and how far the release has gone */
+    _Atomic int64_t last_use_ns;
+    _Atomic uint64_t use_seq; /* uses so far: a new one restarts the release */
+    uint64_t idle_seq;        /* use_seq when the release (re)started (GPU thread) */
+    int idle_stage;           /* 0 waiting, 1 giving segments back, 2 done (GPU thread) */
+    double idle_next;         /* blasx_now() of the next segment given back */
+    double idle_last;         /* blasx_now() of the last one given back in this sequence, 0: none yet */
+    _Atomic int64_t idle_min_gap_ns; /* closest two segments given back in one sequence, -1: never two */
     /* small calls run whole by other threads (blasx_gpu_direct_begin) */
     blasx_stream_t direct, direct_out; /* inputs and kernels; the copy of the output back */
     blasx_event_t direct_ev;           /* kernels done: the copy back waits on it */
@@ -177,6 +184,7 @@ typedef struct {
     int wb_stream;    /* a write-back stream per GPU */
     int split_stream; /* a split stream per GPU for panels */
     int panel;        /* input tiles from pinned memory copied by panels (BLASX_PANEL) */
+    long long idle_ms; /* a GPU idle this long gives its pool back (BLASX_GPU_IDLE_MS; 0: never) */
     blasx_tile_dir_t dir; /* the L2 level: topology and directory over the GPUs' caches */
     void (*on_all_failed)(void); /* the runtime's: the last healthy GPU failed (may be NULL) */
 } blasx_gpu_table_t;
@@ -247,6 +255,9 @@ BLASX_INTERNAL int blasx_gpu_park(blasx_gpu_t *g, gpu_stream_t *cs);
 /* gpu_writeback.c: completed steps, write-backs, finished tasks. */
 BLASX_INTERNAL int blasx_gpu_retire(blasx_gpu_t *g, int *fail);
 BLASX_INTERNAL void blasx_gpu_task_finish(blasx_gpu_t *g, gpu_task_t *rec);
+
+/* gpu_idle.c: a use of the GPU (restarts its idle release). */
+BLASX_INTERNAL void blasx_gpu_touch(blasx_gpu_t *g);
 
 /* gpu_fail.c: failures and fallback to the CPU kernels. */
 BLASX_INTERNAL void blasx_gpu_task_to_cpu(blasx_gpu_t *g, gpu_task_t *rec);

@@ -8,10 +8,10 @@
  * thread's and would mislead the model.
  *
  * Invariants: each precision is probed at most once per process (done[],
- * even when the probe failed); the links once for all precisions; the heap
+ * even when the probe failed); the links once for all precisions; the pool
  * blocks and pinned buffers a probe takes are returned before it ends.
  *
- * Threading: any thread, serialised by probe_state.lock; the heap blocks
+ * Threading: any thread, serialised by probe_state.lock; the pool blocks
  * are taken under the cache lock, since the GPU threads may be serving
  * other calls meanwhile.  The probe uses a stream and events of its own.
  *
@@ -33,18 +33,12 @@ static struct {
     double h2d, d2h;
 } probe_state = {PTHREAD_MUTEX_INITIALIZER, {0}, {{0}}, 0, 0, 0};
 
-/* Heap blocks for a measurement, under the cache lock. */
+/* Pool blocks for a measurement: free space, tiles of finished calls or a
+ * new segment (blasx_cache_alloc_block, under the cache lock). */
 static int probe_alloc(blasx_gpu_t *g, size_t bytes, uintptr_t *a) {
-    pthread_mutex_lock(&g->cache.lock);
-    int rc = blasx_heap_alloc(&g->heap, bytes, a);
-    pthread_mutex_unlock(&g->cache.lock);
-    return rc;
+    return blasx_cache_alloc_block(&g->cache, bytes, 0, a);
 }
-static void probe_free(blasx_gpu_t *g, uintptr_t a) {
-    pthread_mutex_lock(&g->cache.lock);
-    blasx_heap_free(&g->heap, a);
-    pthread_mutex_unlock(&g->cache.lock);
-}
+static void probe_free(blasx_gpu_t *g, uintptr_t a) { blasx_cache_free_block(&g->cache, a); }
 
 /* Device seconds between two timed events (both completed). */
 static double probe_seconds(const blasx_device_backend_t *be, blasx_event_t e0, blasx_event_t e1) {

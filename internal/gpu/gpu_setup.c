@@ -2,8 +2,8 @@
  *
  * Role: blasx_gpus_init picks the backend (CUDA when built with it and
  * GPUs are visible, else the simulated one when configured), selects the
- * devices (BLASX_GPUS), creates each GPU -- one heap allocation, its tile
- * cache, compute streams, the optional copy, write-back and split streams,
+ * devices (BLASX_GPUS), creates each GPU -- its memory pool (empty: it
+ * grows as calls need, within the cap BLASX_GPU_MEM), its tile cache, compute streams, the optional copy, write-back and split streams,
  * the parked records' events and the direct streams -- and discovers the
  * topology of the L2 level (peer access, measured peer bandwidth, each
  * GPU's preference order).  blasx_gpus_shutdown frees all of it;
@@ -37,6 +37,8 @@ typedef struct {
     long long sim_mem_kb; /* BLASX_SIM_MEM_KB: memory of each */
     const char *devices;  /* BLASX_GPUS (select_devices), NULL: unset */
     int stage, stage_threads, copy_stream, panel, wb_stream, split_stream, l2_cache;
+    const char *gpu_mem; /* BLASX_GPU_MEM: the pools' cap, NULL: the default */
+    long long idle_ms;   /* BLASX_GPU_IDLE_MS */
 } gpu_settings_t;
 
 /* Reads the settings the set-up needs, each only where it applies, since
@@ -59,6 +61,8 @@ static void gpu_read_settings(int have_cuda, gpu_settings_t *set) {
     set->split_stream = (int)blasx_setting_int(BLASX_SETTING_SPLIT_STREAM) != 0;
     set->devices = blasx_setting_text(BLASX_SETTING_GPUS);
     set->l2_cache = (int)blasx_setting_int(BLASX_SETTING_L2_CACHE) != 0;
+    set->gpu_mem = blasx_setting_text(BLASX_SETTING_GPU_MEM);
+    set->idle_ms = blasx_setting_int(BLASX_SETTING_GPU_IDLE_MS);
 }
 
 static void gpu_free_event(void *ev) {
@@ -99,8 +103,7 @@ static void gpu_destroy(blasx_gpu_t *g) {
     if (g->panel_split) be->event_destroy(g->panel_split);
     pthread_mutex_destroy(&g->direct_lock);
     if (g->cache_ok) blasx_cache_destroy(&g->cache, gpu_free_event);
-    if (g->heap_ok) blasx_heap_destroy(&g->heap); /* with the panel buffer */
-    if (g->base) be->mem_free(g->dev, g->base);
+    if (g->pool_ok) blasx_pool_destroy(&g->pool); /* every segment, the panel buffer's too */
     pthread_mutex_destroy(&g->rs_lock);
     free(g);
 }
@@ -153,24 +156,36 @@ static int create_streams(blasx_gpu_t *g) {
     return st;
 }
 
+/* The pool of GPU dev: empty, capped by BLASX_GPU_MEM (v) on a device of
+ * `total` bytes; a malformed v is reported once and the default used. */
+static int pool_create(blasx_gpu_t *g, const char *v, size_t total) {
+    static _Atomic int reported;
+    size_t cap = 0;
+    if (blasx_pool_parse_cap(v, total, &cap) != 0 && !atomic_exchange(&reported, 1))
+        fprintf(stderr, "blasx: BLASX_GPU_MEM=%s ignored (expected bytes such as `64G`, `512M`, or a fraction "
+                        "such as `0.5` or `50%%`); using the default: %d%% of the device\n",
+                v, blasx_cfg.gpu.gpu_mem_pct);
+    const blasx_pool_driver_t drv = {g->be->mem_info, g->be->mem_alloc, g->be->mem_free};
+    const blasx_pool_policy_t pol = blasx_pool_policy_default();
+    return blasx_pool_init(&g->pool, &drv, g->dev, total, cap, &pol);
+}
+
 /* GPU dev of backend be, ready; NULL with *status on failure. */
-static blasx_gpu_t *gpu_create(const blasx_device_backend_t *be, int dev, int *status) {
+static blasx_gpu_t *gpu_create(const blasx_device_backend_t *be, int dev, const char *gpu_mem, int *status) {
     blasx_gpu_t *g = (blasx_gpu_t *)calloc(1, sizeof *g);
     *status = BLASX_ERR_NOMEM;
     if (!g) return NULL;
     g->be = be;
     g->dev = dev;
     g->cpu_helper.id = -1 - dev;
+    atomic_store(&g->idle_min_gap_ns, -1);
     pthread_mutex_init(&g->rs_lock, NULL);
     pthread_mutex_init(&g->direct_lock, NULL);
     size_t freeb = 0, total = 0;
     int st = be->mem_info(dev, &freeb, &total);
-    if (st == 0) {
-        g->bytes = blasx_heap_size_for(freeb);
-        st = g->bytes ? be->mem_alloc(dev, g->bytes, &g->base) : BLASX_ERR_DEVICE;
-    }
-    if (st == 0 && (st = blasx_heap_init(&g->heap, g->base, g->bytes)) == 0) g->heap_ok = 1;
-    if (st == 0 && (st = blasx_cache_init(&g->cache, &g->heap)) == 0) g->cache_ok = 1;
+    if (st == 0 && total == 0) st = BLASX_ERR_DEVICE;
+    if (st == 0 && (st = pool_create(g, gpu_mem, total)) == 0) g->pool_ok = 1;
+    if (st == 0 && (st = blasx_cache_init(&g->cache, &g->pool)) == 0) g->cache_ok = 1;
     if (st == 0) st = create_streams(g);
     *status = st;
     if (st) {
@@ -206,13 +221,14 @@ static int select_devices(const char *v, int ndev, int *list) {
 }
 
 /* Peer-to-dst bandwidth in GB/s: one copy of cfg.gpu.l2_probe_mb MiB to
- * warm the path, one timed; 0 when the heaps cannot spare the blocks. */
+ * warm the path, one timed; 0 when the pools cannot spare the blocks
+ * (which go back to them: the idle release or finalize returns them). */
 static double probe_link(blasx_gpu_t *dst, blasx_gpu_t *src) {
     size_t bytes = (size_t)blasx_cfg.gpu.l2_probe_mb << 20;
     uintptr_t a = 0, b = 0;
     double gbps = 0;
-    if (bytes == 0 || blasx_heap_alloc(&dst->heap, bytes, &a) != 0) return 0;
-    if (blasx_heap_alloc(&src->heap, bytes, &b) == 0) {
+    if (bytes == 0 || blasx_pool_take(&dst->pool, bytes, &a) != 0) return 0;
+    if (blasx_pool_take(&src->pool, bytes, &b) == 0) {
         blasx_shape_t sh = {(int64_t)(bytes / sizeof(double)), 1, (int64_t)(bytes / sizeof(double)), sizeof(double)};
         blasx_stream_t s = dst->st[0].s;
         double t0 = 0, t1 = 0;
@@ -221,9 +237,9 @@ static double probe_link(blasx_gpu_t *dst, blasx_gpu_t *src) {
         if (rc == 0) t0 = blasx_now(), rc = dst->be->copy_p2p(s, a, sh.ld, src->dev, b, sh.ld, sh);
         if (rc == 0) rc = dst->be->stream_sync(s), t1 = blasx_now();
         if (rc == 0 && t1 > t0) gbps = (double)bytes / (t1 - t0) * 1e-9;
-        blasx_heap_free(&src->heap, b);
+        blasx_pool_free(&src->pool, b);
     }
-    blasx_heap_free(&dst->heap, a);
+    blasx_pool_free(&dst->pool, a);
     return gbps;
 }
 
@@ -282,11 +298,12 @@ int blasx_gpus_init(void (*on_all_failed)(void)) {
     tab->be = be;
     tab->stage = set.stage, tab->copy_stream = set.copy_stream, tab->panel = set.panel;
     tab->wb_stream = set.wb_stream, tab->split_stream = set.split_stream;
+    tab->idle_ms = set.idle_ms;
     int list[BLASX_CFG_MAX_GPUS];
     int n = select_devices(set.devices, ndev, list);
     for (int i = 0; i < n; i++) {
         int st;
-        blasx_gpu_t *g = gpu_create(be, list[i], &st);
+        blasx_gpu_t *g = gpu_create(be, list[i], set.gpu_mem, &st);
         if (!g) {
             fprintf(stderr, "blasx: GPU %d unusable (%s); continuing without it\n", list[i],
                     blasx_status_string(st));
@@ -297,6 +314,9 @@ int blasx_gpus_init(void (*on_all_failed)(void)) {
         tab->gpu[tab->n++] = g;
     }
     topology_init(set.l2_cache);
+    /* the peer probes grew the pools: unless a call reuses the segments,
+     * the idle release gives them back (it starts counting at a use) */
+    for (int i = 0; i < tab->n; i++) blasx_gpu_touch(tab->gpu[i]);
     if (tab->stage && tab->n > 0) { /* -1: the cores the GPU threads leave */
         const int t = set.stage_threads >= 0 ? set.stage_threads : blasx_numa_usable_cores() - tab->n;
         blasx_hcopy_start(t < 1 ? 1 : t);

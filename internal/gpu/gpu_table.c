@@ -19,7 +19,34 @@ const char *blasx_gpus_backend_name(void) { return blasx_gpu_table.be ? blasx_gp
 const blasx_device_backend_t *blasx_gpus_backend(void) { return blasx_gpu_table.be; }
 blasx_gpu_t *blasx_gpu_get(int i) { return i >= 0 && i < blasx_gpu_table.n ? blasx_gpu_table.gpu[i] : NULL; }
 int blasx_gpu_broken(const blasx_gpu_t *g) { return atomic_load(&g->broken); }
-double blasx_gpus_heap_bytes(void) { return blasx_gpu_table.n ? (double)blasx_gpu_table.gpu[0]->bytes : 0; }
+/* What GPU 0's pool could hold now: what it holds and the share of the
+ * device's free memory a new segment may take, within the cap -- so a
+ * program holding most of the device gets smaller tiles, not stalls. */
+double blasx_gpus_heap_bytes(void) {
+    if (!blasx_gpu_table.n) return 0;
+    blasx_gpu_t *g = blasx_gpu_table.gpu[0];
+    size_t have = blasx_pool_reserved(&g->pool), freeb = 0, total = 0;
+    if (g->be->mem_info(g->dev, &freeb, &total) != 0) freeb = 0;
+    double b = (double)have + (double)blasx_pool_pct(freeb, g->pool.pol.free_pct);
+    return b < (double)g->pool.cap ? b : (double)g->pool.cap;
+}
+
+int blasx_gpu_mem(int i, blasx_gpu_mem_t *out) {
+    memset(out, 0, sizeof *out);
+    blasx_gpu_t *g = blasx_gpu_get(i);
+    if (!g) return -1;
+    out->reserved = blasx_pool_reserved(&g->pool);
+    out->used = blasx_pool_used(&g->pool);
+    out->cap = g->pool.cap;
+    out->peak = atomic_load(&g->pool.peak);
+    out->segments = blasx_pool_segments(&g->pool);
+    out->grows = atomic_load(&g->pool.grows);
+    out->refusals = atomic_load(&g->pool.refusals);
+    out->releases = atomic_load(&g->pool.releases);
+    int64_t gap = atomic_load(&g->idle_min_gap_ns);
+    out->min_release_gap_ms = gap < 0 ? -1 : (double)gap * 1e-6;
+    return 0;
+}
 
 int blasx_gpus_healthy(void) {
     int h = 0;

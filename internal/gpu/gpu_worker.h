@@ -1,8 +1,9 @@
 /* internal/gpu/gpu_worker.h -- the GPU worker: one host thread per GPU running
  * tile tasks on that GPU (BLASX section IV-C, IV-D).
  *
- * Role: each GPU owns a device heap (gpu_heap.h, one allocation made when
- * the runtime starts), an L1 tile cache over it (tile_cache.h, ALRU), a
+ * Role: each GPU owns a device memory pool (gpu_pool.h: segments taken as
+ * calls need them, within a cap, given back when the GPU is idle), an L1
+ * tile cache over it (tile_cache.h, ALRU), a
  * reservation station (RS) of up to cfg.gpu.rs_slots ready tasks taken from
  * the job's global queue, cfg.gpu.streams_per_gpu compute streams, a copy
  * stream (BLASX_COPY_STREAM: input-tile copies, in the order the steps
@@ -114,10 +115,27 @@ BLASX_INTERNAL int blasx_gpu_work_on(blasx_gpu_t *g, blasx_job_t *job);
 
 BLASX_INTERNAL void blasx_gpu_counters(int i, blasx_gpu_counters_t *out);
 
+/* One sleep of a worker thread between jobs on cv (mu held, as
+ * pthread_cond_wait).  For GPU g's own thread it ends early when g's idle
+ * release (gpu_idle.c) is due, and then runs one step of it with mu
+ * released: drop the idle tiles and panel buffer, give back one empty pool
+ * segment (largest first; the next after cfg.gpu.heap_release_gap_ms).
+ * g NULL (a CPU pool thread): a plain wait.  Returns 1 after a release
+ * step (the caller looks for work again), 0 when woken. */
+BLASX_INTERNAL int blasx_gpu_idle_wait(blasx_gpu_t *g, pthread_cond_t *cv, pthread_mutex_t *mu);
+/* GPU i's pool now (tests, the stats): bytes held, bytes in use, segments. */
+typedef struct {
+    size_t reserved, used, cap, peak;
+    int segments;
+    int64_t grows, refusals, releases;
+    double min_release_gap_ms; /* closest two segments an idle release gave back, -1: never two */
+} blasx_gpu_mem_t;
+BLASX_INTERNAL int blasx_gpu_mem(int i, blasx_gpu_mem_t *out);
+
 /* What a thread running a call whole on GPU i uses (internal/runtime/small_call.h):
  * the GPU's direct streams (inputs and kernels on s, with its own cuBLAS
  * handle; the copy back on s_out after event ev), and its tile cache for
- * heap memory. */
+ * pool memory. */
 typedef struct {
     const blasx_device_backend_t *be;
     blasx_stream_t s, s_out;

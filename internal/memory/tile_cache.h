@@ -1,7 +1,7 @@
 /* internal/memory/tile_cache.h -- the L1 tile cache of one GPU, with ALRU eviction.
  *
  * Role: maps a host tile (its address, shape and leading dimension) to a
- * copy in this GPU's memory, carved from the GPU heap (internal/memory/gpu_heap.h),
+ * copy in this GPU's memory, taken from the GPU pool (internal/memory/gpu_pool.h),
  * so that tasks running on the GPU reuse tiles instead of copying them again
  * (BLASX section IV-B, Alg. 2).  Entries are kept in an approximate-LRU
  * list: a hit moves the entry to the front; eviction takes the entry nearest
@@ -11,7 +11,14 @@
  *
  * Invariants:
  *  - an entry with readers > 0 is never evicted or invalidated;
- *  - every entry holds exactly one heap block of `bytes` bytes;
+ *  - every entry holds exactly one pool block of `bytes` bytes;
+ *  - memory for a tile or a buffer is taken in this order: free space in
+ *    the pool's segments; entries of other calls than the asking one
+ *    (dead once their call ended), ALRU order; a new segment (the pool
+ *    grows within its cap); last, and only for the call's own tiles
+ *    (blasx_cache_insert), the call's own unused entries.  So a call
+ *    reuses what an earlier call left before it takes more of the device,
+ *    and evicts its own working set only when the pool cannot grow;
  *  - entries carry the epoch (call) that loaded them: a lookup hits only an
  *    entry of the same epoch, since host data may change between calls;
  *    older entries are free to evict first;
@@ -32,7 +39,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include "internal/base/common.h"
-#include "internal/memory/gpu_heap.h"
+#include "internal/memory/gpu_pool.h"
 
 typedef struct {
     uintptr_t host;      /* address of the tile's element (0, 0) */
@@ -62,14 +69,16 @@ typedef struct blasx_centry {
 
 typedef struct {
     pthread_mutex_t lock;
-    blasx_heap_t *heap;
+    blasx_gpu_pool_t *pool;
     blasx_centry_t **bucket;
     size_t nbuckets; /* power of two */
     blasx_centry_t *head, *tail;
     blasx_centry_t *free_entries; /* recycled entries (keep their events) */
     int64_t entries;
+    uint64_t only_epoch; /* != 0: every entry is of this call (a walk for another call's would find none) */
     /* statistics (under lock; hits and misses are counted by the worker) */
     int64_t evictions;
+    int64_t idle_drops; /* entries dropped by blasx_cache_drop_unused (an idle GPU) */
     int64_t peer_reads; /* copies a peer GPU took from this cache */
 } blasx_tile_cache_t;
 
@@ -87,9 +96,9 @@ static inline size_t blasx_key_hash(const blasx_tile_key_t *k, size_t nb) {
     return (size_t)(h & (nb - 1));
 }
 
-static inline int blasx_cache_init(blasx_tile_cache_t *c, blasx_heap_t *heap) {
+static inline int blasx_cache_init(blasx_tile_cache_t *c, blasx_gpu_pool_t *pool) {
     memset(c, 0, sizeof *c);
-    c->heap = heap;
+    c->pool = pool;
     c->nbuckets = BLASX_CACHE_BUCKETS;
     c->bucket = (blasx_centry_t **)calloc(c->nbuckets, sizeof(blasx_centry_t *));
     if (!c->bucket) return BLASX_ERR_NOMEM;
@@ -120,12 +129,12 @@ static inline void blasx_cache_hash_unlink(blasx_tile_cache_t *c, blasx_centry_t
     e->hnext = NULL;
 }
 
-/* Removes e (readers == 0) from the cache, returns its memory to the heap
+/* Removes e (readers == 0) from the cache, returns its memory to the pool
  * and its record to the free list.  Caller holds the lock. */
 static inline void blasx_cache_drop_locked(blasx_tile_cache_t *c, blasx_centry_t *e) {
     blasx_cache_hash_unlink(c, e);
     blasx_cache_lru_unlink(c, e);
-    blasx_heap_free(c->heap, e->dev);
+    blasx_pool_free(c->pool, e->dev);
     e->dev = 0;
     e->hnext = c->free_entries;
     c->free_entries = e;
@@ -148,17 +157,47 @@ static inline blasx_centry_t *blasx_cache_victim_locked(blasx_tile_cache_t *c, u
     return NULL;
 }
 
-/* Allocates `bytes` of the heap, evicting victims (blasx_cache_victim_locked
- * with keep) while it has no block large enough: 0, or BLASX_ERR_NOMEM when
- * no victim is left.  Caller holds the lock. */
-static inline int blasx_cache_alloc_locked(blasx_tile_cache_t *c, size_t bytes, uint64_t keep, uintptr_t *out) {
-    while (blasx_heap_alloc(c->heap, bytes, out) != 0) {
-        blasx_centry_t *v = blasx_cache_victim_locked(c, keep);
-        if (!v) return BLASX_ERR_NOMEM;
+/* An unused entry of another call than epoch (0: of any call), nearest
+ * the back, or NULL.  Remembers when every entry is epoch's, so that a
+ * call's misses with the pool at its cap do not walk the whole list each
+ * time only to evict the call's own tile.  Caller holds the lock. */
+static inline blasx_centry_t *blasx_cache_other_victim_locked(blasx_tile_cache_t *c, uint64_t epoch) {
+    if (epoch && c->only_epoch == epoch) return NULL;
+    int other = 0;
+    for (blasx_centry_t *e = c->tail; e; e = e->prev)
+        if (!epoch || e->epoch != epoch) {
+            if (e->readers == 0) return e;
+            other = 1;
+        }
+    if (epoch && !other) c->only_epoch = epoch;
+    return NULL;
+}
+
+/* Allocates `bytes` of the pool for call `epoch` (0: no call, every entry
+ * is another call's) in the banner's order: free space, entries of other
+ * calls, a new segment, then -- with own != 0 -- the call's own unused
+ * entries.  0, BLASX_ERR_NOMEM when nothing is left to take, or the
+ * device's failure to allocate a segment (BLASX_ERR_DEVICE).  Caller
+ * holds the lock. */
+static inline int blasx_cache_alloc_locked(blasx_tile_cache_t *c, size_t bytes, uint64_t epoch, int own,
+                                           uintptr_t *out) {
+    for (;;) {
+        if (blasx_pool_alloc(c->pool, bytes, out) == 0) return 0;
+        blasx_centry_t *v = blasx_cache_other_victim_locked(c, epoch);
+        if (!v) break;
         blasx_cache_drop_locked(c, v);
         c->evictions++;
     }
-    return 0;
+    int st = blasx_pool_grow(c->pool, bytes, out);
+    if (st != BLASX_ERR_NOMEM) return st; /* 0, or a device failure */
+    while (own) {
+        blasx_centry_t *v = blasx_cache_victim_locked(c, 0);
+        if (!v) break;
+        blasx_cache_drop_locked(c, v);
+        c->evictions++;
+        if (blasx_pool_alloc(c->pool, bytes, out) == 0) return 0;
+    }
+    return BLASX_ERR_NOMEM;
 }
 
 /* Looks key up for epoch.  On a hit the entry gains a reader, moves to the
@@ -176,7 +215,7 @@ static inline blasx_centry_t *blasx_cache_lookup(blasx_tile_cache_t *c, const bl
     return e;
 }
 
-/* A new entry for key in heap block dev of `bytes`, with one reader,
+/* A new entry for key in pool block dev of `bytes`, with one reader,
  * state FILLING, at the front of the list; 0, or BLASX_ERR_NOMEM (dev
  * freed) when no entry record can be had.  Caller holds the lock. */
 static inline int blasx_cache_link_new_locked(blasx_tile_cache_t *c, const blasx_tile_key_t *k, uint64_t epoch,
@@ -185,7 +224,7 @@ static inline int blasx_cache_link_new_locked(blasx_tile_cache_t *c, const blasx
     if (e) {
         c->free_entries = e->hnext;
     } else if (!(e = (blasx_centry_t *)calloc(1, sizeof *e))) {
-        blasx_heap_free(c->heap, dev);
+        blasx_pool_free(c->pool, dev);
         return BLASX_ERR_NOMEM;
     }
     void *ready = e->ready;
@@ -201,14 +240,16 @@ static inline int blasx_cache_link_new_locked(blasx_tile_cache_t *c, const blasx
     e->hnext = c->bucket[b];
     c->bucket[b] = e;
     blasx_cache_lru_front(c, e);
+    if (c->entries == 0) c->only_epoch = epoch;
+    else if (c->only_epoch != epoch) c->only_epoch = 0; /* calls mixed (or not known) */
     c->entries++;
     *out = e;
     return 0;
 }
 
 /* Makes room for and inserts a new entry for key (which must not be cached
- * for this epoch), with one reader.  Evicts ALRU victims while the heap has
- * no block large enough.  Returns 0 and the entry (*fresh = 1: the caller
+ * for this epoch), with one reader, taking memory in the banner's order
+ * (the call's own unused entries last).  Returns 0 and the entry (*fresh = 1: the caller
  * must fill it and record its ready marker), or BLASX_ERR_NOMEM when every
  * cached tile is in use -- the caller then lets readers finish and retries.
  * If the key was inserted meanwhile (another stream of this GPU), returns
@@ -225,32 +266,32 @@ static inline int blasx_cache_insert(blasx_tile_cache_t *c, const blasx_tile_key
         *out = e;
     } else {
         uintptr_t dev = 0;
-        st = blasx_cache_alloc_locked(c, bytes, 0, &dev);
+        st = blasx_cache_alloc_locked(c, bytes, epoch, 1, &dev);
         if (st == 0 && (st = blasx_cache_link_new_locked(c, k, epoch, dev, bytes, out)) == 0) *fresh = 1;
     }
     pthread_mutex_unlock(&c->lock);
     return st;
 }
 
-/* A block of `bytes` of the cache's heap outside any entry (a worker's
- * buffer) for call `epoch`, from free space or entries of other calls
- * (never this call's tiles): 0 or BLASX_ERR_NOMEM.  Returned by
+/* A block of `bytes` of the cache's pool outside any entry (a worker's
+ * buffer) for call `epoch` (0: no call), from free space, entries of other
+ * calls or a new segment (never this call's tiles): 0 or BLASX_ERR_NOMEM.  Returned by
  * blasx_cache_free_block. */
 static inline int blasx_cache_alloc_block(blasx_tile_cache_t *c, size_t bytes, uint64_t epoch, uintptr_t *out) {
     pthread_mutex_lock(&c->lock);
-    int st = blasx_cache_alloc_locked(c, bytes, epoch, out);
+    int st = blasx_cache_alloc_locked(c, bytes, epoch, 0, out);
     pthread_mutex_unlock(&c->lock);
     return st;
 }
 
 static inline void blasx_cache_free_block(blasx_tile_cache_t *c, uintptr_t block) {
     pthread_mutex_lock(&c->lock);
-    blasx_heap_free(c->heap, block);
+    blasx_pool_free(c->pool, block);
     pthread_mutex_unlock(&c->lock);
 }
 
-/* Inserts a new entry for key, with one reader, only if the heap has room
- * from free space or entries of other calls (a prefetch must not push out
+/* Inserts a new entry for key, with one reader, only if the pool has room
+ * from free space, entries of other calls or a new segment (a prefetch must not push out
  * this call's tiles): 0 and the entry (the caller fills it and records its
  * ready marker), 1 if key is cached for epoch already (nothing changed),
  * or BLASX_ERR_NOMEM. */
@@ -259,7 +300,7 @@ static inline int blasx_cache_insert_spare(blasx_tile_cache_t *c, const blasx_ti
     size_t bytes = (size_t)k->rows * (size_t)k->cols * k->esz;
     pthread_mutex_lock(&c->lock);
     uintptr_t dev = 0;
-    int st = blasx_cache_find_locked(c, k, epoch) ? 1 : blasx_cache_alloc_locked(c, bytes, epoch, &dev);
+    int st = blasx_cache_find_locked(c, k, epoch) ? 1 : blasx_cache_alloc_locked(c, bytes, epoch, 0, &dev);
     if (st == 0) st = blasx_cache_link_new_locked(c, k, epoch, dev, bytes, out);
     pthread_mutex_unlock(&c->lock);
     return st;
@@ -347,6 +388,24 @@ static inline int blasx_cache_invalidate(blasx_tile_cache_t *c, const blasx_tile
     }
     pthread_mutex_unlock(&c->lock);
     return r;
+}
+
+/* Drops every entry no step reads (an idle GPU: no call of its own runs,
+ * its tiles are dead), so that the pool's segments empty.  Returns the
+ * entries dropped. */
+static inline int64_t blasx_cache_drop_unused(blasx_tile_cache_t *c) {
+    int64_t n = 0;
+    pthread_mutex_lock(&c->lock);
+    for (blasx_centry_t *e = c->tail, *p; e; e = p) {
+        p = e->prev;
+        if (e->readers == 0) {
+            blasx_cache_drop_locked(c, e);
+            n++;
+        }
+    }
+    c->idle_drops += n;
+    pthread_mutex_unlock(&c->lock);
+    return n;
 }
 
 /* Frees every entry (readers must all be zero) and the table.  Calls

@@ -158,7 +158,9 @@ static inline int64_t blasx_tile_model_pick(const blasx_tile_model_t *md, const 
  * simulated backend, or the measurement failed). */
 BLASX_INTERNAL const blasx_tile_model_t *blasx_gpus_tile_model(int prec, size_t esz);
 
-/* GPU heap bytes of GPU 0 (the model's working-set bound); 0 without GPUs. */
+/* Device bytes GPU 0's pool could hold now: what it holds and what it may
+ * still take of the free memory, within its cap (the model's working-set
+ * bound); 0 without GPUs. */
 BLASX_INTERNAL double blasx_gpus_heap_bytes(void);
 
 #endif

@@ -97,7 +97,7 @@ static void *pool_loop(blasx_cpu_worker_t *w, blasx_gpu_t *gpu) {
             }
         if (!job) {
             uint64_t g = rt.gen;
-            while (g == rt.gen && !rt.quit) pthread_cond_wait(&rt.wake, &rt.lock);
+            while (g == rt.gen && !rt.quit && !blasx_gpu_idle_wait(gpu, &rt.wake, &rt.lock)) continue;
             atomic_fetch_sub(&rt.sleepers, 1);
             continue;
         }

@@ -177,9 +177,10 @@ static int run_whole(int n, int prec, size_t esz, const blasx_problem_t *p, cons
         if (used[o]) total += ((size_t)op[o].rows * (size_t)op[o].cols * esz + SMALL_ALIGN - 1) / SMALL_ALIGN * SMALL_ALIGN;
     }
     uintptr_t blk = 0, dev[BLASX_OPND_COUNT];
-    if (blasx_cache_alloc_block(d.cache, total, 0, &blk) != 0) {
+    int ast = blasx_cache_alloc_block(d.cache, total, 0, &blk);
+    if (ast != 0) { /* no memory: the usual path; a device that failed to allocate takes no more */
         blasx_graph_free(&g);
-        blasx_gpu_direct_end(gi, 0, 0, 0);
+        blasx_gpu_direct_end(gi, ast == BLASX_ERR_NOMEM ? 0 : ast, 0, 0);
         goto usual;
     }
     for (int o = 0; o < BLASX_OPND_COUNT; o++) dev[o] = blk + off[o];
