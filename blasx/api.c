@@ -1,5 +1,6 @@
 /* blasx/api.c -- instantiates the public interfaces (blasx/api.inc) for the
  * four precisions. */
+#include <stdatomic.h>
 #include <string.h>
 #include "blasx/blasx.h"
 #include "blasx/blasx_cblas.h"
@@ -17,6 +18,22 @@
 /* Where the current call ran (for the call statistics). */
 enum { API_CPU = BLASX_STATS_CPU, API_TILED = BLASX_STATS_TILED, API_WHOLE_GPU = BLASX_STATS_WHOLE_GPU };
 static _Thread_local int api_tiled;
+
+/* The tiny-call path's per-call look-ups without a pthread_once each:
+ * the settings snapshot (its address never changes; its fields are read
+ * each call) and the stats report's registration, done once. */
+static const blasx_settings_t *_Atomic api_settings_p;
+static inline const blasx_settings_t *api_settings(void) {
+    const blasx_settings_t *p = atomic_load_explicit(&api_settings_p, memory_order_acquire);
+    if (!p) atomic_store_explicit(&api_settings_p, p = blasx_settings(), memory_order_release);
+    return p;
+}
+static _Atomic int api_report_armed;
+static inline void api_report_arm(void) {
+    if (atomic_load_explicit(&api_report_armed, memory_order_acquire)) return;
+    blasx_stats_report_arm();
+    atomic_store_explicit(&api_report_armed, 1, memory_order_release);
+}
 
 #define BX_PREC BX_PREC_S
 #include "internal/base/prec_begin.h"

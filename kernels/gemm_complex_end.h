@@ -21,3 +21,10 @@
 #undef BXZ_V
 #undef BXZ_RFMA
 #undef BXZ_SPLIT_EPI
+#undef BXZ_MLOAD
+#undef BXZ_MSTORE
+#undef BXZ_PERM
+#undef BXZ_IDX_DEINT_R
+#undef BXZ_IDX_DEINT_I
+#undef BXZ_IDX_INT_0
+#undef BXZ_IDX_INT_1

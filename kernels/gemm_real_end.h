@@ -17,5 +17,7 @@
 #undef BXG_FMA
 #undef BXG_MUL
 #undef BXG_ADD
+#undef BXG_MLOADU
+#undef BXG_MSTOREU
 #undef BXG_V
 #undef BXG_RFMA

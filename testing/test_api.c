@@ -199,6 +199,41 @@ static void huge_cases(void) {
     huge_ld = 0;
 }
 
+/* The tiny-call path (a call of at most cfg.small.gpu_min_flops goes
+ * straight to one-thread kernels): square orders 1..17, 63, 64, 65 as
+ * blocked LAPACK makes them, every routine with random options, the
+ * interfaces and the special alpha/beta modes in turn. */
+static void tiny_cases(void) {
+    static const int64_t E[] = {1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15, 16, 17, 63, 64, 65};
+    static const char *const opts[R_COUNT] = {"NTC", "LRUL", "LRUL", "ULNT", "ULNC", "ULNT", "ULNC", "LRULNTCNU",
+                                              "LRULNTCNU"};
+    int t = 0;
+    for (int prec = 0; prec < 4; prec++)
+        for (int r = 0; r < R_COUNT; r++) {
+            if (prec < 2 && (r == R_HEMM || r == R_HERK || r == R_HER2K)) continue;
+            for (size_t e = 0; e < sizeof E / sizeof E[0]; e++, t++) {
+                const char *o = opts[r];
+                char op[5] = {0};
+                if (r == R_GEMM) op[0] = o[bx_rand_int(0, 2)], op[1] = o[bx_rand_int(0, 2)];
+                else if (r == R_TRMM || r == R_TRSM)
+                    op[0] = o[bx_rand_int(0, 1)], op[1] = o[2 + bx_rand_int(0, 1)], op[2] = o[4 + bx_rand_int(0, 2)],
+                    op[3] = o[7 + bx_rand_int(0, 1)];
+                else op[0] = o[bx_rand_int(0, 1)], op[1] = o[2 + bx_rand_int(0, 1)];
+                if (prec >= 2 && (r == R_SYRK || r == R_SYR2K) && op[1] == 'C') op[1] = 'T';
+                const int iface = t % IF_COUNT, mode = t % 5;
+                int64_t m = E[e], n = E[e], k = E[e];
+                if (r == R_SYMM || r == R_HEMM || r == R_TRMM || r == R_TRSM) k = 0;
+                if (r >= R_SYRK && r <= R_HER2K) m = 0;
+                switch (prec) {
+                case 0: run_s(r, iface, op, mode, m, n, k); break;
+                case 1: run_d(r, iface, op, mode, m, n, k); break;
+                case 2: run_c(r, iface, op, mode, m, n, k); break;
+                default: run_z(r, iface, op, mode, m, n, k); break;
+                }
+            }
+        }
+}
+
 int main(void) {
     bx_seed(20240611);
     test_all_s();
@@ -206,6 +241,7 @@ int main(void) {
     test_all_c();
     test_all_z();
     big_cases();
+    tiny_cases();
     huge_cases();
     CHECK(unexpected_errors == 0, "%lld valid calls reported an argument error", unexpected_errors);
     blasx_finalize();

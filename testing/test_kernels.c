@@ -275,6 +275,7 @@ static int cmp_out(const mat_t *C, const void *R, const void *O, int tri, char u
 static const zc ALPHAS[3] = {0, 1, CMPLX(0.7, -0.3)};
 static const zc BETAS[3] = {0, 1, CMPLX(-1.3, 0.4)};
 static long ncase;
+static int al_nonzero(int ia) { return ia != 0; }
 static char lc(char c, int low) { return low ? (char)(c - 'A' + 'a') : c; }
 
 /* ---- per routine -------------------------------------------------------- */
@@ -471,6 +472,204 @@ static void test_tr(int p, int solve) {
                         }
 }
 
+/* ---- edge sizes of the small-call paths ---------------------------------
+ * Orders 1..17, 63, 64, 65 (the unpacked real GEMM and its masked rows, the
+ * GEMM dot product m = n = 1, TRMM of order <= 64 as one GEMM over the
+ * triangle, the real SYRK/SYR2K of order <= 8, the diagonal tiles, the
+ * reciprocal solves), through the kernels and the plain-loop variants the
+ * API's tiny calls use (blasx_k_<p>gemm_small, blasx_k_<p>tr_small).  One
+ * case in four puts a NaN in A (or B for TRMM/TRSM) where the reference
+ * BLAS reads it, which must come out NaN where the reference's does. */
+static const int64_t EDGE[] = {1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15, 16, 17, 63, 64, 65};
+enum { NEDGE = sizeof EDGE / sizeof EDGE[0] };
+
+/* NaN where the reference has one: ours must have one (ours may have more
+ * only for TRMM, whose GEMM over the triangle multiplies the zeros of a
+ * diagonal micro-tile, see kernels/cpu_tri.inc). */
+static int nan_covers(const mat_t *C, const void *R) {
+    for (int64_t j = 0; j < C->cols; j++)
+        for (int64_t i = 0; i < C->rows; i++) {
+            zc a = getv(C->p, C->a, i + j * C->ld), b = getv(C->p, R, i + j * C->ld);
+            if ((isnan(creal(b)) || isnan(cimag(b))) && !(isnan(creal(a)) || isnan(cimag(a)))) return 0;
+        }
+    return 1;
+}
+
+static void my_gemm_small(int p, char ta, char tb, int64_t m, int64_t n, int64_t k, zc al, const void *A,
+                          int64_t lda, const void *B, int64_t ldb, zc be, void *C, int64_t ldc) {
+    switch (p) {
+    case PS: blasx_k_sgemm_small(ta, tb, m, n, k, (float)creal(al), A, lda, B, ldb, (float)creal(be), C, ldc); break;
+    case PD: blasx_k_dgemm_small(ta, tb, m, n, k, creal(al), A, lda, B, ldb, creal(be), C, ldc); break;
+    case PC: blasx_k_cgemm_small(ta, tb, m, n, k, (float _Complex)al, A, lda, B, ldb, (float _Complex)be, C, ldc); break;
+    default: blasx_k_zgemm_small(ta, tb, m, n, k, al, A, lda, B, ldb, be, C, ldc);
+    }
+}
+
+static void test_gemm_edges(int p) {
+    gemm_f ref = (gemm_f)ref_sym(p, "gemm");
+    if (!ref) return;
+    for (int s = 0; s < NEDGE; s++)
+        for (int v = 0; v < 3; v++) /* three partners for each edge size */
+            for (int ta = 0; ta < 3; ta++)
+                for (int tb = 0; tb < 3; tb++)
+                    for (int iab = 0; iab < 9; iab++) {
+                        const int ia = iab / 3, ib = iab % 3;
+                        /* m the edge size; n, k cycle through the list (m = n = 1 included) */
+                        int64_t m = EDGE[s], n = v == 0 ? EDGE[s] : EDGE[(s * 7 + v * 5 + ta) % NEDGE];
+                        int64_t k = v == 1 ? EDGE[s] : EDGE[(s * 3 + v * 11 + tb + iab) % NEDGE];
+                        if (v == 2) n = 1, m = EDGE[(s + iab) % NEDGE] > 17 ? 1 : EDGE[(s + iab) % NEDGE] % 3 ? m : 1;
+                        char TA = "NTC"[ta], TB = "NTC"[tb];
+                        int low = (++ncase % 4) == 3, pad = (int)(ncase % 3), nan = al_nonzero(ia) && ncase % 4 == 1;
+                        zc al = ALPHAS[ia], be = BETAS[ib];
+                        mat_t A = TA == 'N' ? mk(p, m, k, pad) : mk(p, k, m, pad);
+                        mat_t B = TB == 'N' ? mk(p, k, n, pad) : mk(p, n, k, pad);
+                        mat_t C = mk(p, m, n, pad);
+                        if (al == 0) fill_nan(&A), fill_nan(&B);
+                        if (be == 0) fill_nan(&C);
+                        if (nan) setv(p, A.a, (A.rows - 1) + (A.cols / 2) * A.ld, NAN);
+                        void *A0 = dup(&A), *B0 = dup(&B), *C0 = dup(&C), *R = dup(&C);
+                        double sA = nan ? 1 : maxabs(&A), sB = maxabs(&B), sC = be == 0 ? 0 : maxabs(&C);
+                        int im = (int)m, in = (int)n, ik = (int)k, ila = (int)A.ld, ilb = (int)B.ld, ilc = (int)C.ld;
+                        scal_t ua = sc(p, al), ub = sc(p, be);
+                        ref(&TA, &TB, &im, &in, &ik, &ua, A.a, &ila, B.a, &ilb, &ub, R, &ilc, 1, 1);
+                        mat_t Rm = C;
+                        Rm.a = R;
+                        double tol = 30 * eps(p) * (double)(k + 2) *
+                                     (cabs(al) * sA * sB * (double)(k > 0 ? k : 1) + cabs(be) * sC + maxabs(&Rm) + DBL_MIN);
+                        /* the kernel, then the plain-loop variant (called by the API for alpha != 0, k > 0) */
+                        for (int w = 0; w < (al != 0 && k > 0 ? 2 : 1); w++) {
+                            memcpy(C.a, C0, bytes_of(&C));
+                            (w ? my_gemm_small : my_gemm)(p, lc(TA, low), lc(TB, low), m, n, k, al, A.a, A.ld, B.a,
+                                                          B.ld, be, C.a, C.ld);
+                            double md;
+                            int uo;
+                            int ok = cmp_out(&C, R, C0, 0, 'L', tol, &md, &uo);
+                            ok = ok && !memcmp(A.a, A0, bytes_of(&A)) && !memcmp(B.a, B0, bytes_of(&B));
+                            CHECK(ok, "%cgemm%s edge %c%c m=%lld n=%lld k=%lld alpha=(%g,%g) beta=(%g,%g) ld+%d nan=%d: "
+                                      "maxdiff=%g tol=%g untouched=%d",
+                                  PCH[p], w ? "_small" : "", TA, TB, (long long)m, (long long)n, (long long)k, creal(al),
+                                  cimag(al), creal(be), cimag(be), pad, nan, md, tol, uo);
+                        }
+                        free(A.a), free(B.a), free(C.a), free(A0), free(B0), free(C0), free(R);
+                    }
+}
+
+/* SYRK/HERK/SYR2K/HER2K of every order up to 17 and 63..65, k from the list. */
+static void test_rank_edges(int p, int herm, int two) {
+    const char *nm = two ? (herm ? "her2k" : "syr2k") : (herm ? "herk" : "syrk");
+    void *rf = ref_sym(p, nm);
+    if (!rf) return;
+    const char *trs = herm ? "NC" : cx(p) ? "NT" : "NTC";
+    for (int s = 0; s < NEDGE; s++)
+        for (int ul = 0; ul < 2; ul++)
+            for (const char *tp = trs; *tp; tp++)
+                for (int iab = 0; iab < 9; iab++) {
+                    const int ia = iab / 3, ib = iab % 3;
+                    int64_t n = EDGE[s], k = EDGE[(s * 5 + iab + ul) % NEDGE];
+                    char UL = "UL"[ul], TR = *tp;
+                    int low = (++ncase % 4) == 3, pad = (int)(ncase % 3), nan = al_nonzero(ia) && ncase % 4 == 1;
+                    zc al = herm && !two ? creal(ALPHAS[ia]) : ALPHAS[ia];
+                    zc be = herm ? creal(BETAS[ib]) : BETAS[ib];
+                    mat_t A = TR == 'N' ? mk(p, n, k, pad) : mk(p, k, n, pad);
+                    mat_t B = TR == 'N' ? mk(p, n, k, pad) : mk(p, k, n, pad);
+                    mat_t C = mk(p, n, n, pad);
+                    for (int64_t j = 0; j < n; j++)
+                        for (int64_t i = 0; i < n; i++)
+                            if (UL == 'U' ? i > j : i < j) setv(p, C.a, i + j * C.ld, NAN);
+                    if (herm && be != 0)
+                        for (int64_t j = 0; j < n; j++)
+                            setv(p, C.a, j + j * C.ld, CMPLX(creal(getv(p, C.a, j + j * C.ld)), NAN));
+                    if (al == 0) fill_nan(&A), fill_nan(&B);
+                    if (be == 0) fill_nan(&C);
+                    if (nan) setv(p, A.a, (A.rows - 1) + (A.cols - 1) * A.ld, NAN);
+                    void *A0 = dup(&A), *B0 = dup(&B), *C0 = dup(&C), *R = dup(&C);
+                    double sA = nan ? 1 : maxabs(&A), sB = two ? maxabs(&B) : sA, sC = be == 0 ? 0 : maxabs(&C);
+                    int in = (int)n, ik = (int)k, ila = (int)A.ld, ilb = (int)B.ld, ilc = (int)C.ld;
+                    scal_t ua = herm && !two ? scr(p, creal(al)) : sc(p, al);
+                    scal_t ub = herm ? scr(p, creal(be)) : sc(p, be);
+                    if (two) {
+                        my_syr2k(p, herm, lc(UL, low), lc(TR, low), n, k, al, A.a, A.ld, B.a, B.ld, be, C.a, C.ld);
+                        ((syr2k_f)rf)(&UL, &TR, &in, &ik, &ua, A.a, &ila, B.a, &ilb, &ub, R, &ilc, 1, 1);
+                    } else {
+                        my_syrk(p, herm, lc(UL, low), lc(TR, low), n, k, al, A.a, A.ld, be, C.a, C.ld);
+                        ((syrk_f)rf)(&UL, &TR, &in, &ik, &ua, A.a, &ila, &ub, R, &ilc, 1, 1);
+                    }
+                    mat_t Rm = C;
+                    Rm.a = R;
+                    double tol = 30 * eps(p) * (double)(k + 2) *
+                                 ((two ? 2 : 1) * cabs(al) * sA * sB * (double)(k > 0 ? k : 1) + cabs(be) * sC +
+                                  maxabs(&Rm) + DBL_MIN);
+                    double md;
+                    int uo;
+                    int ok = cmp_out(&C, R, C0, 1, UL, tol, &md, &uo);
+                    ok = ok && !memcmp(A.a, A0, bytes_of(&A)) && !memcmp(B.a, B0, bytes_of(&B));
+                    CHECK(ok, "%c%s edge %c%c n=%lld k=%lld alpha=(%g,%g) beta=(%g,%g) ld+%d nan=%d: maxdiff=%g tol=%g "
+                              "untouched=%d",
+                          PCH[p], nm, UL, TR, (long long)n, (long long)k, creal(al), cimag(al), creal(be), cimag(be),
+                          pad, nan, md, tol, uo);
+                    free(A.a), free(B.a), free(C.a), free(A0), free(B0), free(C0), free(R);
+                }
+}
+
+static void my_tr_small(int p, int solve, char sd, char ul, char tr, char dg, int64_t m, int64_t n, zc al,
+                        const void *A, int64_t lda, void *B, int64_t ldb) {
+    switch (p) {
+    case PS: blasx_k_str_small(solve, sd, ul, tr, dg, m, n, (float)creal(al), A, lda, B, ldb); break;
+    case PD: blasx_k_dtr_small(solve, sd, ul, tr, dg, m, n, creal(al), A, lda, B, ldb); break;
+    case PC: blasx_k_ctr_small(solve, sd, ul, tr, dg, m, n, (float _Complex)al, A, lda, B, ldb); break;
+    default: blasx_k_ztr_small(solve, sd, ul, tr, dg, m, n, al, A, lda, B, ldb);
+    }
+}
+
+/* TRMM/TRSM with the triangle's order from the list, every option. */
+static void test_tr_edges(int p, int solve) {
+    trmm_f ref = (trmm_f)ref_sym(p, solve ? "trsm" : "trmm");
+    if (!ref) return;
+    for (int s = 0; s < NEDGE; s++)
+        for (int sd = 0; sd < 2; sd++)
+            for (int ul = 0; ul < 2; ul++)
+                for (int tr = 0; tr < 3; tr++)
+                    for (int dg = 0; dg < 2; dg++)
+                        for (int ia = 0; ia < 3; ia++) {
+                            int64_t ka = EDGE[s], o = EDGE[(s * 7 + tr * 3 + dg + ia) % NEDGE];
+                            int64_t m = sd == 0 ? ka : o, n = sd == 0 ? o : ka;
+                            char SD = "LR"[sd], UL = "UL"[ul], TR = "NTC"[tr], DG = "NU"[dg];
+                            int low = (++ncase % 4) == 3, pad = (int)(ncase % 3), nan = ia != 0 && ncase % 4 == 1;
+                            zc al = ALPHAS[ia];
+                            mat_t A = mk(p, ka, ka, pad), B = mk(p, m, n, pad);
+                            shape_tri(&A, UL, DG == 'U', 0);
+                            if (al == 0) fill_nan(&A);
+                            if (nan) setv(p, B.a, (m / 2) + (n - 1) * B.ld, NAN);
+                            void *A0 = dup(&A), *B0 = dup(&B), *R = dup(&B);
+                            double sA = maxabs(&A), sB = maxabs(&B);
+                            int im = (int)m, in = (int)n, ila = (int)A.ld, ilb = (int)B.ld;
+                            scal_t ua = sc(p, al);
+                            ref(&SD, &UL, &TR, &DG, &im, &in, &ua, A.a, &ila, R, &ilb, 1, 1, 1, 1);
+                            mat_t Rm = B;
+                            Rm.a = R;
+                            double tol = 30 * eps(p) * (double)(ka + 2) *
+                                         (cabs(al) * sB * (solve ? 1 : sA + 1) + maxabs(&Rm) + DBL_MIN);
+                            for (int w = 0; w < 2; w++) { /* the kernel, then the unblocked variant */
+                                memcpy(B.a, B0, bytes_of(&B));
+                                (w ? my_tr_small : my_tr)(p, solve, lc(SD, low), lc(UL, low), lc(TR, low), lc(DG, low),
+                                                          m, n, al, A.a, A.ld, B.a, B.ld);
+                                double md = 0;
+                                int uo = 1, ok;
+                                if (nan) { /* NaN (at least) where the reference has one */
+                                    ok = nan_covers(&B, R);
+                                } else {
+                                    ok = cmp_out(&B, R, B0, 0, 'L', tol, &md, &uo);
+                                }
+                                ok = ok && !memcmp(A.a, A0, bytes_of(&A));
+                                CHECK(ok, "%c%s%s edge %c%c%c%c m=%lld n=%lld alpha=(%g,%g) ld+%d nan=%d: maxdiff=%g "
+                                          "tol=%g untouched=%d",
+                                      PCH[p], solve ? "trsm" : "trmm", w ? "(small)" : "", SD, UL, TR, DG, (long long)m,
+                                      (long long)n, creal(al), cimag(al), pad, nan, md, tol, uo);
+                            }
+                            free(A.a), free(B.a), free(A0), free(B0), free(R);
+                        }
+}
+
 int main(void) {
     /* The reference BLAS (Debian's libblas3) by its path first: libblas.so.3
      * may be an optimized BLAS (OpenBLAS's, with libopenblas0 installed),
@@ -489,7 +688,14 @@ int main(void) {
         test_rank(p, 0, 1);
         test_tr(p, 0);
         test_tr(p, 1);
+        test_gemm_edges(p);
+        test_rank_edges(p, 0, 0);
+        test_rank_edges(p, 0, 1);
+        test_tr_edges(p, 0);
+        test_tr_edges(p, 1);
         if (cx(p)) {
+            test_rank_edges(p, 1, 0);
+            test_rank_edges(p, 1, 1);
             test_symm(p, 1);
             test_rank(p, 1, 0);
             test_rank(p, 1, 1);
