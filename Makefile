@@ -264,10 +264,10 @@ $(BUILD)/bench_dropin_gemm: benchmarks/bench_dropin_gemm.c
 # linked to the system's liblapack.so.3) and cuSOLVER in core
 # (benchmarks/bench_cusolver_factor.c, CUDA by dlopen); run side by side by
 # benchmarks/run_factor.sh.
-$(BUILD)/bench_dropin_factor: benchmarks/bench_dropin_factor.c
+$(BUILD)/bench_dropin_factor: benchmarks/bench_dropin_factor.c benchmarks/bench_factor_common.h
 	@mkdir -p $(dir $@)
 	$(CC) -std=c11 $(OPT) $(ARCH) -Wall -Wextra -D_GNU_SOURCE $< -o $@ -l:liblapack.so.3 -lm -ldl
-$(BUILD)/bench_cusolver_factor: benchmarks/bench_cusolver_factor.c
+$(BUILD)/bench_cusolver_factor: benchmarks/bench_cusolver_factor.c benchmarks/bench_factor_common.h
 	@mkdir -p $(dir $@)
 	$(CC) -std=c11 $(OPT) $(ARCH) -Wall -Wextra -D_GNU_SOURCE $< -o $@ -lm -ldl
 

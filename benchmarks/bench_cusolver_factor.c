@@ -26,6 +26,8 @@
 #include <string.h>
 #include <time.h>
 
+#include "bench_factor_common.h"
+
 /* The few entry points, declared here: CUDA and cuSOLVER return their
  * status enums as int; handles and streams are opaque pointers. */
 typedef int (*fn_malloc)(void **, size_t);
@@ -78,33 +80,6 @@ static int load(void) {
     cu.getrf[0] = (fn_getrf)sym(so, "cusolverDnDgetrf", &miss);
     cu.getrf[1] = (fn_getrf)sym(so, "cusolverDnZgetrf", &miss);
     return miss ? -1 : 0;
-}
-
-static double now(void) {
-    struct timespec ts;
-    clock_gettime(CLOCK_MONOTONIC, &ts);
-    return (double)ts.tv_sec + 1e-9 * (double)ts.tv_nsec;
-}
-
-static uint64_t rs = 0x2545F4914F6CDD1DULL;
-static double rnd(void) {
-    rs ^= rs << 13, rs ^= rs >> 7, rs ^= rs << 17;
-    return (double)(rs >> 11) * 0x1.0p-52 - 1.0;
-}
-
-static void fill(int op, int cplx, int n, void *A) {
-    size_t nn = (size_t)n * n;
-    for (size_t q = 0; q < nn; q++) {
-        if (cplx) ((double _Complex *)A)[q] = rnd() + I * rnd();
-        else ((double *)A)[q] = rnd();
-    }
-    if (op == 0)
-        for (int j = 0; j < n; j++)
-            for (int i = 0; i <= j; i++) {
-                size_t a = (size_t)i + (size_t)j * n, b = (size_t)j + (size_t)i * n;
-                if (cplx) ((double _Complex *)A)[a] = i == j ? (double)n : conj(((double _Complex *)A)[b]);
-                else ((double *)A)[a] = i == j ? (double)n : ((double *)A)[b];
-            }
 }
 
 #define CK(call)                                                                                   \

@@ -33,22 +33,12 @@
 #include <string.h>
 #include <time.h>
 
+#include "bench_factor_common.h"
+
 extern void dpotrf_(const char *, const int *, double *, const int *, int *, size_t);
 extern void zpotrf_(const char *, const int *, double _Complex *, const int *, int *, size_t);
 extern void dgetrf_(const int *, const int *, double *, const int *, int *, int *);
 extern void zgetrf_(const int *, const int *, double _Complex *, const int *, int *, int *);
-
-static double now(void) {
-    struct timespec ts;
-    clock_gettime(CLOCK_MONOTONIC, &ts);
-    return (double)ts.tv_sec + 1e-9 * (double)ts.tv_nsec;
-}
-
-static uint64_t rs = 0x2545F4914F6CDD1DULL;
-static double rnd(void) {
-    rs ^= rs << 13, rs ^= rs >> 7, rs ^= rs << 17;
-    return (double)(rs >> 11) * 0x1.0p-52 - 1.0;
-}
 
 static const char *bound_file(const char *sym) {
     Dl_info di;
@@ -103,26 +93,6 @@ static double check(int op, int cplx, int n, const void *A0, const void *F, cons
     }
     free(perm);
     return worst;
-}
-
-static void fill(int op, int cplx, int n, void *A) {
-    size_t nn = (size_t)n * n;
-    for (size_t q = 0; q < nn; q++) {
-        if (cplx) ((double _Complex *)A)[q] = rnd() + I * rnd();
-        else ((double *)A)[q] = rnd();
-    }
-    if (op == 0) /* Hermitian, N on the diagonal: positive definite */
-        for (int j = 0; j < n; j++)
-            for (int i = 0; i <= j; i++) {
-                size_t a = (size_t)i + (size_t)j * n, b = (size_t)j + (size_t)i * n;
-                if (cplx) {
-                    double _Complex *Z = A;
-                    Z[a] = i == j ? (double)n : conj(Z[b]);
-                } else {
-                    double *D = A;
-                    D[a] = i == j ? (double)n : D[b];
-                }
-            }
 }
 
 int main(int argc, char **argv) {
