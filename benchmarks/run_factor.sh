@@ -23,7 +23,8 @@
 # cusolver"), SLOW_MAX_N (20480: the ref_* configurations only up to this
 # N), RUN_TIMEOUT (300 s per process), BLASX_SO (build/libblasx.so),
 # OPENBLAS_DIR (/usr/lib/x86_64-linux-gnu/openblas-pthread), REF_DIR
-# (build/carry/lib), NVBLAS_SO (found as run_dropin_nvblas.sh finds it),
+# (build/carry/lib: benchmarks/make_carry.sh fills it here, the device call
+# carries it), NVBLAS_SO (found as run_dropin_nvblas.sh finds it),
 # CPU_BLAS (/usr/lib/x86_64-linux-gnu/libopenblas.so.0), NV_TILE (4096),
 # FACTOR_BUILD=0 to skip the build.  A configuration whose library is
 # missing is skipped and says so.  Exit status 1 if a run failed a check.
