@@ -165,25 +165,30 @@ static void big_cases(void) {
     run_d(R_SYRK, IF_CCOL, "LT", 5, 0, d, tt);
 }
 
+/* Random legal options of routine r (reference letters) into op[0..3]. */
+static void rand_opts(int r, char op[5]) {
+    static const char *const opts[R_COUNT] = {"NTC", "LRUL", "LRUL", "ULNT", "ULNC", "ULNT", "ULNC", "LRULNTCNU",
+                                              "LRULNTCNU"};
+    const char *o = opts[r];
+    if (r == R_GEMM) op[0] = o[bx_rand_int(0, 2)], op[1] = o[bx_rand_int(0, 2)];
+    else if (r == R_TRMM || r == R_TRSM)
+        op[0] = o[bx_rand_int(0, 1)], op[1] = o[2 + bx_rand_int(0, 1)], op[2] = o[4 + bx_rand_int(0, 2)],
+        op[3] = o[7 + bx_rand_int(0, 1)];
+    else op[0] = o[bx_rand_int(0, 1)], op[1] = o[2 + bx_rand_int(0, 1)];
+}
+
 /* 64-bit index arithmetic: every routine with every leading dimension
  * 2^30 + 7, so that element offsets pass 2^31 from the third column (or
  * row) on; the mappings are MAP_NORESERVE and only the used pages exist.
  * Dimensions 3..6, options and interface random. */
 static void huge_cases(void) {
     huge_ld = ((int64_t)1 << 30) + 7;
-    static const char *const opts[R_COUNT] = {"NTC", "LRUL", "LRUL", "ULNT", "ULNC", "ULNT", "ULNC", "LRULNTCNU",
-                                              "LRULNTCNU"};
     for (int prec = 0; prec < 4; prec++)
         for (int r = 0; r < R_COUNT; r++) {
             if (prec < 2 && (r == R_HEMM || r == R_HERK || r == R_HER2K)) continue;
             for (int t = 0; t < 4; t++) {
-                const char *o = opts[r];
                 char op[5] = {0};
-                if (r == R_GEMM) op[0] = o[bx_rand_int(0, 2)], op[1] = o[bx_rand_int(0, 2)];
-                else if (r == R_TRMM || r == R_TRSM)
-                    op[0] = o[bx_rand_int(0, 1)], op[1] = o[2 + bx_rand_int(0, 1)], op[2] = o[4 + bx_rand_int(0, 2)],
-                    op[3] = o[7 + bx_rand_int(0, 1)];
-                else op[0] = o[bx_rand_int(0, 1)], op[1] = o[2 + bx_rand_int(0, 1)];
+                rand_opts(r, op);
                 int iface = (int)bx_rand_int(0, IF_COUNT - 1);
                 int64_t m = bx_rand_int(3, 6), n = bx_rand_int(3, 6), k = bx_rand_int(3, 6);
                 if (r == R_SYMM || r == R_HEMM || r == R_TRMM || r == R_TRSM) k = 0;
@@ -205,20 +210,13 @@ static void huge_cases(void) {
  * interfaces and the special alpha/beta modes in turn. */
 static void tiny_cases(void) {
     static const int64_t E[] = {1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15, 16, 17, 63, 64, 65};
-    static const char *const opts[R_COUNT] = {"NTC", "LRUL", "LRUL", "ULNT", "ULNC", "ULNT", "ULNC", "LRULNTCNU",
-                                              "LRULNTCNU"};
     int t = 0;
     for (int prec = 0; prec < 4; prec++)
         for (int r = 0; r < R_COUNT; r++) {
             if (prec < 2 && (r == R_HEMM || r == R_HERK || r == R_HER2K)) continue;
             for (size_t e = 0; e < sizeof E / sizeof E[0]; e++, t++) {
-                const char *o = opts[r];
                 char op[5] = {0};
-                if (r == R_GEMM) op[0] = o[bx_rand_int(0, 2)], op[1] = o[bx_rand_int(0, 2)];
-                else if (r == R_TRMM || r == R_TRSM)
-                    op[0] = o[bx_rand_int(0, 1)], op[1] = o[2 + bx_rand_int(0, 1)], op[2] = o[4 + bx_rand_int(0, 2)],
-                    op[3] = o[7 + bx_rand_int(0, 1)];
-                else op[0] = o[bx_rand_int(0, 1)], op[1] = o[2 + bx_rand_int(0, 1)];
+                rand_opts(r, op);
                 if (prec >= 2 && (r == R_SYRK || r == R_SYR2K) && op[1] == 'C') op[1] = 'T';
                 const int iface = t % IF_COUNT, mode = t % 5;
                 int64_t m = E[e], n = E[e], k = E[e];

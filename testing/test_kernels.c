@@ -218,6 +218,20 @@ static size_t bytes_of(const mat_t *m) {
 static void fill_nan(mat_t *m) {
     for (int64_t i = 0; i < m->ld * (m->cols > 0 ? m->cols : 1); i++) setv(m->p, m->a, i, NAN);
 }
+/* NaN where a SYRK-family kernel must not read: the unreferenced triangle
+ * of C (must stay bitwise), Im(C(j,j)) when Hermitian, A and B when
+ * alpha == 0, C when beta == 0. */
+static void rank_poison(char UL, int herm, zc al, zc be, mat_t *A, mat_t *B, mat_t *C) {
+    const int p = C->p;
+    const int64_t n = C->rows;
+    for (int64_t j = 0; j < n; j++)
+        for (int64_t i = 0; i < n; i++)
+            if (UL == 'U' ? i > j : i < j) setv(p, C->a, i + j * C->ld, NAN);
+    if (herm && be != 0)
+        for (int64_t j = 0; j < n; j++) setv(p, C->a, j + j * C->ld, CMPLX(creal(getv(p, C->a, j + j * C->ld)), NAN));
+    if (al == 0) fill_nan(A), fill_nan(B);
+    if (be == 0) fill_nan(C);
+}
 static double maxabs(const mat_t *m) { /* over the logical matrix, NaN ignored */
     double r = 0;
     for (int64_t j = 0; j < m->cols; j++)
@@ -388,16 +402,7 @@ static void test_rank(int p, int herm, int two) {
                         mat_t A = TR == 'N' ? mk(p, n, k, pad) : mk(p, k, n, pad);
                         mat_t B = TR == 'N' ? mk(p, n, k, pad) : mk(p, k, n, pad);
                         mat_t C = mk(p, n, n, pad);
-                        /* the unreferenced triangle of C is NaN: must stay bitwise */
-                        for (int64_t j = 0; j < n; j++)
-                            for (int64_t i = 0; i < n; i++)
-                                if (UL == 'U' ? i > j : i < j) setv(p, C.a, i + j * C.ld, NAN);
-                        /* Hermitian: only Re(C(j,j)) may be read */
-                        if (herm && be != 0)
-                            for (int64_t j = 0; j < n; j++)
-                                setv(p, C.a, j + j * C.ld, CMPLX(creal(getv(p, C.a, j + j * C.ld)), NAN));
-                        if (al == 0) fill_nan(&A), fill_nan(&B);
-                        if (be == 0) fill_nan(&C);
+                        rank_poison(UL, herm, al, be, &A, &B, &C);
                         void *A0 = dup(&A), *B0 = dup(&B), *C0 = dup(&C), *R = dup(&C);
                         double sA = maxabs(&A), sB = two ? maxabs(&B) : sA,
                                sC = be == 0 ? 0 : maxabs(&C);
@@ -573,14 +578,7 @@ static void test_rank_edges(int p, int herm, int two) {
                     mat_t A = TR == 'N' ? mk(p, n, k, pad) : mk(p, k, n, pad);
                     mat_t B = TR == 'N' ? mk(p, n, k, pad) : mk(p, k, n, pad);
                     mat_t C = mk(p, n, n, pad);
-                    for (int64_t j = 0; j < n; j++)
-                        for (int64_t i = 0; i < n; i++)
-                            if (UL == 'U' ? i > j : i < j) setv(p, C.a, i + j * C.ld, NAN);
-                    if (herm && be != 0)
-                        for (int64_t j = 0; j < n; j++)
-                            setv(p, C.a, j + j * C.ld, CMPLX(creal(getv(p, C.a, j + j * C.ld)), NAN));
-                    if (al == 0) fill_nan(&A), fill_nan(&B);
-                    if (be == 0) fill_nan(&C);
+                    rank_poison(UL, herm, al, be, &A, &B, &C);
                     if (nan) setv(p, A.a, (A.rows - 1) + (A.cols - 1) * A.ld, NAN);
                     void *A0 = dup(&A), *B0 = dup(&B), *C0 = dup(&C), *R = dup(&C);
                     double sA = nan ? 1 : maxabs(&A), sB = two ? maxabs(&B) : sA, sC = be == 0 ? 0 : maxabs(&C);
