@@ -131,13 +131,16 @@ SIM_ENV = BLASX_SIM_MEM_KB=16 NETLIB_SETS=debian
 # LAPACK's linear-equation testers (Debian's liblapack-test) with blasx's
 # factorizations: every test path against the default build; the paths of
 # the factorizations (GE, PO) with M, N up to 20 (LU splits above 16)
-# against the tiny build on 1, 2 and 3 simulated GPUs, every step tiled.
+# against the tiny build on 1, 2 and 3 simulated GPUs, every step tiled,
+# and on 2 with the factorizations whole on one GPU (BLASX_LAPACK_GPU_MIN_N).
 lapack: $(BUILD)/libblasx.so $(BUILD)/tiny/libblasx.so
 	bash testing/lapack/run_lapack_lin.sh $(abspath $(BUILD)/libblasx.so) default
 	for g in 1 2 3; do \
 	  BLASX_SIM_GPUS=$$g BLASX_SIM_MEM_KB=16 LAPACK_PATHS="GE PO" LAPACK_DIMS="0 1 2 3 10 20" \
 	    bash testing/lapack/run_lapack_lin.sh $(abspath $(BUILD)/tiny/libblasx.so) sim$$g || exit 1; \
 	done
+	BLASX_LAPACK_GPU_MIN_N=2 BLASX_SIM_GPUS=2 BLASX_SIM_MEM_KB=64 LAPACK_PATHS="GE PO" LAPACK_DIMS="0 1 2 3 10 20" \
+	  bash testing/lapack/run_lapack_lin.sh $(abspath $(BUILD)/tiny/libblasx.so) sim2-whole
 
 sim: $(BUILD)/tiny/test_api $(BUILD)/tiny/test_gpu $(BUILD)/tiny/test_errors $(BUILD)/tiny/test_naninf $(BUILD)/tiny/test_trace $(BUILD)/tiny/test_lapack $(BUILD)/tiny/libblasx.so \
      $(BUILD)/test_api $(BUILD)/test_errors $(BUILD)/test_naninf $(BUILD)/test_threads $(BUILD)/libblasx.so \
@@ -147,6 +150,8 @@ sim: $(BUILD)/tiny/test_api $(BUILD)/tiny/test_gpu $(BUILD)/tiny/test_errors $(B
 	  BLASX_STAGE_PAGEABLE=$$((g % 2)) BLASX_SIM_GPUS=$$g $(SIM_ENV) bash testing/run_unit.sh $(BUILD)/tiny/test_api $(BUILD)/tiny/test_gpu $(BUILD)/tiny/test_errors $(BUILD)/tiny/test_naninf $(BUILD)/tiny/test_lapack || exit 1; \
 	  BLASX_SIM_GPUS=$$g $(SIM_ENV) bash testing/netlib/run_netlib.sh $(abspath $(BUILD)/tiny/libblasx.so) sim$$g || exit 1; \
 	done
+	echo "=== 1 and 3 simulated GPU(s): factorizations from order 8 whole on one GPU"
+	for g in 1 3; do BLASX_LAPACK_GPU_MIN_N=8 BLASX_SIM_GPUS=$$g $(SIM_ENV) bash testing/run_unit.sh $(BUILD)/tiny/test_lapack || exit 1; done
 	echo "=== 2 simulated GPU(s), second cache level off"
 	BLASX_L2_CACHE=0 BLASX_SIM_GPUS=2 $(SIM_ENV) bash testing/run_unit.sh $(BUILD)/tiny/test_gpu
 	echo "=== 2 simulated GPU(s): no copy stream (no panels either); panels off; panels split on the copy stream; GEMM's K loops in order; the CPU team with a 2-column strip"

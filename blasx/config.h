@@ -408,6 +408,12 @@ _Static_assert(BLASX_CFG_CPU_ZKC >= 1 && BLASX_CFG_CPU_CKC >= 1 && BLASX_CFG_CPU
 #ifndef BLASX_CFG_LAPACK_LASWP_PAR_MIN
 #define BLASX_CFG_LAPACK_LASWP_PAR_MIN 65536 /* element swaps per thread below which row interchanges stay on one thread */
 #endif
+#ifndef BLASX_CFG_LAPACK_GPU_MIN_N
+#define BLASX_CFG_LAPACK_GPU_MIN_N 2048 /* order; a factorization this large runs whole on one GPU when its pool holds the matrix */
+#endif
+#ifndef BLASX_CFG_LAPACK_STAGE_MB
+#define BLASX_CFG_LAPACK_STAGE_MB 32 /* MiB; each of the two pinned buffers a pageable matrix crosses the link through */
+#endif
 
 /* ---- observability (internal/obs/trace.h) ------------------------------- */
 #ifndef BLASX_CFG_TRACE_MAX_EVENTS
@@ -549,6 +555,8 @@ typedef struct {
     long long lu_leaf;     /* columns of an unblocked LU panel */
     long long laswp_cols;  /* columns of one block of row interchanges */
     long long laswp_par_min; /* element swaps a thread of the row interchanges gets at least */
+    long long gpu_min_n;   /* order from which a factorization runs whole on one GPU if it fits */
+    long long stage_mb;    /* MiB per pinned staging buffer of that path */
 } blasx_lapack_cfg_t;
 
 typedef struct {
@@ -671,6 +679,8 @@ static const blasx_config_t blasx_cfg = {
             .lu_leaf = BLASX_CFG_LAPACK_LU_LEAF,
             .laswp_cols = BLASX_CFG_LAPACK_LASWP_COLS,
             .laswp_par_min = BLASX_CFG_LAPACK_LASWP_PAR_MIN,
+            .gpu_min_n = BLASX_CFG_LAPACK_GPU_MIN_N,
+            .stage_mb = BLASX_CFG_LAPACK_STAGE_MB,
         },
     .obs = {.trace_max_events = BLASX_CFG_TRACE_MAX_EVENTS},
 };

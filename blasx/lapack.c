@@ -15,6 +15,9 @@
 #include "blasx/errors.h"
 #include "internal/base/common.h"
 #include "internal/base/settings.h"
+#include "internal/device/device.h"
+#include "internal/runtime/factor_call.h"
+#include "kernels/cpu_factor.h"
 #include "numa/hybrid_gemm.h"
 
 /* With BLASX_LAPACK=0: the next definition of routine <prec><stem>_ in the

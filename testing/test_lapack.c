@@ -13,6 +13,11 @@
  *     with the factorization completed (its residual still small) and gesv
  *     leaves B unchanged;
  *   - every invalid argument returns -position with nothing written.
+ *   - with BLASX_LAPACK_GPU_MIN_N set and a GPU up, factorizations of that
+ *     order that fit a GPU run whole on one (internal/runtime/factor_call.h):
+ *     at least one does (its per-call counters: one task, the matrix each
+ *     way), and one whose device operation fails still gives the right
+ *     factor (the CPU path, the host untouched before).
  * Sizes cross the unblocked leaves and the recursion (0 .. 200, 40 with a
  * tiny tile and a GPU); with a GPU up (simulated too) the large level-3
  * steps run tiled.
@@ -23,6 +28,7 @@
 #include <complex.h>
 #include <float.h>
 #include <math.h>
+#include <stdatomic.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -30,6 +36,7 @@
 
 #include "blasx/blasx.h"
 #include "blasx/config.h"
+#include "internal/gpu/gpu_worker.h"
 #include "testing/harness.h"
 
 #define TOL 30.0
@@ -38,6 +45,18 @@ static const int64_t sizes[] = {0, 1, 2, 3, 7, 16, 17, 31, 32, 33, 40, 64, 65, 9
 /* With a tile of a few elements every level-3 step runs as thousands of
  * tile tasks: sizes stop at 40 there (both leaves still split). */
 static int64_t max_dim = 200;
+static long whole_calls; /* factorizations that ran whole on one GPU */
+
+/* Counts the last factorization if it ran whole on a GPU: one task there,
+ * the m x n matrix in and out. */
+static void note_whole(int64_t m, int64_t n, size_t esz) {
+    int64_t bytes = m * n * (int64_t)esz;
+    for (int g = 0; g < blasx_gpu_count(); g++) {
+        blasx_gpu_stats_t s;
+        if (blasx_last_call_stats(g, &s) == 0 && s.tasks == 1 && s.h2d_bytes == bytes && s.d2h_bytes == bytes)
+            whole_calls++;
+    }
+}
 
 #define TEST_LAPACK_TEMPLATE
 #define BX_PREC BX_PREC_S
@@ -57,6 +76,42 @@ static int64_t max_dim = 200;
 #include "testing/test_lapack.c"
 #include "internal/base/prec_end.h"
 
+/* The factorization itself fails on the device (the third device operation
+ * of a whole call once the pool holds a segment: the pinned buffers, the
+ * copy in, the factorization): the factor is still right, from the CPU
+ * path after the host was left untouched, and the call did not count as
+ * whole. */
+static int64_t gpu_tasks(void) {
+    int64_t t = 0;
+    for (int g = 0; g < blasx_gpu_count(); g++) {
+        blasx_gpu_stats_t s;
+        if (blasx_gpu_stats(g, &s) == 0) t += s.tasks;
+    }
+    return t;
+}
+
+static void test_whole_fault(int64_t n) {
+    const blasx_device_backend_t *be = blasx_gpus_backend();
+    if (!be || !be->fail_after) return;
+    int64_t lda = n, info = -1;
+    double *A = malloc(sizeof(double) * (size_t)(n * n)), *F = malloc(sizeof(double) * (size_t)(n * n));
+    hpd_d(A, n, lda);
+    double tol = TOL * DBL_EPSILON * (double)(n + 1) * (double)(2 * n);
+    for (int fault = 0; fault < 2; fault++) {
+        int64_t before = gpu_tasks();
+        memcpy(F, A, sizeof(double) * (size_t)(n * n));
+        if (fault) atomic_store(be->fail_after, 3);
+        int st = blasx_dpotrf('L', n, F, lda, &info);
+        atomic_store(be->fail_after, -1);
+        double r = chol_res_d('L', A, F, n, lda);
+        CHECK(st == 0 && info == 0 && r <= tol, "dpotrf %lld%s: status %d info %lld residual %.3g", (long long)n,
+              fault ? " with a device fault" : "", st, (long long)info, r);
+        CHECK(gpu_tasks() == before + !fault, "dpotrf %lld%s whole on a GPU: %lld tasks", (long long)n,
+              fault ? " with a device fault not" : "", (long long)(gpu_tasks() - before));
+    }
+    free(A), free(F);
+}
+
 int main(void) {
     bx_seed(22);
     if (blasx_cfg.tile.d < 16 && blasx_gpu_count() > 0) max_dim = 40;
@@ -64,6 +119,12 @@ int main(void) {
     test_d();
     test_c();
     test_z();
+    const char *wm = getenv("BLASX_LAPACK_GPU_MIN_N");
+    if (wm && blasx_gpu_count() > 0) {
+        CHECK(whole_calls > 0, "factorizations from order %s ran whole on a GPU (%ld did)", wm, whole_calls);
+        test_whole_fault(24);
+    }
+    printf("test_lapack: %ld factorizations whole on one GPU\n", whole_calls);
     printf("test_lapack: %d GPUs\n", blasx_gpu_count());
     return bx_summary("test_lapack");
 }
@@ -145,6 +206,7 @@ static void BX_FN(chol_case_, )(char uplo, int64_t n, int64_t nrhs) {
     memcpy(X, B, sizeof(BX_T) * (size_t)(ldb * (nrhs ? nrhs : 1) + 1));
     char u = (n & 1) ? uplo : (char)(uplo | 0x20); /* lower-case options too */
     int st = BX_FN(blasx_, potrf)(u, n, F, lda, &info);
+    note_whole(n, n, sizeof(BX_T));
     CHECK(st == 0 && info == 0, "%cpotrf %c n=%lld: status %d info %lld", BX_PCHAR, uplo, (long long)n, st,
           (long long)info);
     double an = BX_FN(maxabs_, )(A, n, n, lda), tol = TOL * EPS * (double)(n + 1) * (an > 0 ? an : 1);
@@ -231,6 +293,7 @@ static void BX_FN(lu_case_, )(int64_t m, int64_t n, int64_t nrhs, int zero_col) 
         for (int64_t i = 0; i < m; i++) A[i + k * lda] = 0;
     memcpy(F, A, sizeof(BX_T) * (size_t)(lda * (n ? n : 1) + 1));
     int st = BX_FN(blasx_, getrf)(m, n, F, lda, ipiv, &info);
+    note_whole(m, n, sizeof(BX_T));
     CHECK(st == 0 && info == k + 1, "%cgetrf %lldx%lld zero column %lld: status %d info %lld", BX_PCHAR, (long long)m,
           (long long)n, (long long)k, st, (long long)info);
     int okp = 1;

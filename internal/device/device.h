@@ -53,6 +53,12 @@ enum { BLASX_EVENT_DONE = 0, BLASX_EVENT_PENDING = 1 };
 /* Copy and kernel timings are the hardware's: rates may be measured and
  * trusted (the simulated device's are a host thread's, not a GPU's). */
 #define BLASX_DEV_CAP_TIMED_RATES 0x1u
+/* factor_ws/factor are there (a backend may still decline one size or
+ * precision through factor_ws's status, e.g. its solver library missing). */
+#define BLASX_DEV_CAP_FACTOR 0x2u
+
+/* Dense factorizations a device runs whole (factor's kind). */
+enum { BLASX_FACTOR_POTRF = 0, BLASX_FACTOR_GETRF = 1 };
 
 typedef struct blasx_device_backend {
     const char *name; /* "cuda", "sim": for messages only */
@@ -104,6 +110,19 @@ typedef struct blasx_device_backend {
     int (*run_step)(blasx_stream_t s, int prec, const blasx_step_t *step, const blasx_view_t *a,
                     const blasx_view_t *b, const blasx_view_t *c);
 
+    /* Device workspace (bytes) that factor needs on stream s for this kind,
+     * precision and shape; a status != 0 declines the factorization (nothing
+     * was queued).  Blocks the calling thread only, not the stream. */
+    int (*factor_ws)(blasx_stream_t s, int prec, int kind, char uplo, int64_t m, int64_t n, int64_t lda,
+                     size_t *bytes);
+    /* Queues on stream s, in place on the m x n matrix at device address a
+     * (leading dimension lda): kind POTRF, the Cholesky factor (m == n) of
+     * the triangle uplo ('L', 'U'); kind GETRF, LU with partial pivoting,
+     * ipiv (min(m, n) int64_t at device address ipiv) 1-based as LAPACK's.
+     * LAPACK's INFO goes to one int32_t at device address info; ws holds
+     * ws_bytes >= factor_ws's bytes.  NULL without BLASX_DEV_CAP_FACTOR. */
+    int (*factor)(blasx_stream_t s, int prec, int kind, char uplo, int64_t m, int64_t n, uintptr_t a, int64_t lda,
+                  uintptr_t ipiv, uintptr_t ws, size_t ws_bytes, uintptr_t info);
     /* Fault injection (tests): set *fail_after = n > 0 and the n-th
      * mem_alloc, copy or run_step from then on fails with BLASX_ERR_DEVICE
      * (once), and so does the n-th host_alloc (pinned staging memory not

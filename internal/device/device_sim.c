@@ -50,11 +50,22 @@
 #include <string.h>
 #include "internal/device/device_sim_private.h"
 #include "internal/cpu/cpu_worker.h"
+#include "kernels/cpu_factor.h"
 #include "internal/base/clock.h"
 
 /* ---- streams and events ------------------------------------------------- */
 
-enum { SIM_OP_COPY, SIM_OP_STEP, SIM_OP_RECORD, SIM_OP_WAIT };
+enum { SIM_OP_COPY, SIM_OP_STEP, SIM_OP_FACTOR, SIM_OP_RECORD, SIM_OP_WAIT };
+
+/* A whole factorization (sim_factor): device addresses as host pointers. */
+typedef struct {
+    int prec, kind;
+    char uplo;
+    int64_t m, n, lda;
+    void *a;
+    int64_t *ipiv;
+    int32_t *info;
+} sim_factor_t;
 
 typedef struct sim_op {
     struct sim_op *next;
@@ -74,6 +85,7 @@ typedef struct sim_op {
             blasx_view_t v[3]; /* a, b, c */
             int has[3];        /* a view pointer may be NULL (unused operand) */
         } step;
+        sim_factor_t factor;
         struct {
             struct blasx_stream *target; /* holds a reference */
             uint64_t seq;
@@ -125,6 +137,28 @@ static void sim_copy2d(char *dst, int64_t dld, const char *src, int64_t sld, bla
 }
 
 /* Runs one op on its stream's thread; returns its status. */
+/* The whole factorization with the CPU's unblocked kernels (sim matrices
+ * are small); INFO as LAPACK's, in the int32 a real device would write. */
+static void sim_factor_exec(const sim_factor_t *f) {
+    int64_t info = 0;
+    if (f->kind == BLASX_FACTOR_POTRF) {
+        switch (f->prec) {
+        case BLASX_PREC_S: info = blasx_k_spotf2(f->uplo, f->n, f->a, f->lda); break;
+        case BLASX_PREC_D: info = blasx_k_dpotf2(f->uplo, f->n, f->a, f->lda); break;
+        case BLASX_PREC_C: info = blasx_k_cpotf2(f->uplo, f->n, f->a, f->lda); break;
+        default: info = blasx_k_zpotf2(f->uplo, f->n, f->a, f->lda); break;
+        }
+    } else {
+        switch (f->prec) {
+        case BLASX_PREC_S: info = blasx_k_sgetf2(f->m, f->n, f->a, f->lda, f->ipiv); break;
+        case BLASX_PREC_D: info = blasx_k_dgetf2(f->m, f->n, f->a, f->lda, f->ipiv); break;
+        case BLASX_PREC_C: info = blasx_k_cgetf2(f->m, f->n, f->a, f->lda, f->ipiv); break;
+        default: info = blasx_k_zgetf2(f->m, f->n, f->a, f->lda, f->ipiv); break;
+        }
+    }
+    *f->info = (int32_t)info;
+}
+
 static int sim_exec(sim_op_t *op) {
     switch (op->kind) {
     case SIM_OP_COPY:
@@ -138,6 +172,10 @@ static int sim_exec(sim_op_t *op) {
         return blasx_cpu_run_step(op->u.step.prec, &op->u.step.step, h[0] ? &v[0] : NULL,
                                   h[1] ? &v[1] : NULL, h[2] ? &v[2] : NULL);
     }
+    case SIM_OP_FACTOR:
+        if (op->doomed) return BLASX_ERR_DEVICE;
+        sim_factor_exec(&op->u.factor);
+        return 0;
     case SIM_OP_RECORD: { /* retiring it is what completes the event */
         struct blasx_event *e = op->u.timed;
         if (e) {
@@ -446,6 +484,46 @@ static int sim_run_step(blasx_stream_t s, int prec, const blasx_step_t *step, co
     return 0;
 }
 
+/* No workspace: the kernels need none (a byte keeps allocations apart). */
+static int sim_factor_ws(blasx_stream_t s, int prec, int kind, char uplo, int64_t m, int64_t n, int64_t lda,
+                         size_t *bytes) {
+    (void)s, (void)uplo, (void)m, (void)n, (void)lda;
+    if (prec < BLASX_PREC_S || prec > BLASX_PREC_Z || (kind != BLASX_FACTOR_POTRF && kind != BLASX_FACTOR_GETRF))
+        return BLASX_ERR_INTERNAL;
+    *bytes = 1;
+    return 0;
+}
+
+static int sim_factor(blasx_stream_t s, int prec, int kind, char uplo, int64_t m, int64_t n, uintptr_t a,
+                      int64_t lda, uintptr_t ipiv, uintptr_t ws, size_t ws_bytes, uintptr_t info) {
+    static const size_t esz[5] = {0, 4, 8, 8, 16}; /* by BLASX_PREC_* */
+    (void)ws, (void)ws_bytes;
+    if (prec < BLASX_PREC_S || prec > BLASX_PREC_Z || m < 0 || n < 0 || lda < blasx_max64(1, m) ||
+        (kind == BLASX_FACTOR_POTRF && (m != n || (uplo != 'L' && uplo != 'U'))) ||
+        (kind != BLASX_FACTOR_POTRF && kind != BLASX_FACTOR_GETRF) ||
+        !blasx_sim_in_device(s->dev, a, sim_extent(m, n, lda, esz[prec])) ||
+        !blasx_sim_in_device(s->dev, info, sizeof(int32_t)) ||
+        (kind == BLASX_FACTOR_GETRF && blasx_min64(m, n) > 0 &&
+         !blasx_sim_in_device(s->dev, ipiv, (uint64_t)blasx_min64(m, n) * sizeof(int64_t))))
+        return BLASX_ERR_INTERNAL;
+    int doomed = blasx_sim_fault();
+    if (doomed && blasx_sim_fault_at_issue()) return BLASX_ERR_DEVICE;
+    sim_op_t *op = sim_op_new(SIM_OP_FACTOR);
+    if (!op) return BLASX_ERR_NOMEM;
+    op->doomed = doomed;
+    op->u.factor.prec = prec;
+    op->u.factor.kind = kind;
+    op->u.factor.uplo = uplo;
+    op->u.factor.m = m;
+    op->u.factor.n = n;
+    op->u.factor.lda = lda;
+    op->u.factor.a = (void *)a;
+    op->u.factor.ipiv = (int64_t *)ipiv;
+    op->u.factor.info = (int32_t *)info;
+    sim_enqueue(s, op, NULL);
+    return 0;
+}
+
 /* ---- the memory entries (device_sim_mem.c) under the table's names ---- */
 
 static int sim_count(int *n) { return blasx_sim_count(n); }
@@ -459,7 +537,8 @@ static int sim_host_free(void *ptr) { return blasx_sim_host_free(ptr); }
 static int sim_host_is_pinned(const void *ptr) { return blasx_sim_host_is_pinned(ptr); }
 
 const blasx_device_backend_t blasx_sim_backend = {
-    .name = "sim", /* caps 0: its timings are a host thread's, not a GPU's */
+    .name = "sim", /* no TIMED_RATES: its timings are a host thread's, not a GPU's */
+    .caps = BLASX_DEV_CAP_FACTOR,
     .count = sim_count,
     .mem_info = sim_mem_info,
     .mem_alloc = sim_mem_alloc,
@@ -486,4 +565,6 @@ const blasx_device_backend_t blasx_sim_backend = {
     .peer_enable = sim_peer_enable,
     .fail_after = &blasx_sim_fail_after,
     .run_step = sim_run_step,
+    .factor_ws = sim_factor_ws,
+    .factor = sim_factor,
 };

@@ -59,7 +59,7 @@ void blasx_gpu_direct_end(int i, int status, int64_t h2d, int64_t d2h) {
     atomic_fetch_add(&g->direct_h2d, h2d);
     atomic_fetch_add(&g->direct_d2h, d2h);
     if (status && atomic_exchange(&g->direct_off, 1) == 0)
-        fprintf(stderr, "blasx: GPU %d: a small call run whole on it failed (status %d%s%s); small calls no longer "
+        fprintf(stderr, "blasx: GPU %d: a call run whole on it failed (status %d%s%s); whole calls no longer "
                         "go to it\n",
                 g->dev, status, blasx_err_site.expr ? ", at " : "", blasx_err_site.expr ? blasx_err_site.expr : "");
     pthread_mutex_unlock(&g->direct_lock);

@@ -1,0 +1,56 @@
+/* internal/runtime/factor_call.h -- a dense factorization whole in core on
+ * one GPU: Cholesky (potrf) or LU with partial pivoting (getrf) of a matrix
+ * in host memory, pageable or page-locked.
+ *
+ * Role: the step of blasx/lapack.inc's strategy between "small: the CPU"
+ * and "larger than a GPU's heap: the recursion over tiled level-3 calls".
+ * A matrix that fits one GPU's pool (cap BLASX_GPU_MEM) crosses the link
+ * once each way and is factored there by the device backend's factor
+ * (cuSOLVER on CUDA, the CPU's unblocked kernels on the simulated device,
+ * BLASX_DEV_CAP_FACTOR): what the blocked algorithms lose to the link, to
+ * every step sending the trailing matrix again, is gone.
+ *
+ * Path: the first GPU whose direct slot is free (internal/gpu/gpu_worker.h);
+ * one pool block through its tile cache (the matrix packed, ld = m, ipiv,
+ * INFO, the backend's workspace); the matrix in -- directly when it is
+ * page-locked, else through two pinned buffers of cfg.lapack.stage_mb that
+ * the helper threads fill (blasx_hcopy_2d) while the DMA drains the other;
+ * the factorization; INFO and ipiv back; then the matrix back the same way.
+ *
+ * Invariants: the host matrix is written only after the factorization and
+ * its INFO came back without a device error, so a failure before that
+ * leaves it untouched and the caller runs its CPU path (the GPU takes no
+ * more whole calls: blasx_gpu_direct_end); a failure during the copy back
+ * is returned (the host holds part of the result).  ipiv and *info are
+ * written only on success.
+ *
+ * Threading: any thread; one whole call per GPU at a time, never waiting
+ * for a slot (busy GPUs: declined).
+ */
+#ifndef BLASX_INTERNAL_FACTOR_CALL_H
+#define BLASX_INTERNAL_FACTOR_CALL_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "internal/base/common.h"
+
+/* blasx_factor_whole's answer when it did nothing: run the CPU path. */
+#define BLASX_FACTOR_DECLINED (-1)
+
+/* Factors the m x n matrix A (leading dimension lda, elements of precision
+ * prec, BLASX_PREC_*) with kind BLASX_FACTOR_POTRF (m == n, triangle uplo)
+ * or BLASX_FACTOR_GETRF (ipiv: min(m, n) entries, 1-based) whole on one
+ * GPU.  Returns 0 with *info as LAPACK's INFO, BLASX_FACTOR_DECLINED (no
+ * GPU that can, none free, no room, or a device failure before any host
+ * write: nothing written), or a status > 0 (a failure while the result
+ * was being copied back). */
+BLASX_INTERNAL int blasx_factor_whole(int prec, int kind, char uplo, int64_t m, int64_t n, void *A, int64_t lda,
+                                      int64_t *ipiv, int64_t *info);
+
+/* 1 if a factorization of order n should try blasx_factor_whole: n at
+ * least cfg.lapack.gpu_min_n (BLASX_LAPACK_GPU_MIN_N) and a GPU that
+ * factors is up. */
+BLASX_INTERNAL int blasx_factor_whole_wanted(int64_t n);
+
+#endif
