@@ -46,6 +46,11 @@ static const int64_t sizes[] = {0, 1, 2, 3, 7, 16, 17, 31, 32, 33, 40, 64, 65, 9
  * tile tasks: sizes stop at 40 there (both leaves still split). */
 static int64_t max_dim = 200;
 static long whole_calls; /* factorizations that ran whole on one GPU */
+/* 1: two calls on the same data take the same path, so posv/gesv factor
+ * bit for bit as potrf/getrf.  Real GPUs with the small-call router choose
+ * paths by measured time (rounding differs), so there both are held to the
+ * residual bounds instead. */
+static int exact_paths = 1;
 
 /* Counts the last factorization if it ran whole on a GPU: one task there,
  * the m x n matrix in and out. */
@@ -115,6 +120,8 @@ static void test_whole_fault(int64_t n) {
 int main(void) {
     bx_seed(22);
     if (blasx_cfg.tile.d < 16 && blasx_gpu_count() > 0) max_dim = 40;
+    const blasx_device_backend_t *be = blasx_gpus_backend();
+    exact_paths = !(be && (be->caps & BLASX_DEV_CAP_TIMED_RATES) && blasx_cfg.small.mode != 0);
     test_s();
     test_d();
     test_c();
@@ -221,7 +228,8 @@ static void BX_FN(chol_case_, )(char uplo, int64_t n, int64_t nrhs) {
             if (memcmp(&A[i + j * lda], &F[i + j * lda], sizeof(BX_T))) other = 0;
     CHECK(other, "%cpotrf %c n=%lld: wrote outside its triangle", BX_PCHAR, uplo, (long long)n);
     st = BX_FN(blasx_, posv)(uplo, n, nrhs, G, lda, X, ldb, &info);
-    CHECK(st == 0 && info == 0 && BX_FN(same_, )(F, G, lda * (n ? n : 1) + 1), "%cposv %c n=%lld: status %d info %lld, or factor differs from potrf",
+    CHECK(st == 0 && info == 0 && (exact_paths ? BX_FN(same_, )(F, G, lda * (n ? n : 1) + 1) : BX_FN(chol_res_, )(uplo, A, G, n, lda) <= tol),
+          "%cposv %c n=%lld: status %d info %lld, or factor differs from potrf",
           BX_PCHAR, uplo, (long long)n, st, (long long)info);
     double xn = BX_FN(maxabs_, )(X, n, nrhs, ldb), bn = BX_FN(maxabs_, )(B, n, nrhs, ldb);
     double rs = BX_FN(solve_res_, )('N', A, lda, X, B, ldb, n, nrhs), ts = TOL * EPS * (double)(n + 1) * (an * xn + bn);
@@ -230,7 +238,9 @@ static void BX_FN(chol_case_, )(char uplo, int64_t n, int64_t nrhs) {
     BX_T *Y = BX_FN(mk_, )(ldb, nrhs ? nrhs : 1);
     memcpy(Y, B, sizeof(BX_T) * (size_t)(ldb * (nrhs ? nrhs : 1) + 1));
     st = BX_FN(blasx_, potrs)(uplo, n, nrhs, F, lda, Y, ldb);
-    CHECK(st == 0 && BX_FN(same_, )(X, Y, ldb * (nrhs ? nrhs : 1) + 1), "%cpotrs %c n=%lld: status %d or X differs from posv",
+    CHECK(st == 0 && (exact_paths ? BX_FN(same_, )(X, Y, ldb * (nrhs ? nrhs : 1) + 1)
+                                  : BX_FN(solve_res_, )('N', A, lda, Y, B, ldb, n, nrhs) <= ts + 1e-300),
+          "%cpotrs %c n=%lld: status %d or X differs from posv",
           BX_PCHAR, uplo, (long long)n, st);
     free(Y);
     if (n >= 2) { /* not positive definite at k: row and column k zeroed, or a NaN at (k, k) */
@@ -326,7 +336,9 @@ static void BX_FN(lu_case_, )(int64_t m, int64_t n, int64_t nrhs, int zero_col) 
         memcpy(G, A, sizeof(BX_T) * (size_t)(lda * (n ? n : 1) + 1));
         memcpy(X, B, sizeof(BX_T) * (size_t)(ldb * (nrhs ? nrhs : 1) + 1));
         st = BX_FN(blasx_, gesv)(n, nrhs, G, lda, jpiv, X, ldb, &info);
-        int same = BX_FN(same_, )(F, G, lda * (n ? n : 1) + 1) && !memcmp(ipiv, jpiv, sizeof(int64_t) * (size_t)n);
+        double lm2;
+        int same = exact_paths ? BX_FN(same_, )(F, G, lda * (n ? n : 1) + 1) && !memcmp(ipiv, jpiv, sizeof(int64_t) * (size_t)n)
+                               : BX_FN(lu_res_, )(A, G, jpiv, n, n, lda, &lm2) <= tol;
         CHECK(st == 0 && info == k + 1 && same, "%cgesv n=%lld: status %d info %lld, or factors differ from getrf",
               BX_PCHAR, (long long)n, st, (long long)info);
         if (k >= 0)

@@ -603,6 +603,23 @@ static int cuda_factor_ws(blasx_stream_t s, int prec, int kind, char uplo, int64
     return 0;
 }
 
+/* The input's sum of magnitudes to device address out (factor's contract:
+ * not finite when a NaN or Inf is in it); the matrix is packed (lda == m). */
+static int input_asum(blasx_stream_t s, int prec, int64_t len, uintptr_t a, uintptr_t out) {
+    const void *x = (const void *)a;
+    cublasStatus_t e;
+    CUBLAS(cublasSetPointerMode(s->h, CUBLAS_POINTER_MODE_DEVICE));
+    switch (prec) {
+    case BLASX_PREC_S: e = cublasSasum_64(s->h, len, x, 1, (float *)out); break;
+    case BLASX_PREC_D: e = cublasDasum_64(s->h, len, x, 1, (double *)out); break;
+    case BLASX_PREC_C: e = cublasScasum_64(s->h, len, x, 1, (float *)out); break;
+    default: e = cublasDzasum_64(s->h, len, x, 1, (double *)out); break;
+    }
+    CUBLAS(cublasSetPointerMode(s->h, CUBLAS_POINTER_MODE_HOST));
+    CUBLAS(e);
+    return 0;
+}
+
 /* Sizes are asked again (host arithmetic, no stream work): factor may come
  * without its factor_ws, and the host workspace must fit this shape. */
 static int cuda_factor(blasx_stream_t s, int prec, int kind, char uplo, int64_t m, int64_t n, uintptr_t a,
@@ -618,6 +635,8 @@ static int cuda_factor(blasx_stream_t s, int prec, int kind, char uplo, int64_t 
             blasx_err_record(__FILE__, __LINE__, "factor: ws_bytes < workspace", BLASX_ERR_INTERNAL, 0);
         return BLASX_ERR_INTERNAL;
     }
+    if (lda != m) return BLASX_ERR_INTERNAL; /* the contract: packed */
+    BLASX_TRY(input_asum(s, prec, m * n, a, info + 8));
     if (kind == BLASX_FACTOR_POTRF)
         CUSOLVER(sol.potrf(s->sh, s->sp, fill_of(uplo), n, t, (void *)a, lda, t, (void *)ws, ws_bytes, s->hws,
                            s->hws_bytes, (int *)info));

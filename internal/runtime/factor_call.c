@@ -2,6 +2,7 @@
  * factor_call.h). */
 #include "internal/runtime/factor_call.h"
 
+#include <math.h>
 #include <stdatomic.h>
 #include <string.h>
 
@@ -96,8 +97,8 @@ static int fc_factor(fc_t *f, int prec, int kind, char uplo, int64_t mn) {
     const blasx_device_backend_t *be = f->d.be;
     BLASX_TRY(fc_copy_in(f));
     BLASX_TRY(be->factor(f->d.s, prec, kind, uplo, f->m, f->n, f->a, f->m, f->ipiv, f->ws, f->ws_bytes, f->info));
-    blasx_shape_t one = {4, 1, 4, 1};
-    BLASX_TRY(be->copy_d2h(f->d.s, f->small, 4, f->info, 4, one));
+    blasx_shape_t one = {16, 1, 16, 1}; /* INFO, then the input's magnitude sum */
+    BLASX_TRY(be->copy_d2h(f->d.s, f->small, 16, f->info, 16, one));
     if (kind == BLASX_FACTOR_GETRF && mn > 0) {
         blasx_shape_t piv = {mn * 8, 1, mn * 8, 1};
         BLASX_TRY(be->copy_d2h(f->d.s, f->small + FC_ALIGN, mn * 8, f->ipiv, mn * 8, piv));
@@ -105,6 +106,19 @@ static int fc_factor(fc_t *f, int prec, int kind, char uplo, int64_t mn) {
     BLASX_TRY(be->event_record(f->d.ev, f->d.s));
     BLASX_TRY(be->stream_wait_event(f->d.s_out, f->d.ev)); /* the copy back after the factorization */
     return be->stream_sync(f->d.s);
+}
+
+/* Whether the magnitude sum the device left at p (a real of the precision)
+ * is finite: no NaN or Inf in the input. */
+static int fc_finite(const char *p, int prec) {
+    if (prec == BLASX_PREC_D || prec == BLASX_PREC_Z) {
+        double d;
+        memcpy(&d, p, sizeof d);
+        return isfinite(d);
+    }
+    float f;
+    memcpy(&f, p, sizeof f);
+    return isfinite(f);
 }
 
 /* Device block and pinned buffers; 0 or a status (nothing queued yet). */
@@ -166,6 +180,7 @@ static int fc_run(int ngpu, int prec, int kind, char uplo, int64_t m, int64_t n,
         st = dev_st = fc_factor(&f, prec, kind, uplo, mn);
         declined = st != 0;
     }
+    if (!st && !fc_finite(f.small + 8, prec)) st = declined = 1; /* NaN or Inf in A: LAPACK's path carries them */
     if (!st) {
         int32_t inf;
         memcpy(&inf, f.small, sizeof inf);

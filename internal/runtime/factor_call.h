@@ -15,7 +15,11 @@
  * INFO, the backend's workspace); the matrix in -- directly when it is
  * page-locked, else through two pinned buffers of cfg.lapack.stage_mb that
  * the helper threads fill (blasx_hcopy_2d) while the DMA drains the other;
- * the factorization; INFO and ipiv back; then the matrix back the same way.
+ * the factorization; INFO, ipiv and the input's magnitude sum back; then
+ * the matrix back the same way -- unless that sum is not finite: a NaN or
+ * Inf in the input, which cuSOLVER does not carry through as LAPACK does
+ * (INFO for a NaN on the diagonal, NaN kept in the factors), is declined
+ * and factored by the CPU path.
  *
  * Invariants: the host matrix is written only after the factorization and
  * its INFO came back without a device error, so a failure before that
