@@ -119,7 +119,8 @@ static void test_whole_fault(int64_t n) {
 
 int main(void) {
     bx_seed(22);
-    if (blasx_cfg.tile.d < 16 && blasx_gpu_count() > 0) max_dim = 40;
+    int ngpu = blasx_gpu_count(); /* starts the runtime: the backend is known from here */
+    if (blasx_cfg.tile.d < 16 && ngpu > 0) max_dim = 40;
     const blasx_device_backend_t *be = blasx_gpus_backend();
     exact_paths = !(be && (be->caps & BLASX_DEV_CAP_TIMED_RATES) && blasx_cfg.small.mode != 0);
     test_s();
