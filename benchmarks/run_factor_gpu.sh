@@ -12,13 +12,13 @@
 # best of 2 after the first), OpenBLAS at OB_LIST (20480, one call: the
 # first) and, for D only, OB_D_LIST (40960); out of core: blasx's D at
 # OOC_N (20480) with the GPU pool capped at OOC_MEM (1600M, under half the
-# matrix).  SKIP_TESTS=1 skips the tests; an empty list skips its step.
+# matrix), and Z's Cholesky with OOC_MEM_Z (3200M).  SKIP_TESTS=1 skips the tests; an empty list skips its step.
 set -u
 cd "$(dirname "$0")/.."
 OUT=${OUT:-/tmp/factor_gpu}
 mkdir -p "$OUT"
 N_LIST=${N_LIST-20480 40960} OB_LIST=${OB_LIST-20480} OB_D_LIST=${OB_D_LIST-40960}
-OOC_N=${OOC_N-20480} OOC_MEM=${OOC_MEM:-1600M}
+OOC_N=${OOC_N-20480} OOC_MEM=${OOC_MEM:-1600M} OOC_MEM_Z=${OOC_MEM_Z:-3200M}
 fails=0
 { date -u +%FT%TZ; git log --oneline -1 2> /dev/null; nvidia-smi --query-gpu=name,memory.total --format=csv,noheader
   echo "cores $(nproc)"; } > "$OUT/machine.txt" 2>&1
@@ -30,6 +30,9 @@ if [ "${SKIP_TESTS:-0}" != 1 ]; then
       > "$OUT/test_lapack_$w.log" 2>&1 || fails=$((fails + 1))
     grep -E "FAILED|passed|whole" "$OUT/test_lapack_$w.log" | tail -n 8
   done
+  # out of core on the GPU: a pool of 16 MiB (D and C Cholesky of order 1774 stream block columns)
+  BLASX_GPU_MEM=16M BLASX_LAPACK_GPU_MIN_N=1 timeout 300 build/test_lapack > "$OUT/test_lapack_ooc.log" 2>&1 || fails=$((fails + 1))
+  grep -E "FAILED|passed|whole" "$OUT/test_lapack_ooc.log" | tail -n 8
   timeout 90 build/test_gpu_share > "$OUT/test_gpu_share.log" 2>&1 || fails=$((fails + 1))
   grep -E "FAILED|passed|GiB" "$OUT/test_gpu_share.log" | tail -n 6
 fi
@@ -39,6 +42,9 @@ fi
 # shellcheck disable=SC2086
 [ -n "$OOC_N" ] && { BLASX_GPU_MEM=$OOC_MEM CONFIGS="blasx" PREC=d REPS=1 FACTOR_BUILD=0 RUN_TIMEOUT=200 \
   bash benchmarks/run_factor.sh "$OUT/ooc" $OOC_N || fails=$((fails + 1)); }
+# shellcheck disable=SC2086
+[ -n "$OOC_N" ] && { BLASX_GPU_MEM=$OOC_MEM_Z CONFIGS="blasx" PREC=z OPS=potrf REPS=1 FACTOR_BUILD=0 RUN_TIMEOUT=200 \
+  bash benchmarks/run_factor.sh "$OUT/oocz" $OOC_N || fails=$((fails + 1)); }
 # shellcheck disable=SC2086
 [ -n "$OB_LIST" ] && { CONFIGS="openblas" REPS=0 FACTOR_BUILD=0 RUN_TIMEOUT=200 \
   bash benchmarks/run_factor.sh "$OUT/ob" $OB_LIST || fails=$((fails + 1)); }

@@ -411,6 +411,9 @@ _Static_assert(BLASX_CFG_CPU_ZKC >= 1 && BLASX_CFG_CPU_CKC >= 1 && BLASX_CFG_CPU
 #ifndef BLASX_CFG_LAPACK_GPU_MIN_N
 #define BLASX_CFG_LAPACK_GPU_MIN_N 2048 /* order; a factorization this large runs whole on one GPU when its pool holds the matrix */
 #endif
+#ifndef BLASX_CFG_LAPACK_OOC_MIN_W
+#define BLASX_CFG_LAPACK_OOC_MIN_W 256 /* columns; a Cholesky too large for a GPU's pool streams block columns at least this wide through it, else the recursion */
+#endif
 #ifndef BLASX_CFG_LAPACK_STAGE_MB
 #define BLASX_CFG_LAPACK_STAGE_MB 32 /* MiB; each of the two pinned buffers a pageable matrix crosses the link through */
 #endif
@@ -557,6 +560,7 @@ typedef struct {
     long long laswp_par_min; /* element swaps a thread of the row interchanges gets at least */
     long long gpu_min_n;   /* order from which a factorization runs whole on one GPU if it fits */
     long long stage_mb;    /* MiB per pinned staging buffer of that path */
+    long long ooc_min_w;   /* columns; narrowest block column of the out-of-core Cholesky */
 } blasx_lapack_cfg_t;
 
 typedef struct {
@@ -681,6 +685,7 @@ static const blasx_config_t blasx_cfg = {
             .laswp_par_min = BLASX_CFG_LAPACK_LASWP_PAR_MIN,
             .gpu_min_n = BLASX_CFG_LAPACK_GPU_MIN_N,
             .stage_mb = BLASX_CFG_LAPACK_STAGE_MB,
+            .ooc_min_w = BLASX_CFG_LAPACK_OOC_MIN_W,
         },
     .obs = {.trace_max_events = BLASX_CFG_TRACE_MAX_EVENTS},
 };

@@ -18,6 +18,10 @@
  *     at least one does (its per-call counters: one task, the matrix each
  *     way), and one whose device operation fails still gives the right
  *     factor (the CPU path, the host untouched before).
+ *   - and a Cholesky larger than the GPU's pool runs out of core on it
+ *     (internal/runtime/factor_ooc.c): right for both triangles in every
+ *     precision, on the GPU (its counters: one call, more than the matrix
+ *     up), INFO > 0 for a zeroed row and column or a NaN on the diagonal.
  * Sizes cross the unblocked leaves and the recursion (0 .. 200, 40 with a
  * tiny tile and a GPU); with a GPU up (simulated too) the large level-3
  * steps run tiled.
@@ -46,6 +50,7 @@ static const int64_t sizes[] = {0, 1, 2, 3, 7, 16, 17, 31, 32, 33, 40, 64, 65, 9
  * tile tasks: sizes stop at 40 there (both leaves still split). */
 static int64_t max_dim = 200;
 static long whole_calls; /* factorizations that ran whole on one GPU */
+static long ooc_calls;   /* Cholesky factorizations out of core on a GPU */
 /* 1: two calls on the same data take the same path, so posv/gesv factor
  * bit for bit as potrf/getrf.  Real GPUs with the small-call router choose
  * paths by measured time (rounding differs), so there both are held to the
@@ -132,7 +137,7 @@ int main(void) {
         CHECK(whole_calls > 0, "factorizations from order %s ran whole on a GPU (%ld did)", wm, whole_calls);
         test_whole_fault(24);
     }
-    printf("test_lapack: %ld factorizations whole on one GPU\n", whole_calls);
+    printf("test_lapack: %ld factorizations whole on one GPU, %ld out of core\n", whole_calls, ooc_calls);
     printf("test_lapack: %d GPUs\n", blasx_gpu_count());
     return bx_summary("test_lapack");
 }
@@ -412,6 +417,46 @@ static void BX_FN(lu_naninf_, )(void) {
     }
 }
 
+/* Out of core: an order whose matrix exceeds GPU 0's pool cap. */
+static void BX_FN(ooc_case_, )(void) {
+    blasx_gpu_mem_t m;
+    if (blasx_gpu_mem(0, &m) != 0 || m.cap == 0) return;
+    int64_t n = (int64_t)sqrt(1.5 * (double)m.cap / (double)sizeof(BX_T)) + 1, lda = n + 1;
+    if (n > 2048) return; /* a pool this large: the whole-matrix path's case */
+    /* three block columns of the narrowest width and its square fit: then it must run on the GPU */
+    double wm = (double)blasx_cfg.lapack.ooc_min_w;
+    int fits = (3 * (double)n * wm + wm * wm) * (double)sizeof(BX_T) * 1.25 <= (double)m.cap;
+    BX_T *A = BX_FN(mk_, )(lda, n), *F = BX_FN(mk_, )(lda, n);
+    BX_FN(hpd_, )(A, n, lda);
+    double an = BX_FN(maxabs_, )(A, n, n, lda), tol = TOL * EPS * (double)(n + 1) * an;
+    for (int u = 0; u < 2; u++) {
+        char uplo = u ? 'U' : 'L';
+        for (int bad = 0; bad < 3; bad++) { /* 0: positive definite; 1: row and column k zeroed; 2: NaN at (k, k) */
+            int64_t k = n / 3 + bad, info = -1;
+            memcpy(F, A, sizeof(BX_T) * (size_t)(lda * n));
+            if (bad == 1)
+                for (int64_t i = 0; i < n; i++) F[i + k * lda] = 0, F[k + i * lda] = 0;
+            if (bad == 2) F[k + k * lda] = BX_MKC(NAN, 0);
+            int st = BX_FN(blasx_, potrf)(uplo, n, F, lda, &info);
+            int on_gpu = 0;
+            for (int g = 0; g < blasx_gpu_count(); g++) {
+                blasx_gpu_stats_t s;
+                if (blasx_last_call_stats(g, &s) == 0 && s.tasks == 1 && s.h2d_bytes > n * n * (int64_t)sizeof(BX_T) / 2)
+                    on_gpu = 1;
+            }
+            CHECK(st == 0 && info == (bad ? k + 1 : 0), "%cpotrf %c n=%lld out of core (%s): status %d info %lld",
+                  BX_PCHAR, uplo, (long long)n, bad ? "not positive definite" : "positive definite", st, (long long)info);
+            if (!bad) {
+                double r = BX_FN(chol_res_, )(uplo, A, F, n, lda);
+                CHECK(r <= tol && (on_gpu || !fits), "%cpotrf %c n=%lld out of core: residual %.3g (bound %.3g), on a GPU %d",
+                      BX_PCHAR, uplo, (long long)n, r, tol, on_gpu);
+                ooc_calls += on_gpu;
+            }
+        }
+    }
+    free(A), free(F);
+}
+
 static void BX_FN(test_, )(void) {
     for (int s = 0; s < NSIZES; s++) {
         if (sizes[s] > max_dim) continue;
@@ -429,6 +474,7 @@ static void BX_FN(test_, )(void) {
     if (BX_PCHAR == 'D' && max_dim >= 200) BX_FN(lu_case_, )(800, 800, 2, 0);
     BX_FN(arg_errors_, )();
     BX_FN(lu_naninf_, )();
+    if (getenv("BLASX_LAPACK_GPU_MIN_N") && blasx_gpu_count() > 0) BX_FN(ooc_case_, )();
 }
 
 #undef EPS

@@ -1,5 +1,6 @@
-/* internal/runtime/factor_call.c -- a factorization whole on one GPU (see
- * factor_call.h). */
+/* internal/runtime/factor_call.c -- a factorization on one GPU (see
+ * factor_call.h) and the host-block copies both of its paths use
+ * (factor_private.h). */
 #include "internal/runtime/factor_call.h"
 
 #include <math.h>
@@ -7,13 +8,9 @@
 #include <string.h>
 
 #include "internal/base/settings.h"
-#include "internal/gpu/gpu_worker.h"
 #include "internal/memory/host_copy.h"
+#include "internal/runtime/factor_private.h"
 #include "internal/runtime/runtime.h"
-
-#define FC_ALIGN 256 /* device blocks start here: what cuBLAS/cuSOLVER and the copy engines like */
-
-static size_t fc_round(size_t b) { return (b + FC_ALIGN - 1) / FC_ALIGN * FC_ALIGN; }
 
 int blasx_factor_whole_wanted(int64_t n) {
     if (n < blasx_setting_int(BLASX_SETTING_LAPACK_GPU_MIN_N) || blasx_runtime_small_gpus() == 0) return 0;
@@ -21,92 +18,105 @@ int blasx_factor_whole_wanted(int64_t n) {
     return be && (be->caps & BLASX_DEV_CAP_FACTOR);
 }
 
-/* The call's state on its GPU: device addresses, pinned buffers. */
-typedef struct {
-    blasx_gpu_direct_t d;
-    size_t esz;
-    int64_t m, n, lda, cols_per; /* columns per staged chunk */
-    char *A;                     /* the program's matrix */
-    uintptr_t a, ipiv, info, ws; /* device */
-    size_t ws_bytes;
-    char *buf[2];   /* pinned chunks, NULL when A is itself pinned */
-    char *small;    /* pinned: INFO, then ipiv */
-    blasx_event_t ev[2];
-    int64_t h2d, d2h;
-} fc_t;
+/* ---- host blocks to and from the device ---------------------------------- */
 
-static blasx_shape_t fc_shape(const fc_t *f, int64_t cols) { return (blasx_shape_t){f->m, cols, f->m, f->esz}; }
-
-/* The matrix in, on stream s: chunk c gathered into buf[c % 2] by the host
- * threads while the DMA of chunk c - 1 runs. */
-static int fc_copy_in(fc_t *f) {
+int blasx_fc_host_setup(fc_t *f, const char *A, const char *A_end, size_t col_bytes, size_t small_bytes) {
     const blasx_device_backend_t *be = f->d.be;
-    size_t col = (size_t)f->m * f->esz, hld = (size_t)f->lda * f->esz;
-    if (!f->buf[0]) {
-        BLASX_TRY(be->copy_h2d(f->d.s, f->a, f->m, f->A, f->lda, fc_shape(f, f->n)));
-    } else {
-        for (int64_t c0 = 0, c = 0; c0 < f->n; c0 += f->cols_per, c++) {
-            int64_t cols = blasx_min64(f->cols_per, f->n - c0);
-            int b = (int)(c & 1);
-            if (c >= 2) BLASX_TRY(be->event_sync(f->ev[b])); /* its last DMA is done */
-            blasx_hcopy_2d(f->buf[b], col, f->A + (size_t)c0 * hld, hld, col, cols);
-            BLASX_TRY(be->copy_h2d(f->d.s, f->a + (uintptr_t)c0 * col, f->m, f->buf[b], f->m, fc_shape(f, cols)));
-            BLASX_TRY(be->event_record(f->ev[b], f->d.s));
-        }
-    }
-    f->h2d = f->m * f->n * (int64_t)f->esz;
+    f->pinned = be->host_is_pinned(A) && be->host_is_pinned(A_end);
+    size_t stage = (size_t)blasx_cfg.lapack.stage_mb << 20;
+    f->buf_bytes = f->pinned ? 0 : fc_round(stage > col_bytes ? stage : col_bytes);
+    size_t head = FC_ALIGN + fc_round(small_bytes);
+    BLASX_TRY(be->host_alloc(head + 2 * f->buf_bytes, &f->pin));
+    f->small = f->pin;
+    if (f->pinned) return 0;
+    f->buf[0] = f->small + head;
+    f->buf[1] = f->buf[0] + f->buf_bytes;
+    BLASX_TRY(be->event_create(f->d.dev, &f->ev[0]));
+    BLASX_TRY(be->event_create(f->d.dev, &f->ev[1]));
     return 0;
 }
 
-/* Chunk c of the result into buf[c % 2] on s_out. */
-static int fc_issue_out(fc_t *f, int64_t c) {
+void blasx_fc_teardown(fc_t *f) {
     const blasx_device_backend_t *be = f->d.be;
-    int64_t c0 = c * f->cols_per, cols = blasx_min64(f->cols_per, f->n - c0);
-    size_t col = (size_t)f->m * f->esz;
-    int b = (int)(c & 1);
-    BLASX_TRY(be->copy_d2h(f->d.s_out, f->buf[b], f->m, f->a + (uintptr_t)c0 * col, f->m, fc_shape(f, cols)));
-    return be->event_record(f->ev[b], f->d.s_out);
+    for (int b = 0; b < 2; b++)
+        if (f->ev[b]) be->event_destroy(f->ev[b]);
+    if (f->pin) be->host_free(f->pin);
+    if (f->blk) blasx_cache_free_block(f->d.cache, f->blk);
+    f->pin = NULL, f->blk = 0, f->ev[0] = f->ev[1] = NULL;
 }
 
-/* The matrix back: the DMA of chunk c + 1 runs while the host threads
- * scatter chunk c into the program's memory. */
-static int fc_copy_out(fc_t *f) {
+/* Buffer b is free for a new DMA once the last one through it completed. */
+static int fc_claim(fc_t *f, int b) {
+    if (f->live[b]) BLASX_TRY(f->d.be->event_sync(f->ev[b]));
+    f->live[b] = 0;
+    return 0;
+}
+
+static int64_t fc_cols_per(const fc_t *f, int64_t rows) {
+    int64_t per = (int64_t)(f->buf_bytes / ((size_t)rows * f->esz));
+    return per > 0 ? per : 1;
+}
+
+int blasx_fc_up(fc_t *f, blasx_stream_t st, uintptr_t d, int64_t dld, const char *h, int64_t hld, int64_t rows,
+                int64_t cols) {
     const blasx_device_backend_t *be = f->d.be;
-    if (!f->buf[0]) {
-        BLASX_TRY(be->copy_d2h(f->d.s_out, f->A, f->lda, f->a, f->m, fc_shape(f, f->n)));
-        BLASX_TRY(be->stream_sync(f->d.s_out));
+    if (rows <= 0 || cols <= 0) return 0;
+    size_t col = (size_t)rows * f->esz, hb = (size_t)hld * f->esz, db = (size_t)dld * f->esz;
+    if (f->pinned) {
+        BLASX_TRY(be->copy_h2d(st, d, dld, h, hld, (blasx_shape_t){rows, cols, dld, f->esz}));
     } else {
-        int64_t chunks = (f->n + f->cols_per - 1) / f->cols_per;
-        size_t col = (size_t)f->m * f->esz, hld = (size_t)f->lda * f->esz;
-        for (int64_t c = 0; c < blasx_min64(2, chunks); c++) BLASX_TRY(fc_issue_out(f, c));
+        int64_t per = fc_cols_per(f, rows);
+        for (int64_t c0 = 0, c = 0; c0 < cols; c0 += per, c++) {
+            int64_t nc = blasx_min64(per, cols - c0);
+            int b = (int)(c & 1);
+            BLASX_TRY(fc_claim(f, b));
+            blasx_hcopy_2d(f->buf[b], col, h + (size_t)c0 * hb, hb, col, nc);
+            BLASX_TRY(be->copy_h2d(st, d + (uintptr_t)((size_t)c0 * db), dld, f->buf[b], rows,
+                                   (blasx_shape_t){rows, nc, dld, f->esz}));
+            BLASX_TRY(be->event_record(f->ev[b], st));
+            f->live[b] = 1;
+        }
+    }
+    f->h2d += rows * cols * (int64_t)f->esz;
+    return 0;
+}
+
+/* Chunk c of a copy back into buf[c % 2] on st. */
+static int fc_down_issue(fc_t *f, blasx_stream_t st, uintptr_t d, int64_t dld, int64_t rows, int64_t cols, int64_t c) {
+    int64_t per = fc_cols_per(f, rows), c0 = c * per, nc = blasx_min64(per, cols - c0);
+    int b = (int)(c & 1);
+    BLASX_TRY(fc_claim(f, b));
+    BLASX_TRY(f->d.be->copy_d2h(st, f->buf[b], rows, d + (uintptr_t)((size_t)c0 * (size_t)dld * f->esz), dld,
+                                (blasx_shape_t){rows, nc, rows, f->esz}));
+    BLASX_TRY(f->d.be->event_record(f->ev[b], st));
+    f->live[b] = 1;
+    return 0;
+}
+
+int blasx_fc_down(fc_t *f, blasx_stream_t st, char *h, int64_t hld, uintptr_t d, int64_t dld, int64_t rows,
+                  int64_t cols) {
+    const blasx_device_backend_t *be = f->d.be;
+    if (rows <= 0 || cols <= 0) return 0;
+    if (f->pinned) {
+        BLASX_TRY(be->copy_d2h(st, h, hld, d, dld, (blasx_shape_t){rows, cols, hld, f->esz}));
+        BLASX_TRY(be->stream_sync(st));
+    } else { /* the DMA of chunk c + 1 runs while the helpers scatter chunk c */
+        int64_t per = fc_cols_per(f, rows), chunks = (cols + per - 1) / per;
+        size_t col = (size_t)rows * f->esz, hb = (size_t)hld * f->esz;
+        for (int64_t c = 0; c < blasx_min64(2, chunks); c++) BLASX_TRY(fc_down_issue(f, st, d, dld, rows, cols, c));
         for (int64_t c = 0; c < chunks; c++) {
             int b = (int)(c & 1);
-            int64_t c0 = c * f->cols_per, cols = blasx_min64(f->cols_per, f->n - c0);
-            BLASX_TRY(be->event_sync(f->ev[b]));
-            blasx_hcopy_2d_back(f->A + (size_t)c0 * hld, hld, f->buf[b], col, col, cols);
-            if (c + 2 < chunks) BLASX_TRY(fc_issue_out(f, c + 2));
+            int64_t c0 = c * per;
+            BLASX_TRY(fc_claim(f, b));
+            blasx_hcopy_2d_back(h + (size_t)c0 * hb, hb, f->buf[b], col, col, blasx_min64(per, cols - c0));
+            if (c + 2 < chunks) BLASX_TRY(fc_down_issue(f, st, d, dld, rows, cols, c + 2));
         }
     }
-    f->d2h = f->m * f->n * (int64_t)f->esz;
+    f->d2h += rows * cols * (int64_t)f->esz;
     return 0;
 }
 
-/* Everything up to the first host write: matrix in, factorization, INFO
- * and ipiv back in the small pinned block. */
-static int fc_factor(fc_t *f, int prec, int kind, char uplo, int64_t mn) {
-    const blasx_device_backend_t *be = f->d.be;
-    BLASX_TRY(fc_copy_in(f));
-    BLASX_TRY(be->factor(f->d.s, prec, kind, uplo, f->m, f->n, f->a, f->m, f->ipiv, f->ws, f->ws_bytes, f->info));
-    blasx_shape_t one = {16, 1, 16, 1}; /* INFO, then the input's magnitude sum */
-    BLASX_TRY(be->copy_d2h(f->d.s, f->small, 16, f->info, 16, one));
-    if (kind == BLASX_FACTOR_GETRF && mn > 0) {
-        blasx_shape_t piv = {mn * 8, 1, mn * 8, 1};
-        BLASX_TRY(be->copy_d2h(f->d.s, f->small + FC_ALIGN, mn * 8, f->ipiv, mn * 8, piv));
-    }
-    BLASX_TRY(be->event_record(f->d.ev, f->d.s));
-    BLASX_TRY(be->stream_wait_event(f->d.s_out, f->d.ev)); /* the copy back after the factorization */
-    return be->stream_sync(f->d.s);
-}
+/* ---- in core: the whole matrix on the GPU -------------------------------- */
 
 /* Whether the magnitude sum the device left at p (a real of the precision)
  * is finite: no NaN or Inf in the input. */
@@ -116,48 +126,55 @@ static int fc_finite(const char *p, int prec) {
         memcpy(&d, p, sizeof d);
         return isfinite(d);
     }
-    float f;
-    memcpy(&f, p, sizeof f);
-    return isfinite(f);
+    float v;
+    memcpy(&v, p, sizeof v);
+    return isfinite(v);
 }
 
-/* Device block and pinned buffers; 0 or a status (nothing queued yet). */
-static int fc_setup(fc_t *f, int prec, int kind, char uplo, int64_t mn, uintptr_t *blk, void **pin) {
+/* Up to the first host write: matrix in, factorization, INFO, the sum and
+ * ipiv back into f->small. */
+static int fc_factor(fc_t *f, int prec, int kind, char uplo, int64_t m, int64_t n, const char *A, int64_t lda,
+                     uintptr_t a, size_t ws_bytes) {
     const blasx_device_backend_t *be = f->d.be;
-    BLASX_TRY(be->factor_ws(f->d.s, prec, kind, uplo, f->m, f->n, f->m, &f->ws_bytes));
-    size_t mat = fc_round((size_t)f->m * (size_t)f->n * f->esz), piv = fc_round((size_t)mn * 8);
-    size_t total = mat + piv + FC_ALIGN + fc_round(f->ws_bytes);
-    int st = blasx_cache_alloc_block(f->d.cache, total, 0, blk);
-    if (st) return st;
-    f->a = *blk;
-    f->ipiv = f->a + mat;
-    f->info = f->ipiv + piv;
-    f->ws = f->info + FC_ALIGN;
-    size_t col = (size_t)f->m * f->esz, stage = (size_t)blasx_cfg.lapack.stage_mb << 20;
-    int pinned = be->host_is_pinned(f->A) &&
-                 be->host_is_pinned(f->A + ((size_t)(f->n - 1) * (size_t)f->lda + (size_t)f->m) * f->esz - 1);
-    f->cols_per = blasx_max64(1, (int64_t)(stage / col));
-    size_t chunk = pinned ? 0 : (size_t)blasx_min64(f->cols_per, f->n) * col;
-    BLASX_TRY(be->host_alloc(2 * fc_round(chunk) + FC_ALIGN + piv, pin));
-    f->small = *pin;
-    if (!pinned) {
-        f->buf[0] = f->small + FC_ALIGN + piv;
-        f->buf[1] = f->buf[0] + fc_round(chunk);
-        BLASX_TRY(be->event_create(f->d.dev, &f->ev[0]));
-        BLASX_TRY(be->event_create(f->d.dev, &f->ev[1]));
-    }
+    int64_t mn = blasx_min64(m, n);
+    size_t mat = fc_round((size_t)m * (size_t)n * f->esz), piv = fc_round((size_t)mn * 8);
+    uintptr_t ipiv = a + mat, info = ipiv + piv, ws = info + FC_ALIGN;
+    BLASX_TRY(blasx_fc_up(f, f->d.s, a, m, A, lda, m, n));
+    BLASX_TRY(be->factor(f->d.s, prec, kind, uplo, m, n, a, m, ipiv, ws, ws_bytes, info));
+    BLASX_TRY(be->copy_d2h(f->d.s, f->small, 16, info, 16, (blasx_shape_t){16, 1, 16, 1}));
+    if (kind == BLASX_FACTOR_GETRF)
+        BLASX_TRY(be->copy_d2h(f->d.s, f->small + FC_ALIGN, mn * 8, ipiv, mn * 8, (blasx_shape_t){mn * 8, 1, mn * 8, 1}));
+    BLASX_TRY(be->event_record(f->d.ev, f->d.s));
+    BLASX_TRY(be->stream_wait_event(f->d.s_out, f->d.ev)); /* the copy back after the factorization */
+    return be->stream_sync(f->d.s);
+}
+
+/* A device block for the whole matrix, its ipiv, INFO and the workspace. */
+static int fc_alloc_whole(fc_t *f, int prec, int kind, char uplo, int64_t m, int64_t n, size_t *ws_bytes) {
+    BLASX_TRY(f->d.be->factor_ws(f->d.s, prec, kind, uplo, m, n, m, ws_bytes));
+    size_t total = fc_round((size_t)m * (size_t)n * f->esz) + fc_round((size_t)blasx_min64(m, n) * 8) + FC_ALIGN +
+                   fc_round(*ws_bytes);
+    return blasx_cache_alloc_block(f->d.cache, total, 0, &f->blk);
+}
+
+/* In core; *wrote: the host was written (then a failure is returned, not declined). */
+static int fc_in_core(fc_t *f, int prec, int kind, char uplo, int64_t m, int64_t n, char *A, int64_t lda,
+                      int64_t *ipiv, int64_t *info, size_t ws_bytes, int *wrote) {
+    int64_t mn = blasx_min64(m, n);
+    const char *end = A + ((size_t)(n - 1) * (size_t)lda + (size_t)m) * f->esz - 1;
+    BLASX_TRY(blasx_fc_host_setup(f, A, end, (size_t)m * f->esz, (size_t)mn * 8));
+    BLASX_TRY(fc_factor(f, prec, kind, uplo, m, n, A, lda, f->blk, ws_bytes));
+    if (!fc_finite(f->small + 8, prec)) return BLASX_FACTOR_DECLINED; /* NaN or Inf: LAPACK's path carries them */
+    int32_t inf;
+    memcpy(&inf, f->small, sizeof inf);
+    *wrote = 1;
+    BLASX_TRY(blasx_fc_down(f, f->d.s_out, A, lda, f->blk, m, m, n));
+    if (kind == BLASX_FACTOR_GETRF) memcpy(ipiv, f->small + FC_ALIGN, (size_t)mn * 8);
+    *info = inf;
     return 0;
 }
 
-static void fc_teardown(fc_t *f, uintptr_t blk, void *pin) {
-    const blasx_device_backend_t *be = f->d.be;
-    for (int b = 0; b < 2; b++)
-        if (f->ev[b]) be->event_destroy(f->ev[b]);
-    if (pin) be->host_free(pin);
-    if (blk) blasx_cache_free_block(f->d.cache, blk);
-}
-
-static int fc_run(int ngpu, int prec, int kind, char uplo, int64_t m, int64_t n, void *A, int64_t lda,
+static int fc_run(int ngpu, int prec, int kind, char uplo, int64_t m, int64_t n, char *A, int64_t lda,
                   int64_t *ipiv, int64_t *info) {
     static const size_t esz[5] = {0, 4, 8, 8, 16};
     static _Atomic unsigned next;
@@ -170,33 +187,23 @@ static int fc_run(int ngpu, int prec, int kind, char uplo, int64_t m, int64_t n,
     if (gi < 0) return BLASX_FACTOR_DECLINED;
     memset(&blasx_err_site, 0, sizeof blasx_err_site); /* this call's failure, not an older one */
     f.esz = esz[prec];
-    f.m = m, f.n = n, f.lda = lda, f.A = A;
-    int64_t mn = blasx_min64(m, n);
-    uintptr_t blk = 0;
-    void *pin = NULL;
-    int st = fc_setup(&f, prec, kind, uplo, mn, &blk, &pin);
-    int declined = st != 0, dev_st = 0; /* no room, or the backend declines: not the GPU's fault */
-    if (!st) {
-        st = dev_st = fc_factor(&f, prec, kind, uplo, mn);
-        declined = st != 0;
-    }
-    if (!st && !fc_finite(f.small + 8, prec)) st = declined = 1; /* NaN or Inf in A: LAPACK's path carries them */
-    if (!st) {
-        int32_t inf;
-        memcpy(&inf, f.small, sizeof inf);
-        st = dev_st = fc_copy_out(&f);
-        if (!st) {
-            if (kind == BLASX_FACTOR_GETRF) memcpy(ipiv, f.small + FC_ALIGN, (size_t)mn * 8);
-            *info = inf;
-        }
+    size_t ws_bytes = 0;
+    int wrote = 0, st = fc_alloc_whole(&f, prec, kind, uplo, m, n, &ws_bytes), dev_st = 0;
+    if (st == 0) {
+        st = dev_st = fc_in_core(&f, prec, kind, uplo, m, n, A, lda, ipiv, info, ws_bytes, &wrote);
+        if (st == BLASX_FACTOR_DECLINED) dev_st = 0;
+    } else if (st == BLASX_ERR_NOMEM && kind == BLASX_FACTOR_POTRF) { /* too large: out of core */
+        st = dev_st = blasx_fc_potrf_ooc(&f, prec, uplo, n, A, lda, info);
+        wrote = f.d2h > 0;
+        if (st == BLASX_FACTOR_DECLINED) dev_st = 0;
     }
     if (dev_st) { /* a stream that failed: both synchronized before their buffers go */
         f.d.be->stream_sync(f.d.s);
         f.d.be->stream_sync(f.d.s_out);
     }
-    fc_teardown(&f, blk, pin);
+    blasx_fc_teardown(&f);
     blasx_gpu_direct_end(gi, dev_st, f.h2d, dev_st ? 0 : f.d2h);
-    if (declined) return BLASX_FACTOR_DECLINED;
+    if (st && !wrote) return BLASX_FACTOR_DECLINED; /* no room, NaN, a backend's no, or a fault: host untouched */
     if (!st) blasx_runtime_whole_call(gi, f.h2d, f.d2h);
     return st;
 }

@@ -1,0 +1,59 @@
+/* internal/runtime/factor_private.h -- what the GPU factorization paths
+ * share (internal/runtime/factor_call.c, factor_ooc.c): one GPU's direct
+ * slot, and host blocks moved to and from its memory.
+ *
+ * Role: a host block of a pageable matrix reaches the device through two
+ * pinned buffers that the copy helpers fill (blasx_hcopy_2d) while the DMA
+ * drains the other, and comes back the same way; a page-locked matrix is
+ * copied directly.  Buffers are reused only after the DMA that last read
+ * or wrote them completed (their events).
+ *
+ * Threading: one thread per fc_t, the one holding the GPU's direct slot.
+ * Failure: every function returns a status; fc_down has written the host
+ * block only when it returns 0 (part of it otherwise).
+ */
+#ifndef BLASX_INTERNAL_FACTOR_PRIVATE_H
+#define BLASX_INTERNAL_FACTOR_PRIVATE_H
+
+#include "internal/gpu/gpu_worker.h"
+
+#define FC_ALIGN 256 /* device blocks start here: what cuBLAS/cuSOLVER and the copy engines like */
+
+typedef struct {
+    blasx_gpu_direct_t d;
+    size_t esz;
+    int pinned;          /* the program's matrix is page-locked: no staging */
+    char *buf[2];        /* pinned staging buffers of buf_bytes (NULL when pinned) */
+    size_t buf_bytes;
+    int live[2];         /* ev[b] marks the last DMA through buf[b] */
+    blasx_event_t ev[2];
+    char *small;         /* pinned: INFO and the magnitude sum, then small_bytes more */
+    void *pin;           /* the pinned allocation holding small and buf */
+    uintptr_t blk;       /* the device block (pool) */
+    int64_t h2d, d2h;    /* bytes moved */
+} fc_t;
+
+static inline size_t fc_round(size_t b) { return (b + FC_ALIGN - 1) / FC_ALIGN * FC_ALIGN; }
+
+/* Pinned memory (staging buffers of at least one column of col_bytes, and
+ * FC_ALIGN + small_bytes in f->small) and events for a matrix at A whose
+ * last byte is at A_end; 0 or a status. */
+BLASX_INTERNAL int blasx_fc_host_setup(fc_t *f, const char *A, const char *A_end, size_t col_bytes, size_t small_bytes);
+/* Returns the pinned memory, events and device block. */
+BLASX_INTERNAL void blasx_fc_teardown(fc_t *f);
+/* rows x cols of the host block h (leading dimension hld elements) to the
+ * device at d (ld dld) on stream st; returns once the host may change h. */
+BLASX_INTERNAL int blasx_fc_up(fc_t *f, blasx_stream_t st, uintptr_t d, int64_t dld, const char *h, int64_t hld,
+                               int64_t rows, int64_t cols);
+/* The device block d back to the host block h on stream st, after what st
+ * was given before; returns once h holds it. */
+BLASX_INTERNAL int blasx_fc_down(fc_t *f, blasx_stream_t st, char *h, int64_t hld, uintptr_t d, int64_t dld,
+                                 int64_t rows, int64_t cols);
+
+/* Out of core Cholesky on the GPU of f (factor_ooc.c): the n x n matrix A
+ * in left-looking block columns (rows for uplo 'U') of the width that
+ * three of them fit the pool; 0 with *info, BLASX_FACTOR_DECLINED (no
+ * room, or a failure before any host write), or a status > 0. */
+BLASX_INTERNAL int blasx_fc_potrf_ooc(fc_t *f, int prec, char uplo, int64_t n, char *A, int64_t lda, int64_t *info);
+
+#endif
