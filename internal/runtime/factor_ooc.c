@@ -148,12 +148,13 @@ static int ooc_panel(ooc_t *o, int64_t J, int64_t *stop) {
     return blasx_fc_down(f, io, ooc_host(o, J, J), o->lda, o->P, pld, prow, pcol);
 }
 
-/* The widest panels that fit: three of n x w, the packed block, INFO, the
- * workspace. */
+/* The widest panels that fit (n/2, then a fifth narrower each time, in
+ * multiples of cfg.lapack.ooc_min_w): three of n x w, the packed block,
+ * INFO, the workspace. */
 static int ooc_alloc(ooc_t *o) {
     fc_t *f = o->f;
     const int64_t wmin = blasx_cfg.lapack.ooc_min_w; /* narrower streams too much to beat the recursion */
-    for (int64_t w = (o->n / 2 + wmin - 1) / wmin * wmin; w >= wmin; w /= 2) {
+    for (int64_t w = (o->n / 2 + wmin - 1) / wmin * wmin; w >= wmin; w = w * 4 / 5 / wmin * wmin) {
         size_t ws = 0, pan = fc_round((size_t)o->n * (size_t)w * f->esz), dd = fc_round((size_t)w * (size_t)w * f->esz);
         BLASX_TRY(f->d.be->factor_ws(f->d.s, o->prec, BLASX_FACTOR_POTRF, o->up ? 'U' : 'L', w, w, w, &ws));
         if (blasx_cache_alloc_block(f->d.cache, 3 * pan + dd + FC_ALIGN + fc_round(ws), 0, &f->blk) != 0) continue;

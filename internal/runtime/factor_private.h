@@ -1,6 +1,7 @@
 /* internal/runtime/factor_private.h -- what the GPU factorization paths
- * share (internal/runtime/factor_call.c, factor_ooc.c): one GPU's direct
- * slot, and host blocks moved to and from its memory.
+ * share (internal/runtime/factor_call.c, factor_ooc.c; the copies in
+ * factor_stage.c): one GPU's direct slot, and host blocks moved to and
+ * from its memory.
  *
  * Role: a host block of a pageable matrix reaches the device through two
  * pinned buffers that the copy helpers fill (blasx_hcopy_2d) while the DMA

@@ -1,0 +1,62 @@
+/* internal/device/device_cuda_private.h -- what the CUDA backend's files
+ * share (device_cuda.c: streams, copies, tile steps; device_cuda_solver.c:
+ * the whole factorizations): the stream record and the status helpers.
+ *
+ * Invariants: every CUDA/cuBLAS/cuSOLVER call goes through CU() / CUBLAS()
+ * / CUSOLVER(), which map a failure to BLASX_ERR_DEVICE and record the
+ * failing site and the library's own code (internal/base/common.h).
+ */
+#ifndef BLASX_INTERNAL_DEVICE_CUDA_PRIVATE_H
+#define BLASX_INTERNAL_DEVICE_CUDA_PRIVATE_H
+
+#include <cublas_v2.h>
+#include <cuda_runtime.h>
+#include <cusolverDn.h>
+
+#include "internal/device/device.h"
+
+struct blasx_stream {
+    cudaStream_t s;
+    cublasHandle_t h;
+    int dev;
+    /* cuSOLVER, made by the first factor_ws/factor on the stream (most
+     * streams never factor); hws: the host workspace, grown, never shrunk. */
+    cusolverDnHandle_t sh;
+    cusolverDnParams_t sp;
+    void *hws;
+    size_t hws_bytes;
+};
+
+static inline int cu_status(cudaError_t e, const char *file, int line, const char *expr) {
+    if (e == cudaSuccess) return 0;
+    if (blasx_err_site.status == 0) blasx_err_record(file, line, expr, BLASX_ERR_DEVICE, (long)e);
+    return BLASX_ERR_DEVICE;
+}
+
+static inline int cublas_status(cublasStatus_t e, const char *file, int line, const char *expr) {
+    if (e == CUBLAS_STATUS_SUCCESS) return 0;
+    if (blasx_err_site.status == 0) blasx_err_record(file, line, expr, BLASX_ERR_DEVICE, (long)e);
+    return BLASX_ERR_DEVICE;
+}
+
+static inline int cusolver_status(cusolverStatus_t e, const char *file, int line, const char *expr) {
+    if (e == CUSOLVER_STATUS_SUCCESS) return 0;
+    if (blasx_err_site.status == 0) blasx_err_record(file, line, expr, BLASX_ERR_DEVICE, (long)e);
+    return BLASX_ERR_DEVICE;
+}
+
+#define CU(expr) BLASX_TRY(cu_status((expr), __FILE__, __LINE__, #expr))
+#define CUBLAS(expr) BLASX_TRY(cublas_status((expr), __FILE__, __LINE__, #expr))
+#define CUSOLVER(expr) BLASX_TRY(cusolver_status((expr), __FILE__, __LINE__, #expr))
+
+/* device_cuda_solver.c: the backend's factor_ws and factor (device.h), and
+ * the stream's cuSOLVER state freed (with its device current; a failure
+ * sets *st). */
+BLASX_INTERNAL int blasx_cuda_factor_ws(blasx_stream_t s, int prec, int kind, char uplo, int64_t m, int64_t n,
+                                        int64_t lda, size_t *bytes);
+BLASX_INTERNAL int blasx_cuda_factor(blasx_stream_t s, int prec, int kind, char uplo, int64_t m, int64_t n,
+                                     uintptr_t a, int64_t lda, uintptr_t ipiv, uintptr_t ws, size_t ws_bytes,
+                                     uintptr_t info);
+BLASX_INTERNAL void blasx_cuda_sol_destroy(blasx_stream_t s, int *st);
+
+#endif
