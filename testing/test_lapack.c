@@ -53,8 +53,9 @@ static long whole_calls; /* factorizations that ran whole on one GPU */
 static long ooc_calls;   /* Cholesky factorizations out of core on a GPU */
 /* 1: two calls on the same data take the same path, so posv/gesv factor
  * bit for bit as potrf/getrf.  Real GPUs with the small-call router choose
- * paths by measured time (rounding differs), so there both are held to the
- * residual bounds instead. */
+ * paths by measured time (rounding differs), and a factorization runs
+ * whole on a GPU or not by the room its pool has at that moment, so there
+ * both are held to the residual bounds instead. */
 static int exact_paths = 1;
 
 /* Counts the last factorization if it ran whole on a GPU: one task there,
@@ -127,7 +128,8 @@ int main(void) {
     int ngpu = blasx_gpu_count(); /* starts the runtime: the backend is known from here */
     if (blasx_cfg.tile.d < 16 && ngpu > 0) max_dim = 40;
     const blasx_device_backend_t *be = blasx_gpus_backend();
-    exact_paths = !(be && (be->caps & BLASX_DEV_CAP_TIMED_RATES) && blasx_cfg.small.mode != 0);
+    exact_paths = !(be && (be->caps & BLASX_DEV_CAP_TIMED_RATES) && blasx_cfg.small.mode != 0) &&
+                  !getenv("BLASX_LAPACK_GPU_MIN_N"); /* whole or not: by the pool's room at that moment */
     test_s();
     test_d();
     test_c();
