@@ -19,7 +19,8 @@
 # each (> 1: blasx faster).  Everything goes to OUTDIR/factor.log too.
 #
 # Environment (defaults): OPS (potrf,getrf), PREC (d,z), REPS (1 timed call
-# after an untimed first), CONFIGS ("blasx openblas ref_blasx ref_nvblas
+# after an untimed first; 0: the first call alone), SLOW_REPS (REPS: the
+# same for openblas and the ref_* configurations), CONFIGS ("blasx openblas ref_blasx ref_nvblas
 # cusolver"), SLOW_MAX_N (20480: the ref_* configurations only up to this
 # N), RUN_TIMEOUT (300 s per process), BLASX_SO (build/libblasx.so),
 # OPENBLAS_DIR (/usr/lib/x86_64-linux-gnu/openblas-pthread), REF_DIR
@@ -61,7 +62,9 @@ declare -A secs
 # run CONFIG N: one process; records secs[CONFIG,case] from its RESULT lines.
 run() {
   local c=$1 n=$2 f=$tmp/out
-  local args=(--reps "$reps" --ops "$ops" --prec "$prec" "$n")
+  local r=$reps
+  case $c in openblas | ref_*) r=${SLOW_REPS:-$reps} ;; esac
+  local args=(--reps "$r" --ops "$ops" --prec "$prec" "$n")
   case $c in
     blasx) env LD_PRELOAD="$blasx_so" BLASX_STATS=1 timeout "$tmo" "$here/build/bench_dropin_factor" "${args[@]}" ;;
     openblas) [ -f "$ob_dir/liblapack.so.3" ] || { echo "SKIP: no $ob_dir/liblapack.so.3"; return; }
@@ -99,7 +102,7 @@ for n in "$@"; do
 done
 
 {
-  echo "== factorizations of an unmodified program, seconds (best of $reps after the first; cusolver: with its copies)"
+  echo "== factorizations of an unmodified program, seconds (best of $reps after the first, openblas and ref_*: ${SLOW_REPS:-$reps}; cusolver: with its copies)"
   printf '%-14s' case; for c in $configs; do printf ' %11s' "$c"; done
   for c in $configs; do [ "$c" = blasx ] || printf ' %9s' "x_$c"; done; echo
   for k in "${cases[@]}"; do
