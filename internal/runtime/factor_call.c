@@ -57,9 +57,9 @@ static int fc_alloc_whole(fc_t *f, int prec, int kind, char uplo, int64_t m, int
     return blasx_cache_alloc_block(f->d.cache, total, 0, &f->blk);
 }
 
-/* In core; *wrote: the host was written (then a failure is returned, not declined). */
+/* In core; once f->wrote a failure is returned, not declined. */
 static int fc_in_core(fc_t *f, int prec, int kind, char uplo, int64_t m, int64_t n, char *A, int64_t lda,
-                      int64_t *ipiv, int64_t *info, size_t ws_bytes, int *wrote) {
+                      int64_t *ipiv, int64_t *info, size_t ws_bytes) {
     int64_t mn = blasx_min64(m, n);
     const char *end = A + ((size_t)(n - 1) * (size_t)lda + (size_t)m) * f->esz - 1;
     BLASX_TRY(blasx_fc_host_setup(f, A, end, (size_t)m * f->esz, (size_t)mn * 8));
@@ -67,7 +67,6 @@ static int fc_in_core(fc_t *f, int prec, int kind, char uplo, int64_t m, int64_t
     if (!fc_finite(f->small + 8, prec)) return BLASX_FACTOR_DECLINED; /* NaN or Inf: LAPACK's path carries them */
     int32_t inf;
     memcpy(&inf, f->small, sizeof inf);
-    *wrote = 1;
     BLASX_TRY(blasx_fc_down(f, f->d.s_out, A, lda, f->blk, m, m, n));
     if (kind == BLASX_FACTOR_GETRF) memcpy(ipiv, f->small + FC_ALIGN, (size_t)mn * 8);
     *info = inf;
@@ -90,17 +89,17 @@ static int fc_run(int ngpu, int prec, int kind, char uplo, int64_t m, int64_t n,
     size_t ws_bytes = 0;
     int wrote = 0, st = fc_alloc_whole(&f, prec, kind, uplo, m, n, &ws_bytes), dev_st = 0;
     if (st == 0) {
-        st = dev_st = fc_in_core(&f, prec, kind, uplo, m, n, A, lda, ipiv, info, ws_bytes, &wrote);
+        st = dev_st = fc_in_core(&f, prec, kind, uplo, m, n, A, lda, ipiv, info, ws_bytes);
         if (st == BLASX_FACTOR_DECLINED) dev_st = 0;
     } else if (st == BLASX_ERR_NOMEM && kind == BLASX_FACTOR_POTRF) { /* too large: out of core */
         st = dev_st = blasx_fc_potrf_ooc(&f, prec, uplo, n, A, lda, info);
-        wrote = f.d2h > 0;
         if (st == BLASX_FACTOR_DECLINED) dev_st = 0;
     }
     if (dev_st) { /* a stream that failed: both synchronized before their buffers go */
         f.d.be->stream_sync(f.d.s);
         f.d.be->stream_sync(f.d.s_out);
     }
+    wrote = f.wrote;
     blasx_fc_teardown(&f);
     blasx_gpu_direct_end(gi, dev_st, f.h2d, dev_st ? 0 : f.d2h);
     if (st && !wrote) return BLASX_FACTOR_DECLINED; /* no room, NaN, a backend's no, or a fault: host untouched */

@@ -27,6 +27,8 @@ typedef struct {
     char *buf[2];        /* pinned staging buffers of buf_bytes (NULL when pinned) */
     size_t buf_bytes;
     int live[2];         /* ev[b] marks the last DMA through buf[b] */
+    int next;            /* the buffer the next chunk takes: they alternate across copies too */
+    int wrote;           /* a copy back began: the host matrix is no longer the program's */
     blasx_event_t ev[2];
     char *small;         /* pinned: INFO and the magnitude sum, then small_bytes more */
     void *pin;           /* the pinned allocation holding small and buf */
@@ -43,11 +45,14 @@ BLASX_INTERNAL int blasx_fc_host_setup(fc_t *f, const char *A, const char *A_end
 /* Returns the pinned memory, events and device block. */
 BLASX_INTERNAL void blasx_fc_teardown(fc_t *f);
 /* rows x cols of the host block h (leading dimension hld elements) to the
- * device at d (ld dld) on stream st; returns once the host may change h. */
+ * device at d (ld dld), queued on stream st; staged, it returns once h was
+ * read; page-locked, the DMA reads h later (the callers write it only
+ * through a later copy on st or after a sync). */
 BLASX_INTERNAL int blasx_fc_up(fc_t *f, blasx_stream_t st, uintptr_t d, int64_t dld, const char *h, int64_t hld,
                                int64_t rows, int64_t cols);
 /* The device block d back to the host block h on stream st, after what st
- * was given before; returns once h holds it. */
+ * was given before; returns once h holds it.  Sets f->wrote before the
+ * first host byte can change. */
 BLASX_INTERNAL int blasx_fc_down(fc_t *f, blasx_stream_t st, char *h, int64_t hld, uintptr_t d, int64_t dld,
                                  int64_t rows, int64_t cols);
 

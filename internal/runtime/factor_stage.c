@@ -51,9 +51,10 @@ int blasx_fc_up(fc_t *f, blasx_stream_t st, uintptr_t d, int64_t dld, const char
         BLASX_TRY(be->copy_h2d(st, d, dld, h, hld, (blasx_shape_t){rows, cols, dld, f->esz}));
     } else {
         int64_t per = fc_cols_per(f, rows);
-        for (int64_t c0 = 0, c = 0; c0 < cols; c0 += per, c++) {
+        for (int64_t c0 = 0; c0 < cols; c0 += per) {
             int64_t nc = blasx_min64(per, cols - c0);
-            int b = (int)(c & 1);
+            int b = f->next;
+            f->next ^= 1;
             BLASX_TRY(fc_claim(f, b));
             blasx_hcopy_2d(f->buf[b], col, h + (size_t)c0 * hb, hb, col, nc);
             BLASX_TRY(be->copy_h2d(st, d + (uintptr_t)((size_t)c0 * db), dld, f->buf[b], rows,
@@ -66,10 +67,11 @@ int blasx_fc_up(fc_t *f, blasx_stream_t st, uintptr_t d, int64_t dld, const char
     return 0;
 }
 
-/* Chunk c of a copy back into buf[c % 2] on st. */
-static int fc_down_issue(fc_t *f, blasx_stream_t st, uintptr_t d, int64_t dld, int64_t rows, int64_t cols, int64_t c) {
+/* Chunk c of a copy back into buf[(first + c) % 2] on st. */
+static int fc_down_issue(fc_t *f, blasx_stream_t st, uintptr_t d, int64_t dld, int64_t rows, int64_t cols, int64_t c,
+                         int first) {
     int64_t per = fc_cols_per(f, rows), c0 = c * per, nc = blasx_min64(per, cols - c0);
-    int b = (int)(c & 1);
+    int b = (int)((first + c) & 1);
     BLASX_TRY(fc_claim(f, b));
     BLASX_TRY(f->d.be->copy_d2h(st, f->buf[b], rows, d + (uintptr_t)((size_t)c0 * (size_t)dld * f->esz), dld,
                                 (blasx_shape_t){rows, nc, rows, f->esz}));
@@ -82,19 +84,23 @@ int blasx_fc_down(fc_t *f, blasx_stream_t st, char *h, int64_t hld, uintptr_t d,
                   int64_t cols) {
     const blasx_device_backend_t *be = f->d.be;
     if (rows <= 0 || cols <= 0) return 0;
+    f->wrote = 1;
     if (f->pinned) {
         BLASX_TRY(be->copy_d2h(st, h, hld, d, dld, (blasx_shape_t){rows, cols, hld, f->esz}));
         BLASX_TRY(be->stream_sync(st));
     } else { /* the DMA of chunk c + 1 runs while the helpers scatter chunk c */
         int64_t per = fc_cols_per(f, rows), chunks = (cols + per - 1) / per;
         size_t col = (size_t)rows * f->esz, hb = (size_t)hld * f->esz;
-        for (int64_t c = 0; c < blasx_min64(2, chunks); c++) BLASX_TRY(fc_down_issue(f, st, d, dld, rows, cols, c));
+        int first = f->next;
+        f->next = (int)((first + chunks) & 1);
+        for (int64_t c = 0; c < blasx_min64(2, chunks); c++)
+            BLASX_TRY(fc_down_issue(f, st, d, dld, rows, cols, c, first));
         for (int64_t c = 0; c < chunks; c++) {
-            int b = (int)(c & 1);
+            int b = (int)((first + c) & 1);
             int64_t c0 = c * per;
             BLASX_TRY(fc_claim(f, b));
             blasx_hcopy_2d_back(h + (size_t)c0 * hb, hb, f->buf[b], col, col, blasx_min64(per, cols - c0));
-            if (c + 2 < chunks) BLASX_TRY(fc_down_issue(f, st, d, dld, rows, cols, c + 2));
+            if (c + 2 < chunks) BLASX_TRY(fc_down_issue(f, st, d, dld, rows, cols, c + 2, first));
         }
     }
     f->d2h += rows * cols * (int64_t)f->esz;
