@@ -44,6 +44,8 @@ static int fc_factor(fc_t *f, int prec, int kind, char uplo, int64_t m, int64_t 
     BLASX_TRY(be->copy_d2h(f->d.s, f->small, 16, info, 16, (blasx_shape_t){16, 1, 16, 1}));
     if (kind == BLASX_FACTOR_GETRF)
         BLASX_TRY(be->copy_d2h(f->d.s, f->small + FC_ALIGN, mn * 8, ipiv, mn * 8, (blasx_shape_t){mn * 8, 1, mn * 8, 1}));
+    else /* the factor's diagonal, for blasx_fc_chol_info */
+        BLASX_TRY(be->copy_d2h(f->d.s, f->small + FC_ALIGN, 1, a, n + 1, (blasx_shape_t){1, n, 1, f->esz}));
     BLASX_TRY(be->event_record(f->d.ev, f->d.s));
     BLASX_TRY(be->stream_wait_event(f->d.s_out, f->d.ev)); /* the copy back after the factorization */
     return be->stream_sync(f->d.s);
@@ -62,14 +64,16 @@ static int fc_in_core(fc_t *f, int prec, int kind, char uplo, int64_t m, int64_t
                       int64_t *ipiv, int64_t *info, size_t ws_bytes) {
     int64_t mn = blasx_min64(m, n);
     const char *end = A + ((size_t)(n - 1) * (size_t)lda + (size_t)m) * f->esz - 1;
-    BLASX_TRY(blasx_fc_host_setup(f, A, end, (size_t)m * f->esz, (size_t)mn * 8));
+    size_t small = (size_t)mn * (kind == BLASX_FACTOR_GETRF ? 8 : f->esz); /* ipiv, or the diagonal */
+    BLASX_TRY(blasx_fc_host_setup(f, A, end, (size_t)m * f->esz, small));
     BLASX_TRY(fc_factor(f, prec, kind, uplo, m, n, A, lda, f->blk, ws_bytes));
     if (!fc_finite(f->small + 8, prec)) return BLASX_FACTOR_DECLINED; /* NaN or Inf: LAPACK's path carries them */
     int32_t inf;
     memcpy(&inf, f->small, sizeof inf);
+    int64_t res = kind == BLASX_FACTOR_POTRF ? blasx_fc_chol_info(f, prec, n) : inf;
     BLASX_TRY(blasx_fc_down(f, f->d.s_out, A, lda, f->blk, m, m, n));
     if (kind == BLASX_FACTOR_GETRF) memcpy(ipiv, f->small + FC_ALIGN, (size_t)mn * 8);
-    *info = inf;
+    *info = res;
     return 0;
 }
 

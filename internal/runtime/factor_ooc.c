@@ -95,20 +95,7 @@ static int ooc_diag(ooc_t *o, int64_t jb, int64_t pld, int64_t *local) {
     BLASX_TRY(be->copy_d2h(s, f->small, 16, o->info, 16, (blasx_shape_t){16, 1, 16, 1}));
     BLASX_TRY(be->copy_d2h(s, f->small + FC_ALIGN, 1, o->D, jb + 1, (blasx_shape_t){1, jb, 1, f->esz}));
     BLASX_TRY(be->stream_sync(s));
-    int32_t inf;
-    memcpy(&inf, f->small, sizeof inf);
-    *local = inf > 0 ? inf : 0;
-    for (int64_t i = 0; i < jb && (!*local || i + 1 < *local); i++) { /* the real part of each diagonal entry */
-        const char *p = f->small + FC_ALIGN + (size_t)i * f->esz;
-        double v;
-        if (o->prec == BLASX_PREC_D || o->prec == BLASX_PREC_Z) memcpy(&v, p, sizeof v);
-        else {
-            float x;
-            memcpy(&x, p, sizeof x);
-            v = x;
-        }
-        if (!(v > 0)) *local = i + 1;
-    }
+    *local = blasx_fc_chol_info(f, o->prec, jb);
     return 0;
 }
 

@@ -56,6 +56,12 @@ BLASX_INTERNAL int blasx_fc_up(fc_t *f, blasx_stream_t st, uintptr_t d, int64_t 
 BLASX_INTERNAL int blasx_fc_down(fc_t *f, blasx_stream_t st, char *h, int64_t hld, uintptr_t d, int64_t dld,
                                  int64_t rows, int64_t cols);
 
+/* A Cholesky's INFO from what the device left in f->small: its INFO (int32
+ * at 0) and the factor's n diagonal entries (at FC_ALIGN): the first
+ * minor it reports, or an earlier diagonal entry whose real part is not
+ * positive -- a NaN there, which cuSOLVER's upper path lets through. */
+BLASX_INTERNAL int64_t blasx_fc_chol_info(const fc_t *f, int prec, int64_t n);
+
 /* Out of core Cholesky on the GPU of f (factor_ooc.c): the n x n matrix A
  * in left-looking block columns (rows for uplo 'U') of the width that
  * three of them fit the pool; 0 with *info, BLASX_FACTOR_DECLINED (no
