@@ -137,7 +137,6 @@ static void sim_copy2d(char *dst, int64_t dld, const char *src, int64_t sld, bla
         memcpy(dst + (size_t)(j * dld) * sh.esz, src + (size_t)(j * sld) * sh.esz, col);
 }
 
-/* Runs one op on its stream's thread; returns its status. */
 /* The whole factorization with the CPU's unblocked kernels (sim matrices
  * are small); INFO as LAPACK's, in the int32 a real device would write. */
 static void sim_factor_exec(const sim_factor_t *f) {
@@ -172,6 +171,7 @@ static void sim_factor_exec(const sim_factor_t *f) {
     *f->info = (int32_t)info;
 }
 
+/* Runs one op on its stream's thread; returns its status. */
 static int sim_exec(sim_op_t *op) {
     switch (op->kind) {
     case SIM_OP_COPY:

@@ -18,19 +18,6 @@ int blasx_factor_whole_wanted(int64_t n) {
 
 /* ---- in core: the whole matrix on the GPU -------------------------------- */
 
-/* Whether the magnitude sum the device left at p (a real of the precision)
- * is finite: no NaN or Inf in the input. */
-static int fc_finite(const char *p, int prec) {
-    if (prec == BLASX_PREC_D || prec == BLASX_PREC_Z) {
-        double d;
-        memcpy(&d, p, sizeof d);
-        return isfinite(d);
-    }
-    float v;
-    memcpy(&v, p, sizeof v);
-    return isfinite(v);
-}
-
 /* Up to the first host write: matrix in, factorization, INFO, the sum and
  * ipiv back into f->small. */
 static int fc_factor(fc_t *f, int prec, int kind, char uplo, int64_t m, int64_t n, const char *A, int64_t lda,
@@ -67,7 +54,7 @@ static int fc_in_core(fc_t *f, int prec, int kind, char uplo, int64_t m, int64_t
     size_t small = (size_t)mn * (kind == BLASX_FACTOR_GETRF ? 8 : f->esz); /* ipiv, or the diagonal */
     BLASX_TRY(blasx_fc_host_setup(f, A, end, (size_t)m * f->esz, small));
     BLASX_TRY(fc_factor(f, prec, kind, uplo, m, n, A, lda, f->blk, ws_bytes));
-    if (!fc_finite(f->small + 8, prec)) return BLASX_FACTOR_DECLINED; /* NaN or Inf: LAPACK's path carries them */
+    if (!isfinite(fc_real(f->small + 8, prec))) return BLASX_FACTOR_DECLINED; /* NaN or Inf: LAPACK's path carries them */
     int32_t inf;
     memcpy(&inf, f->small, sizeof inf);
     int64_t res = kind == BLASX_FACTOR_POTRF ? blasx_fc_chol_info(f, prec, n) : inf;

@@ -16,6 +16,8 @@
 #ifndef BLASX_INTERNAL_FACTOR_PRIVATE_H
 #define BLASX_INTERNAL_FACTOR_PRIVATE_H
 
+#include <string.h>
+
 #include "internal/gpu/gpu_worker.h"
 
 #define FC_ALIGN 256 /* device blocks start here: what cuBLAS/cuSOLVER and the copy engines like */
@@ -37,6 +39,18 @@ typedef struct {
 } fc_t;
 
 static inline size_t fc_round(size_t b) { return (b + FC_ALIGN - 1) / FC_ALIGN * FC_ALIGN; }
+
+/* The real of precision prec (float for S and C) that the device left at p. */
+static inline double fc_real(const char *p, int prec) {
+    if (prec == BLASX_PREC_D || prec == BLASX_PREC_Z) {
+        double d;
+        memcpy(&d, p, sizeof d);
+        return d;
+    }
+    float v;
+    memcpy(&v, p, sizeof v);
+    return v;
+}
 
 /* Pinned memory (staging buffers of at least one column of col_bytes, and
  * FC_ALIGN + small_bytes in f->small) and events for a matrix at A whose

@@ -112,17 +112,7 @@ int64_t blasx_fc_chol_info(const fc_t *f, int prec, int64_t n) {
     int32_t inf;
     memcpy(&inf, f->small, sizeof inf);
     int64_t info = inf > 0 ? inf : 0;
-    for (int64_t i = 0; i < n && (!info || i + 1 < info); i++) { /* the real part of each diagonal entry */
-        const char *p = f->small + FC_ALIGN + (size_t)i * f->esz;
-        double v;
-        if (prec == BLASX_PREC_D || prec == BLASX_PREC_Z) {
-            memcpy(&v, p, sizeof v);
-        } else {
-            float x;
-            memcpy(&x, p, sizeof x);
-            v = x;
-        }
-        if (!(v > 0)) info = i + 1;
-    }
+    for (int64_t i = 0; i < n && (!info || i + 1 < info); i++) /* the real part of each diagonal entry */
+        if (!(fc_real(f->small + FC_ALIGN + (size_t)i * f->esz, prec) > 0)) info = i + 1;
     return info;
 }
