@@ -118,13 +118,12 @@ typedef struct blasx_device_backend {
     /* Queues on stream s, in place on the m x n matrix at device address a
      * (leading dimension lda): kind POTRF, the Cholesky factor (m == n) of
      * the triangle uplo ('L', 'U'); kind GETRF, LU with partial pivoting,
-     * ipiv (min(m, n) int64_t at device address ipiv) 1-based as LAPACK's;
-     * the matrix is packed (lda == m).
-     * LAPACK's INFO goes to one int32_t at device address info, and to
-     * info + 8 a real of the precision (float for S and C): the sum of
-     * |re| + |im| over the m x n input, not finite when a NaN or Inf was
-     * there (cuSOLVER does not carry them through as LAPACK does, so the
-     * caller then takes the CPU path).  ws holds ws_bytes >= factor_ws's
+     * ipiv (min(m, n) int64_t at device address ipiv) 1-based as LAPACK's.
+     * LAPACK's INFO goes to one int32_t at device address info; for a
+     * packed matrix (lda == m) also to info + 8 a real of the precision
+     * (float for S and C): the sum of |re| + |im| over the m x n input, not
+     * finite when a NaN or Inf was there (cuSOLVER does not carry them
+     * through as LAPACK does, so the caller then takes the CPU path).  ws holds ws_bytes >= factor_ws's
      * bytes.  NULL without BLASX_DEV_CAP_FACTOR. */
     int (*factor)(blasx_stream_t s, int prec, int kind, char uplo, int64_t m, int64_t n, uintptr_t a, int64_t lda,
                   uintptr_t ipiv, uintptr_t ws, size_t ws_bytes, uintptr_t info);

@@ -141,8 +141,8 @@ int blasx_cuda_factor_ws(blasx_stream_t s, int prec, int kind, char uplo, int64_
     return 0;
 }
 
-/* The input's sum of magnitudes to device address out (factor's contract:
- * not finite when a NaN or Inf is in it); the matrix is packed (lda == m). */
+/* The packed input's sum of magnitudes to device address out (factor's
+ * contract: not finite when a NaN or Inf is in it). */
 static int input_asum(blasx_stream_t s, int prec, int64_t len, uintptr_t a, uintptr_t out) {
     const void *x = (const void *)a;
     cublasStatus_t e;
@@ -172,8 +172,7 @@ int blasx_cuda_factor(blasx_stream_t s, int prec, int kind, char uplo, int64_t m
             blasx_err_record(__FILE__, __LINE__, "factor: ws_bytes < workspace", BLASX_ERR_INTERNAL, 0);
         return BLASX_ERR_INTERNAL;
     }
-    if (lda != m) return BLASX_ERR_INTERNAL; /* the contract: packed */
-    BLASX_TRY(input_asum(s, prec, m * n, a, info + 8));
+    if (lda == m) BLASX_TRY(input_asum(s, prec, m * n, a, info + 8)); /* one call needs it packed */
     if (kind == BLASX_FACTOR_POTRF)
         CUSOLVER(sol.potrf(s->sh, s->sp, fill_of(uplo), n, t, (void *)a, lda, t, (void *)ws, ws_bytes, s->hws,
                            s->hws_bytes, (int *)info));

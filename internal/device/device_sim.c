@@ -140,18 +140,15 @@ static void sim_copy2d(char *dst, int64_t dld, const char *src, int64_t sld, bla
 /* The whole factorization with the CPU's unblocked kernels (sim matrices
  * are small); INFO as LAPACK's, in the int32 a real device would write. */
 static void sim_factor_exec(const sim_factor_t *f) {
-    double sum = 0; /* the input's sum of |re| + |im| (factor's contract) */
+    double sum = 0; /* the packed input's sum of |re| + |im| (factor's contract) */
     int cplx = f->prec >= BLASX_PREC_C, dbl = f->prec == BLASX_PREC_D || f->prec == BLASX_PREC_Z;
-    for (int64_t j = 0; j < f->n; j++)
+    for (int64_t j = 0; j < f->n && f->lda == f->m; j++)
         for (int64_t i = 0; i < f->m * (1 + cplx); i++) {
             int64_t at = j * f->lda * (1 + cplx) + i;
             sum += dbl ? fabs(((const double *)f->a)[at]) : fabs((double)((const float *)f->a)[at]);
         }
-    if (dbl) memcpy((char *)f->info + 8, &sum, sizeof sum);
-    else {
-        float fs = (float)sum;
-        memcpy((char *)f->info + 8, &fs, sizeof fs);
-    }
+    float fs = (float)sum;
+    if (f->lda == f->m) memcpy((char *)f->info + 8, dbl ? (const void *)&sum : (const void *)&fs, dbl ? 8 : 4);
     int64_t info = 0;
     if (f->kind == BLASX_FACTOR_POTRF) {
         switch (f->prec) {
@@ -515,7 +512,7 @@ static int sim_factor(blasx_stream_t s, int prec, int kind, char uplo, int64_t m
         (kind == BLASX_FACTOR_POTRF && (m != n || (uplo != 'L' && uplo != 'U'))) ||
         (kind != BLASX_FACTOR_POTRF && kind != BLASX_FACTOR_GETRF) ||
         !blasx_sim_in_device(s->dev, a, sim_extent(m, n, lda, esz[prec])) ||
-        lda != m || !blasx_sim_in_device(s->dev, info, 16) ||
+        !blasx_sim_in_device(s->dev, info, 16) ||
         (kind == BLASX_FACTOR_GETRF && blasx_min64(m, n) > 0 &&
          !blasx_sim_in_device(s->dev, ipiv, (uint64_t)blasx_min64(m, n) * sizeof(int64_t))))
         return BLASX_ERR_INTERNAL;

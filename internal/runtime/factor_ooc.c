@@ -3,14 +3,14 @@
  *
  * Role: what the whole-matrix path cannot hold.  For each block column J
  * of width w (block row for uplo 'U'; the text below says columns): the
- * panel, its rows J..n-1, goes up once; every finished block column K < J
- * streams up through two buffers (the next copies while this one updates
- * the panel: HERK/SYRK on the diagonal block, GEMM below it); the diagonal
- * block is factored (the backend's factor, in a packed copy), the rest
- * solved against it (TRSM), and the panel goes back.  w is the widest with
- * three panels, the packed block and the workspace in the pool; the host
- * moves the matrix's triangle once each way plus n^3 / (6 w) elements
- * streamed.
+ * panel, its rows J..n-1, goes up once; the finished columns K < J stream
+ * up in chunks of q columns through two buffers (the next copies while
+ * this one updates the panel: HERK/SYRK on the diagonal block, GEMM below
+ * it); the diagonal block is factored in place (the backend's factor), the
+ * rest solved against it (TRSM), and the panel goes back.  The panel takes
+ * most of the pool, the chunks little: the host moves the matrix's
+ * triangle once each way plus n^3 / (6 w) elements streamed, so w is the
+ * widest that fits.
  *
  * INFO: a block whose factorization reports a minor that is not positive
  * definite, or whose diagonal holds a NaN (cuSOLVER's upper path misses
@@ -30,9 +30,9 @@
 typedef struct {
     fc_t *f;
     int prec, up, cplx;
-    int64_t n, w, lda;
+    int64_t n, w, q, lda;
     char *A;
-    uintptr_t P, Q[2], D, info, ws;
+    uintptr_t P, Q[2], info, ws;
     size_t ws_bytes;
     blasx_event_t e_in, e_done[2], e_p;
     int q_live[2];
@@ -60,10 +60,11 @@ static int ooc_step(const ooc_t *o, int kernel, const char *opts, double alpha, 
     return o->f->d.be->run_step(o->f->d.s, o->prec, &s, a, b, c);
 }
 
-/* The panel (r long, jb wide, ld pld) less block column K's product (Q). */
-static int ooc_update(const ooc_t *o, uintptr_t Q, int64_t r, int64_t jb, int64_t pld) {
+/* The panel (r long, jb wide, ld pld) less the product of a chunk of kb
+ * finished columns (Q). */
+static int ooc_update(const ooc_t *o, uintptr_t Q, int64_t r, int64_t jb, int64_t kb, int64_t pld) {
     size_t e = o->f->esz;
-    int64_t kb = o->w, qld = o->up ? kb : r;
+    int64_t qld = o->up ? kb : r;
     char ct = o->cplx ? 'C' : 'T';
     int rk = o->cplx ? BLASX_K_HERK : BLASX_K_SYRK;
     if (!o->up) {
@@ -80,20 +81,17 @@ static int ooc_update(const ooc_t *o, uintptr_t Q, int64_t r, int64_t jb, int64_
     return ooc_step(o, BLASX_K_GEMM, (char[4]){ct, 'N', 0, 0}, -1, &a, &b2, &c2);
 }
 
-/* The diagonal block: factored in the packed copy D, copied back into the
- * panel; its INFO and diagonal to the host.  Returns the block's INFO in
- * *local (0, or the order of the first bad minor). */
+/* The diagonal block, factored in place; its INFO and diagonal to the
+ * host.  Returns the block's INFO in *local (0, or the order of the first
+ * bad minor). */
 static int ooc_diag(ooc_t *o, int64_t jb, int64_t pld, int64_t *local) {
     fc_t *f = o->f;
     const blasx_device_backend_t *be = f->d.be;
     blasx_stream_t s = f->d.s;
-    blasx_shape_t sq = {jb, jb, jb, f->esz};
     char uplo = o->up ? 'U' : 'L';
-    BLASX_TRY(be->copy_p2p(s, o->D, jb, f->d.dev, o->P, pld, sq));
-    BLASX_TRY(be->factor(s, o->prec, BLASX_FACTOR_POTRF, uplo, jb, jb, o->D, jb, 0, o->ws, o->ws_bytes, o->info));
-    BLASX_TRY(be->copy_p2p(s, o->P, pld, f->d.dev, o->D, jb, sq));
+    BLASX_TRY(be->factor(s, o->prec, BLASX_FACTOR_POTRF, uplo, jb, jb, o->P, pld, 0, o->ws, o->ws_bytes, o->info));
     BLASX_TRY(be->copy_d2h(s, f->small, 16, o->info, 16, (blasx_shape_t){16, 1, 16, 1}));
-    BLASX_TRY(be->copy_d2h(s, f->small + FC_ALIGN, 1, o->D, jb + 1, (blasx_shape_t){1, jb, 1, f->esz}));
+    BLASX_TRY(be->copy_d2h(s, f->small + FC_ALIGN, 1, o->P, pld + 1, (blasx_shape_t){1, jb, 1, f->esz}));
     BLASX_TRY(be->stream_sync(s));
     *local = blasx_fc_chol_info(f, o->prec, jb);
     return 0;
@@ -110,14 +108,14 @@ static int ooc_panel(ooc_t *o, int64_t J, int64_t *stop) {
     BLASX_TRY(blasx_fc_up(f, io, o->P, pld, ooc_host(o, J, J), o->lda, prow, pcol));
     BLASX_TRY(be->event_record(o->e_p, io));
     BLASX_TRY(be->stream_wait_event(cs, o->e_p));
-    for (int64_t K = 0, k = 0; K < J; K += o->w, k++) {
+    for (int64_t K = 0, k = 0; K < J; K += o->q, k++) {
         int b = (int)(k & 1);
-        int64_t qld = o->up ? o->w : r;
+        int64_t kb = blasx_min64(o->q, J - K), qld = o->up ? kb : r;
         if (o->q_live[b]) BLASX_TRY(be->stream_wait_event(io, o->e_done[b])); /* its last update is done */
-        BLASX_TRY(blasx_fc_up(f, io, o->Q[b], qld, ooc_host(o, J, K), o->lda, o->up ? o->w : r, o->up ? r : o->w));
+        BLASX_TRY(blasx_fc_up(f, io, o->Q[b], qld, ooc_host(o, J, K), o->lda, o->up ? kb : r, o->up ? r : kb));
         BLASX_TRY(be->event_record(o->e_in, io));
         BLASX_TRY(be->stream_wait_event(cs, o->e_in));
-        BLASX_TRY(ooc_update(o, o->Q[b], r, jb, pld));
+        BLASX_TRY(ooc_update(o, o->Q[b], r, jb, kb, pld));
         BLASX_TRY(be->event_record(o->e_done[b], cs));
         o->q_live[b] = 1;
     }
@@ -135,19 +133,20 @@ static int ooc_panel(ooc_t *o, int64_t J, int64_t *stop) {
     return blasx_fc_down(f, io, ooc_host(o, J, J), o->lda, o->P, pld, prow, pcol);
 }
 
-/* The widest panels that fit (n/2, then a fifth narrower each time, in
- * multiples of cfg.lapack.ooc_min_w): three of n x w, the packed block,
- * INFO, the workspace. */
+/* The widest panel that fits (n/2, then a fifth narrower each time, in
+ * multiples of cfg.lapack.ooc_min_w) beside two chunks of q = min(w, 4
+ * ooc_min_w) columns, INFO and the workspace. */
 static int ooc_alloc(ooc_t *o) {
     fc_t *f = o->f;
     const int64_t wmin = blasx_cfg.lapack.ooc_min_w; /* narrower streams too much to beat the recursion */
     for (int64_t w = (o->n / 2 + wmin - 1) / wmin * wmin; w >= wmin; w = w * 4 / 5 / wmin * wmin) {
-        size_t ws = 0, pan = fc_round((size_t)o->n * (size_t)w * f->esz), dd = fc_round((size_t)w * (size_t)w * f->esz);
-        BLASX_TRY(f->d.be->factor_ws(f->d.s, o->prec, BLASX_FACTOR_POTRF, o->up ? 'U' : 'L', w, w, w, &ws));
-        if (blasx_cache_alloc_block(f->d.cache, 3 * pan + dd + FC_ALIGN + fc_round(ws), 0, &f->blk) != 0) continue;
-        o->w = w, o->ws_bytes = ws;
-        o->P = f->blk, o->Q[0] = o->P + pan, o->Q[1] = o->Q[0] + pan, o->D = o->Q[1] + pan;
-        o->info = o->D + dd, o->ws = o->info + FC_ALIGN;
+        int64_t q = blasx_min64(w, 4 * wmin);
+        size_t ws = 0, pan = fc_round((size_t)o->n * (size_t)w * f->esz), chunk = fc_round((size_t)o->n * (size_t)q * f->esz);
+        BLASX_TRY(f->d.be->factor_ws(f->d.s, o->prec, BLASX_FACTOR_POTRF, o->up ? 'U' : 'L', w, w, o->up ? w : o->n, &ws));
+        if (blasx_cache_alloc_block(f->d.cache, pan + 2 * chunk + FC_ALIGN + fc_round(ws), 0, &f->blk) != 0) continue;
+        o->w = w, o->q = q, o->ws_bytes = ws;
+        o->P = f->blk, o->Q[0] = o->P + pan, o->Q[1] = o->Q[0] + chunk;
+        o->info = o->Q[1] + chunk, o->ws = o->info + FC_ALIGN;
         return 0;
     }
     return BLASX_FACTOR_DECLINED;
