@@ -123,8 +123,36 @@ static void test_whole_fault(int64_t n) {
     free(A), free(F);
 }
 
+/* One out-of-core Cholesky with a device fault at operation k (a fault
+ * turns whole calls off on that GPU: one per process): a correct factor,
+ * or an error returned -- never a wrong factor with status 0. */
+static void test_ooc_fault(int k) {
+    const blasx_device_backend_t *be = blasx_gpus_backend();
+    blasx_gpu_mem_t m;
+    if (!be || !be->fail_after || blasx_gpu_mem(0, &m) != 0 || m.cap == 0) return;
+    int64_t n = (int64_t)sqrt(1.5 * (double)m.cap / sizeof(double)) + 1, lda = n, info = -1;
+    double *A = malloc(sizeof(double) * (size_t)(n * n)), *F = malloc(sizeof(double) * (size_t)(n * n));
+    hpd_d(A, n, lda);
+    double tol = TOL * DBL_EPSILON * (double)(n + 1) * (double)(2 * n);
+    for (int u = 0; u < 2; u++) {
+        memcpy(F, A, sizeof(double) * (size_t)(n * n));
+        atomic_store(be->fail_after, k);
+        int st = blasx_dpotrf(u ? 'U' : 'L', n, F, lda, &info);
+        atomic_store(be->fail_after, -1);
+        double r = st ? 0 : chol_res_d(u ? 'U' : 'L', A, F, n, lda);
+        CHECK(st != 0 || (info == 0 && r <= tol), "dpotrf %c n=%lld out of core, fault at %d: status %d info %lld residual %.3g",
+              u ? 'U' : 'L', (long long)n, k, st, (long long)info, r);
+    }
+    free(A), free(F);
+}
+
 int main(void) {
     bx_seed(22);
+    const char *ooc_fault = getenv("BLASX_TEST_OOC_FAULT"); /* the Makefile's sweep */
+    if (ooc_fault && blasx_gpu_count() > 0) {
+        test_ooc_fault(atoi(ooc_fault));
+        return bx_summary("test_lapack");
+    }
     int ngpu = blasx_gpu_count(); /* starts the runtime: the backend is known from here */
     if (blasx_cfg.tile.d < 16 && ngpu > 0) max_dim = 40;
     const blasx_device_backend_t *be = blasx_gpus_backend();
@@ -424,10 +452,10 @@ static void BX_FN(ooc_case_, )(void) {
     blasx_gpu_mem_t m;
     if (blasx_gpu_mem(0, &m) != 0 || m.cap == 0) return;
     int64_t n = (int64_t)sqrt(1.5 * (double)m.cap / (double)sizeof(BX_T)) + 1, lda = n + 1;
-    if (n > 2048) return; /* a pool this large: the whole-matrix path's case */
-    /* three block columns of the narrowest width and its square fit: then it must run on the GPU */
+    if (n > 3000) return; /* a pool this large: the whole-matrix path's case */
+    /* two panels and two chunks of the narrowest width fit: then it must run on the GPU */
     double wm = (double)blasx_cfg.lapack.ooc_min_w;
-    int fits = (3 * (double)n * wm + wm * wm) * (double)sizeof(BX_T) * 1.25 <= (double)m.cap;
+    int fits = 4 * (double)n * wm * (double)sizeof(BX_T) * 1.25 <= (double)m.cap;
     BX_T *A = BX_FN(mk_, )(lda, n), *F = BX_FN(mk_, )(lda, n);
     BX_FN(hpd_, )(A, n, lda);
     double an = BX_FN(maxabs_, )(A, n, n, lda), tol = TOL * EPS * (double)(n + 1) * an;
