@@ -414,6 +414,9 @@ _Static_assert(BLASX_CFG_CPU_ZKC >= 1 && BLASX_CFG_CPU_CKC >= 1 && BLASX_CFG_CPU
 #ifndef BLASX_CFG_LAPACK_OOC_MIN_W
 #define BLASX_CFG_LAPACK_OOC_MIN_W 256 /* columns; a Cholesky too large for a GPU's pool streams block columns at least this wide through it, else the recursion */
 #endif
+#ifndef BLASX_CFG_LAPACK_CHOL_PANELS
+#define BLASX_CFG_LAPACK_CHOL_PANELS 4 /* a Cholesky on a GPU: block columns of at most order / this (copies overlap the GPU); 1: whole when it fits */
+#endif
 #ifndef BLASX_CFG_LAPACK_STAGE_MB
 #define BLASX_CFG_LAPACK_STAGE_MB 32 /* MiB; each of the two pinned buffers a pageable matrix crosses the link through */
 #endif
@@ -561,6 +564,7 @@ typedef struct {
     long long gpu_min_n;   /* order from which a factorization runs whole on one GPU if it fits */
     long long stage_mb;    /* MiB per pinned staging buffer of that path */
     long long ooc_min_w;   /* columns; narrowest block column of the out-of-core Cholesky */
+    long long chol_panels; /* a GPU Cholesky's block columns: at most order / this; 1: whole when it fits */
 } blasx_lapack_cfg_t;
 
 typedef struct {
@@ -686,6 +690,7 @@ static const blasx_config_t blasx_cfg = {
             .gpu_min_n = BLASX_CFG_LAPACK_GPU_MIN_N,
             .stage_mb = BLASX_CFG_LAPACK_STAGE_MB,
             .ooc_min_w = BLASX_CFG_LAPACK_OOC_MIN_W,
+            .chol_panels = BLASX_CFG_LAPACK_CHOL_PANELS,
         },
     .obs = {.trace_max_events = BLASX_CFG_TRACE_MAX_EVENTS},
 };

@@ -59,12 +59,15 @@ static long ooc_calls;   /* Cholesky factorizations out of core on a GPU */
 static int exact_paths = 1;
 
 /* Counts the last factorization if it ran whole on a GPU: one task there,
- * the m x n matrix in and out. */
-static void note_whole(int64_t m, int64_t n, size_t esz) {
-    int64_t bytes = m * n * (int64_t)esz;
+ * the m x n matrix in and out (LU), or a Cholesky's triangle at least
+ * (block columns: each once back, finished ones streamed up again). */
+static void note_whole(int64_t m, int64_t n, size_t esz, int chol) {
+    int64_t bytes = m * n * (int64_t)esz, tri = n * (n + 1) / 2 * (int64_t)esz;
     for (int g = 0; g < blasx_gpu_count(); g++) {
         blasx_gpu_stats_t s;
-        if (blasx_last_call_stats(g, &s) == 0 && s.tasks == 1 && s.h2d_bytes == bytes && s.d2h_bytes == bytes)
+        if (blasx_last_call_stats(g, &s) != 0 || s.tasks != 1) continue;
+        if (chol ? s.d2h_bytes >= tri && s.d2h_bytes <= bytes && s.h2d_bytes >= s.d2h_bytes
+                 : s.h2d_bytes == bytes && s.d2h_bytes == bytes)
             whole_calls++;
     }
 }
@@ -249,7 +252,7 @@ static void BX_FN(chol_case_, )(char uplo, int64_t n, int64_t nrhs) {
     memcpy(X, B, sizeof(BX_T) * (size_t)(ldb * (nrhs ? nrhs : 1) + 1));
     char u = (n & 1) ? uplo : (char)(uplo | 0x20); /* lower-case options too */
     int st = BX_FN(blasx_, potrf)(u, n, F, lda, &info);
-    note_whole(n, n, sizeof(BX_T));
+    note_whole(n, n, sizeof(BX_T), 1);
     CHECK(st == 0 && info == 0, "%cpotrf %c n=%lld: status %d info %lld", BX_PCHAR, uplo, (long long)n, st,
           (long long)info);
     double an = BX_FN(maxabs_, )(A, n, n, lda), tol = TOL * EPS * (double)(n + 1) * (an > 0 ? an : 1);
@@ -339,7 +342,7 @@ static void BX_FN(lu_case_, )(int64_t m, int64_t n, int64_t nrhs, int zero_col) 
         for (int64_t i = 0; i < m; i++) A[i + k * lda] = 0;
     memcpy(F, A, sizeof(BX_T) * (size_t)(lda * (n ? n : 1) + 1));
     int st = BX_FN(blasx_, getrf)(m, n, F, lda, ipiv, &info);
-    note_whole(m, n, sizeof(BX_T));
+    note_whole(m, n, sizeof(BX_T), 0);
     CHECK(st == 0 && info == k + 1, "%cgetrf %lldx%lld zero column %lld: status %d info %lld", BX_PCHAR, (long long)m,
           (long long)n, (long long)k, st, (long long)info);
     int okp = 1;

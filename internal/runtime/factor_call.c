@@ -1,5 +1,5 @@
 /* internal/runtime/factor_call.c -- a factorization on one GPU (see
- * factor_call.h): in core here, out of core in factor_ooc.c. */
+ * factor_call.h): whole here, Cholesky in block columns in factor_panels.c. */
 #include "internal/runtime/factor_call.h"
 
 #include <math.h>
@@ -78,12 +78,13 @@ static int fc_run(int ngpu, int prec, int kind, char uplo, int64_t m, int64_t n,
     memset(&blasx_err_site, 0, sizeof blasx_err_site); /* this call's failure, not an older one */
     f.esz = esz[prec];
     size_t ws_bytes = 0;
-    int wrote = 0, st = fc_alloc_whole(&f, prec, kind, uplo, m, n, &ws_bytes), dev_st = 0;
+    int panels = kind == BLASX_FACTOR_POTRF && blasx_setting_int(BLASX_SETTING_LAPACK_CHOL_PANELS) > 1;
+    int wrote = 0, st = panels ? BLASX_ERR_NOMEM : fc_alloc_whole(&f, prec, kind, uplo, m, n, &ws_bytes), dev_st = 0;
     if (st == 0) {
         st = dev_st = fc_in_core(&f, prec, kind, uplo, m, n, A, lda, ipiv, info, ws_bytes);
         if (st == BLASX_FACTOR_DECLINED) dev_st = 0;
-    } else if (st == BLASX_ERR_NOMEM && kind == BLASX_FACTOR_POTRF) { /* too large: out of core */
-        st = dev_st = blasx_fc_potrf_ooc(&f, prec, uplo, n, A, lda, info);
+    } else if (st == BLASX_ERR_NOMEM && kind == BLASX_FACTOR_POTRF) { /* in block columns, or too large */
+        st = dev_st = blasx_fc_potrf_panels(&f, prec, uplo, n, A, lda, info);
         if (st == BLASX_FACTOR_DECLINED) dev_st = 0;
     }
     if (dev_st) { /* a stream that failed: both synchronized before their buffers go */

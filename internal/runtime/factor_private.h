@@ -1,5 +1,5 @@
 /* internal/runtime/factor_private.h -- what the GPU factorization paths
- * share (internal/runtime/factor_call.c, factor_ooc.c; the copies in
+ * share (internal/runtime/factor_call.c, factor_panels.c; the copies in
  * factor_stage.c): one GPU's direct slot, and host blocks moved to and
  * from its memory.
  *
@@ -76,10 +76,11 @@ BLASX_INTERNAL int blasx_fc_down(fc_t *f, blasx_stream_t st, char *h, int64_t hl
  * positive -- a NaN there, which cuSOLVER's upper path lets through. */
 BLASX_INTERNAL int64_t blasx_fc_chol_info(const fc_t *f, int prec, int64_t n);
 
-/* Out of core Cholesky on the GPU of f (factor_ooc.c): the n x n matrix A
- * in left-looking block columns (rows for uplo 'U') of the width that
- * three of them fit the pool; 0 with *info, BLASX_FACTOR_DECLINED (no
- * room, or a failure before any host write), or a status > 0. */
-BLASX_INTERNAL int blasx_fc_potrf_ooc(fc_t *f, int prec, char uplo, int64_t n, char *A, int64_t lda, int64_t *info);
+/* Cholesky on the GPU of f in block columns (factor_panels.c), in core
+ * or out of core: the n x n matrix A in left-looking block columns (rows
+ * for uplo 'U') of the width that two of them fit the pool; 0 with *info,
+ * BLASX_FACTOR_DECLINED (no room, or a failure before any host write), or
+ * a status > 0. */
+BLASX_INTERNAL int blasx_fc_potrf_panels(fc_t *f, int prec, char uplo, int64_t n, char *A, int64_t lda, int64_t *info);
 
 #endif

@@ -1,7 +1,9 @@
-/* internal/runtime/factor_ooc.c -- Cholesky of a matrix larger than a GPU's
- * pool on that GPU, left-looking over block columns (factor_private.h).
+/* internal/runtime/factor_panels.c -- Cholesky on one GPU, left-looking
+ * over block columns (factor_private.h), in core or out of core.
  *
- * Role: what the whole-matrix path cannot hold.  Block columns of width w
+ * Role: a Cholesky whose copies overlap the GPU's work, also one larger
+ * than the GPU's pool (the whole-matrix path waits for its copies and
+ * needs the matrix in the pool).  Block columns of width w
  * (block rows for uplo 'U'; the text below says columns) take turns in two
  * panel buffers.  Panel J goes up once; the previous panel, still on the
  * GPU, updates it while the host copies that one back; the older finished
@@ -11,7 +13,8 @@
  * factor) and the rest solved against it (TRSM) while the next panel goes
  * up.  The host moves the matrix's triangle once each way plus about
  * n^3 / (6 w) elements streamed, with the GPU busy meanwhile; w is the
- * widest with two panels, two chunks and the workspace in the pool.
+ * widest, up to n / cfg.lapack.chol_panels (n / 2 at least twice), with
+ * two panels, two chunks and the workspace in the pool.
  *
  * INFO: a block whose factorization reports a minor that is not positive
  * definite, or whose diagonal holds a NaN (cuSOLVER's upper path misses
@@ -26,6 +29,7 @@
 #include <math.h>
 #include <string.h>
 
+#include "internal/base/settings.h"
 #include "internal/runtime/factor_call.h"
 #include "internal/runtime/factor_private.h"
 
@@ -171,13 +175,14 @@ static int ooc_factor(ooc_t *o, const ooc_pan_t *p) {
     return be->event_record(o->e_trsm, s);
 }
 
-/* The widest panels that fit (n/2, then a fifth narrower each time, in
+/* The widest panels that fit (n / max(2, chol_panels), then a fifth narrower each time, in
  * multiples of cfg.lapack.ooc_min_w): two, with two chunks of q = min(w,
  * 4 ooc_min_w) columns, INFO and the workspace. */
 static int ooc_alloc(ooc_t *o) {
     fc_t *f = o->f;
     const int64_t wmin = blasx_cfg.lapack.ooc_min_w; /* narrower streams too much to beat the recursion */
-    for (int64_t w = (o->n / 2 + wmin - 1) / wmin * wmin; w >= wmin; w = w * 4 / 5 / wmin * wmin) {
+    const int64_t parts = blasx_max64(2, blasx_setting_int(BLASX_SETTING_LAPACK_CHOL_PANELS));
+    for (int64_t w = (o->n / parts + wmin - 1) / wmin * wmin; w >= wmin; w = w * 4 / 5 / wmin * wmin) {
         int64_t q = blasx_min64(w, 4 * wmin);
         size_t ws = 0, pan = fc_round((size_t)o->n * (size_t)w * f->esz), chunk = fc_round((size_t)o->n * (size_t)q * f->esz);
         BLASX_TRY(f->d.be->factor_ws(f->d.s, o->prec, BLASX_FACTOR_POTRF, o->up ? 'U' : 'L', w, w, o->up ? w : o->n, &ws));
@@ -222,7 +227,7 @@ static int ooc_run(ooc_t *o, int64_t *info) {
     }
 }
 
-int blasx_fc_potrf_ooc(fc_t *f, int prec, char uplo, int64_t n, char *A, int64_t lda, int64_t *info) {
+int blasx_fc_potrf_panels(fc_t *f, int prec, char uplo, int64_t n, char *A, int64_t lda, int64_t *info) {
     ooc_t o;
     memset(&o, 0, sizeof o);
     o.f = f, o.prec = prec, o.up = uplo == 'U', o.cplx = prec >= BLASX_PREC_C;
