@@ -51,6 +51,14 @@ int blasx_gpu_direct_begin(int i, blasx_gpu_direct_t *d) {
     return 1;
 }
 
+int blasx_gpu_direct_pinned(const blasx_gpu_direct_t *d, size_t bytes, void **ptr) {
+    blasx_gpu_t *g = blasx_gpu_get(d->idx);
+    if (!g) return BLASX_ERR_INTERNAL;
+    BLASX_TRY(blasx_gpu_pinned_grow(g->be, &g->direct_pin, &g->direct_pin_bytes, bytes));
+    *ptr = g->direct_pin;
+    return 0;
+}
+
 void blasx_gpu_direct_end(int i, int status, int64_t h2d, int64_t d2h) {
     blasx_gpu_t *g = blasx_gpu_get(i);
     if (!g) return;

@@ -153,6 +153,8 @@ struct blasx_gpu {
     pthread_mutex_t direct_lock;
     _Atomic int direct_off; /* a whole call failed on it: no more */
     _Atomic int64_t direct_calls, direct_h2d, direct_d2h; /* their counters (added to ctr's) */
+    void *direct_pin;        /* pinned host memory of the direct caller (under direct_lock), kept across calls */
+    size_t direct_pin_bytes;
     uintptr_t panel;    /* heap block of panel copies, panel_bytes long (0: none yet) */
     size_t panel_bytes;
     uint64_t panel_off; /* the job for which no panel buffer could be had: no more panels for it */

@@ -99,6 +99,7 @@ static void gpu_destroy(blasx_gpu_t *g) {
         be->stream_destroy(ds);
     }
     if (g->direct_ev) be->event_destroy(g->direct_ev);
+    blasx_gpu_pinned_free(be, g->direct_pin);
     if (g->panel_in) be->event_destroy(g->panel_in);
     if (g->panel_split) be->event_destroy(g->panel_split);
     pthread_mutex_destroy(&g->direct_lock);

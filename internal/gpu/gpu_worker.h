@@ -153,6 +153,10 @@ BLASX_INTERNAL int blasx_gpu_direct_begin(int i, blasx_gpu_direct_t *d);
  * the process, with a message (its tiled work is left to its own thread,
  * which meets any fault itself). */
 BLASX_INTERNAL void blasx_gpu_direct_end(int i, int status, int64_t h2d, int64_t d2h);
+/* Page-locked host memory of at least bytes for the holder of d's slot,
+ * kept across its calls (allocating it costs more than a small call):
+ * valid until the slot is given back; 0 or a status. */
+BLASX_INTERNAL int blasx_gpu_direct_pinned(const blasx_gpu_direct_t *d, size_t bytes, void **ptr);
 /* The link from GPU peer to GPU i (indexes of the GPU table); -1 if none. */
 BLASX_INTERNAL int blasx_gpu_link_info(int i, int peer, blasx_gpu_link_t *out);
 

@@ -33,7 +33,7 @@ typedef struct {
     int wrote;           /* a copy back began: the host matrix is no longer the program's */
     blasx_event_t ev[2];
     char *small;         /* pinned: INFO and the magnitude sum, then small_bytes more */
-    void *pin;           /* the pinned allocation holding small and buf */
+    void *pin;           /* the pinned memory holding small and buf: the direct slot's */
     uintptr_t blk;       /* the device block (pool) */
     int64_t h2d, d2h;    /* bytes moved */
 } fc_t;

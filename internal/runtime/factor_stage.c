@@ -11,7 +11,7 @@ int blasx_fc_host_setup(fc_t *f, const char *A, const char *A_end, size_t col_by
     size_t stage = (size_t)blasx_cfg.lapack.stage_mb << 20;
     f->buf_bytes = f->pinned ? 0 : fc_round(stage > col_bytes ? stage : col_bytes);
     size_t head = FC_ALIGN + fc_round(small_bytes);
-    BLASX_TRY(be->host_alloc(head + 2 * f->buf_bytes, &f->pin));
+    BLASX_TRY(blasx_gpu_direct_pinned(&f->d, head + 2 * f->buf_bytes, &f->pin));
     f->small = f->pin;
     if (f->pinned) return 0;
     f->buf[0] = f->small + head;
@@ -25,7 +25,6 @@ void blasx_fc_teardown(fc_t *f) {
     const blasx_device_backend_t *be = f->d.be;
     for (int b = 0; b < 2; b++)
         if (f->ev[b]) be->event_destroy(f->ev[b]);
-    if (f->pin) be->host_free(f->pin);
     if (f->blk) blasx_cache_free_block(f->d.cache, f->blk);
     f->pin = NULL, f->blk = 0, f->ev[0] = f->ev[1] = NULL;
 }
