@@ -30,7 +30,7 @@ if [ "${SKIP_TESTS:-0}" != 1 ]; then
       > "$OUT/test_lapack_$w.log" 2>&1 || fails=$((fails + 1))
     grep -E "FAILED|passed|whole" "$OUT/test_lapack_$w.log" | tail -n 8
   done
-  # out of core on the GPU: a pool of 16 MiB (D and C Cholesky of order 1774 stream block columns)
+  # out of core on the GPU: a pool of 24 MiB (D and C Cholesky of order 2172 stream block columns)
   BLASX_GPU_MEM=24M BLASX_LAPACK_GPU_MIN_N=1 timeout 300 build/test_lapack > "$OUT/test_lapack_ooc.log" 2>&1 || fails=$((fails + 1))
   grep -E "FAILED|passed|whole" "$OUT/test_lapack_ooc.log" | tail -n 8
   timeout 90 build/test_gpu_share > "$OUT/test_gpu_share.log" 2>&1 || fails=$((fails + 1))

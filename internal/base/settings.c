@@ -81,7 +81,8 @@ static void table_fill(void) {
               "0: blasx's Fortran LAPACK names (`dpotrf_`, `dgetrf_` ...) forward to the program's own LAPACK");
     INT_ENTRY(BLASX_SETTING_LAPACK_GPU_MIN_N, "BLASX_LAPACK_GPU_MIN_N", BLASX_SETTING_ONCE, 1, INT32_MAX,
               blasx_cfg.lapack.gpu_min_n, "1 to 2^31-1", "`cfg.lapack.gpu_min_n`",
-              "factorizations of at least this order run on one GPU: whole when it holds them, else Cholesky out of core");
+              "factorizations of at least this order run on one GPU: Cholesky in block columns, LU whole when the GPU "
+              "holds it");
     INT_ENTRY(BLASX_SETTING_LAPACK_CHOL_PANELS, "BLASX_LAPACK_CHOL_PANELS", BLASX_SETTING_ONCE, 1, 64,
               blasx_cfg.lapack.chol_panels, "1 to 64", "`cfg.lapack.chol_panels`",
               "a Cholesky on a GPU goes in block columns of at most its order / this, the copies overlapping the "
