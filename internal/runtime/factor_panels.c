@@ -19,8 +19,9 @@
  * INFO: a block whose factorization reports a minor that is not positive
  * definite, or whose diagonal holds a NaN (cuSOLVER's upper path misses
  * it), stops the factorization there as LAPACK does: the panels before it
- * are back, that one goes back as far as it got and INFO = J + the
- * block's order.  It is read before that panel's copy back.
+ * are back, that diagonal block goes back as far as it got, the rows
+ * below it stay the program's (LAPACK stops before their solve) and INFO
+ * = J + the block's order.  It is read before that panel's copy back.
  *
  * Failure: a failure before the first panel went back is declined (the
  * host untouched); later it is returned.  Threading: the thread that holds
@@ -185,7 +186,8 @@ static int ooc_alloc(ooc_t *o) {
     for (int64_t w = (o->n / parts + wmin - 1) / wmin * wmin; w >= wmin; w = w * 4 / 5 / wmin * wmin) {
         int64_t q = blasx_min64(w, 4 * wmin);
         size_t ws = 0, pan = fc_round((size_t)o->n * (size_t)w * f->esz), chunk = fc_round((size_t)o->n * (size_t)q * f->esz);
-        BLASX_TRY(f->d.be->factor_ws(f->d.s, o->prec, BLASX_FACTOR_POTRF, o->up ? 'U' : 'L', w, w, o->up ? w : o->n, &ws));
+        if (f->d.be->factor_ws(f->d.s, o->prec, BLASX_FACTOR_POTRF, o->up ? 'U' : 'L', w, w, o->up ? w : o->n, &ws))
+            return BLASX_FACTOR_DECLINED; /* the backend's no (e.g. no solver library): not a fault */
         if (blasx_cache_alloc_block(f->d.cache, 2 * pan + 2 * chunk + FC_ALIGN + fc_round(ws), 0, &f->blk) != 0) continue;
         o->w = w, o->q = q, o->ws_bytes = ws;
         o->P[0] = f->blk, o->P[1] = o->P[0] + pan, o->Q[0] = o->P[1] + pan, o->Q[1] = o->Q[0] + chunk;
@@ -213,9 +215,15 @@ static int ooc_run(ooc_t *o, int64_t *info) {
         if (pv.J >= 0) {
             BLASX_TRY(be->event_sync(o->e_diag));
             int64_t stop = blasx_fc_chol_info(f, o->prec, pv.jb);
-            if (stop || J >= o->n) {
+            if (stop) { /* as LAPACK: the block as far as it got, the rows below it untouched */
+                BLASX_TRY(be->stream_wait_event(f->d.s_out, o->e_trsm));
+                BLASX_TRY(blasx_fc_down(f, f->d.s_out, ooc_host(o, pv.J, pv.J), o->lda, o->P[pv.b], pv.pld, pv.jb, pv.jb));
+                *info = pv.J + stop;
+                return 0;
+            }
+            if (J >= o->n) {
                 BLASX_TRY(ooc_down(o, &pv));
-                *info = stop ? pv.J + stop : 0;
+                *info = 0;
                 return 0;
             }
             BLASX_TRY(ooc_update_prev(o, &p, &pv));

@@ -66,7 +66,8 @@ BLASX_INTERNAL int blasx_fc_up(fc_t *f, blasx_stream_t st, uintptr_t d, int64_t 
                                int64_t rows, int64_t cols);
 /* The device block d back to the host block h on stream st, after what st
  * was given before; returns once h holds it.  Sets f->wrote before the
- * first host byte can change. */
+ * first host byte can change, and only once what st was given before
+ * succeeded (a failure there leaves the call declinable). */
 BLASX_INTERNAL int blasx_fc_down(fc_t *f, blasx_stream_t st, char *h, int64_t hld, uintptr_t d, int64_t dld,
                                  int64_t rows, int64_t cols);
 

@@ -83,8 +83,9 @@ int blasx_fc_down(fc_t *f, blasx_stream_t st, char *h, int64_t hld, uintptr_t d,
                   int64_t cols) {
     const blasx_device_backend_t *be = f->d.be;
     if (rows <= 0 || cols <= 0) return 0;
-    f->wrote = 1;
     if (f->pinned) {
+        if (!f->wrote) BLASX_TRY(be->stream_sync(st)); /* a failure before: still declined */
+        f->wrote = 1;
         BLASX_TRY(be->copy_d2h(st, h, hld, d, dld, (blasx_shape_t){rows, cols, hld, f->esz}));
         BLASX_TRY(be->stream_sync(st));
     } else { /* the DMA of chunk c + 1 runs while the helpers scatter chunk c */
@@ -98,6 +99,7 @@ int blasx_fc_down(fc_t *f, blasx_stream_t st, char *h, int64_t hld, uintptr_t d,
             int b = (int)((first + c) & 1);
             int64_t c0 = c * per;
             BLASX_TRY(fc_claim(f, b));
+            f->wrote = 1;
             blasx_hcopy_2d_back(h + (size_t)c0 * hb, hb, f->buf[b], col, col, blasx_min64(per, cols - c0));
             if (c + 2 < chunks) BLASX_TRY(fc_down_issue(f, st, d, dld, rows, cols, c + 2, first));
         }
