@@ -432,6 +432,29 @@ static void BX_FN(arg_errors_, )(void) {
     free(A), free(B), free(A0), free(B0);
 }
 
+/* NaN and Inf in a positive definite matrix (off the diagonal, on it):
+ * status 0 and the value is not lost -- INFO > 0 or a non-finite entry in
+ * the referenced triangle. */
+static void BX_FN(chol_naninf_, )(void) {
+    const int64_t n = 50;
+    for (int u = 0; u < 2; u++)
+        for (int t = 0; t < 3; t++) {
+            BX_T *A = BX_FN(mk_, )(n, n);
+            BX_FN(hpd_, )(A, n, n);
+            int64_t info = -1, i = t == 1 ? 20 : 30, j = t == 1 ? 20 : 7;
+            BX_T v = t == 0 ? BX_MKC(NAN, 0) : BX_MKC(INFINITY, 0);
+            A[i + j * n] = v, A[j + i * n] = v;
+            int st = BX_FN(blasx_, potrf)(u ? 'U' : 'L', n, A, n, &info);
+            int kept = 0;
+            for (int64_t c = 0; c < n; c++)
+                for (int64_t r = u ? 0 : c; r < (u ? c + 1 : n); r++)
+                    kept |= !isfinite(BX_RE(A[r + c * n])) || !isfinite(BX_IM(A[r + c * n]));
+            CHECK(st == 0 && info >= 0 && (info > 0 || kept), "%cpotrf %c with %s %s the diagonal: status %d info %lld, kept %d",
+                  BX_PCHAR, u ? 'U' : 'L', t ? "Inf" : "NaN", t == 1 ? "on" : "off", st, (long long)info, kept);
+            free(A);
+        }
+}
+
 /* NaN and Inf in a general matrix: the factorization ends, status 0, and the
  * value is not lost (a NaN stays NaN; an Inf leaves a non-finite entry). */
 static void BX_FN(lu_naninf_, )(void) {
@@ -507,6 +530,7 @@ static void BX_FN(test_, )(void) {
     if (BX_PCHAR == 'D' && max_dim >= 200) BX_FN(lu_case_, )(800, 800, 2, 0);
     BX_FN(arg_errors_, )();
     BX_FN(lu_naninf_, )();
+    BX_FN(chol_naninf_, )();
     if (getenv("BLASX_LAPACK_GPU_MIN_N") && blasx_gpu_count() > 0) BX_FN(ooc_case_, )();
 }
 
