@@ -78,15 +78,15 @@ static int fc_run(int ngpu, int prec, int kind, char uplo, int64_t m, int64_t n,
     memset(&blasx_err_site, 0, sizeof blasx_err_site); /* this call's failure, not an older one */
     f.esz = esz[prec];
     size_t ws_bytes = 0;
-    int panels = kind == BLASX_FACTOR_POTRF && blasx_setting_int(BLASX_SETTING_LAPACK_CHOL_PANELS) > 1;
-    int wrote = 0, st = panels ? BLASX_ERR_NOMEM : fc_alloc_whole(&f, prec, kind, uplo, m, n, &ws_bytes), dev_st = 0;
-    if (st == 0) {
-        st = dev_st = fc_in_core(&f, prec, kind, uplo, m, n, A, lda, ipiv, info, ws_bytes);
-        if (st == BLASX_FACTOR_DECLINED) dev_st = 0;
-    } else if (st == BLASX_ERR_NOMEM && kind == BLASX_FACTOR_POTRF) { /* in block columns, or too large */
-        st = dev_st = blasx_fc_potrf_panels(&f, prec, uplo, n, A, lda, info);
-        if (st == BLASX_FACTOR_DECLINED) dev_st = 0;
+    int chol = kind == BLASX_FACTOR_POTRF, wrote = 0, dev_st = 0, room = 0, st = BLASX_ERR_NOMEM;
+    if (!chol || blasx_setting_int(BLASX_SETTING_LAPACK_CHOL_PANELS) == 1) { /* whole, if it fits */
+        st = fc_alloc_whole(&f, prec, kind, uplo, m, n, &ws_bytes);
+        room = st == 0;
+        if (room) st = dev_st = fc_in_core(&f, prec, kind, uplo, m, n, A, lda, ipiv, info, ws_bytes);
     }
+    if (chol && !room && st == BLASX_ERR_NOMEM) /* in block columns, or too large to be whole */
+        st = dev_st = blasx_fc_potrf_panels(&f, prec, uplo, n, A, lda, info);
+    if (st == BLASX_FACTOR_DECLINED) dev_st = 0;
     if (dev_st) { /* a stream that failed: both synchronized before their buffers go */
         f.d.be->stream_sync(f.d.s);
         f.d.be->stream_sync(f.d.s_out);

@@ -114,10 +114,10 @@ static int ooc_up(ooc_t *o, const ooc_pan_t *p) {
     return be->event_record(o->e_up, io);
 }
 
-/* Panel p back, after its solve. */
-static int ooc_down(ooc_t *o, const ooc_pan_t *p) {
+/* The leading rows x cols of panel p back, after its solve. */
+static int ooc_down(ooc_t *o, const ooc_pan_t *p, int64_t rows, int64_t cols) {
     BLASX_TRY(o->f->d.be->stream_wait_event(o->f->d.s_out, o->e_trsm));
-    return blasx_fc_down(o->f, o->f->d.s_out, ooc_host(o, p->J, p->J), o->lda, o->P[p->b], p->pld, p->prow, p->pcol);
+    return blasx_fc_down(o->f, o->f->d.s_out, ooc_host(o, p->J, p->J), o->lda, o->P[p->b], p->pld, rows, cols);
 }
 
 /* Panel p less the previous panel (pv, on the GPU: its rows from w on are
@@ -216,18 +216,17 @@ static int ooc_run(ooc_t *o, int64_t *info) {
             BLASX_TRY(be->event_sync(o->e_diag));
             int64_t stop = blasx_fc_chol_info(f, o->prec, pv.jb);
             if (stop) { /* as LAPACK: the block as far as it got, the rows below it untouched */
-                BLASX_TRY(be->stream_wait_event(f->d.s_out, o->e_trsm));
-                BLASX_TRY(blasx_fc_down(f, f->d.s_out, ooc_host(o, pv.J, pv.J), o->lda, o->P[pv.b], pv.pld, pv.jb, pv.jb));
+                BLASX_TRY(ooc_down(o, &pv, pv.jb, pv.jb));
                 *info = pv.J + stop;
                 return 0;
             }
             if (J >= o->n) {
-                BLASX_TRY(ooc_down(o, &pv));
+                BLASX_TRY(ooc_down(o, &pv, pv.prow, pv.pcol));
                 *info = 0;
                 return 0;
             }
             BLASX_TRY(ooc_update_prev(o, &p, &pv));
-            BLASX_TRY(ooc_down(o, &pv));
+            BLASX_TRY(ooc_down(o, &pv, pv.prow, pv.pcol));
         }
         BLASX_TRY(ooc_stream(o, &p));
         BLASX_TRY(ooc_factor(o, &p));
