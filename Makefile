@@ -150,11 +150,11 @@ sim: $(BUILD)/tiny/test_api $(BUILD)/tiny/test_gpu $(BUILD)/tiny/test_errors $(B
 	  BLASX_STAGE_PAGEABLE=$$((g % 2)) BLASX_SIM_GPUS=$$g $(SIM_ENV) bash testing/run_unit.sh $(BUILD)/tiny/test_api $(BUILD)/tiny/test_gpu $(BUILD)/tiny/test_errors $(BUILD)/tiny/test_naninf $(BUILD)/tiny/test_lapack || exit 1; \
 	  BLASX_SIM_GPUS=$$g $(SIM_ENV) bash testing/netlib/run_netlib.sh $(abspath $(BUILD)/tiny/libblasx.so) sim$$g || exit 1; \
 	done
-	echo "=== 1 and 3 simulated GPU(s): factorizations from order 8 whole on one GPU (then Cholesky whole, not in block columns)"
+	echo "=== 1 and 3 simulated GPU(s): factorizations from order 8 on the GPUs (Cholesky in block columns on all of them; then whole on one)"
 	for g in 1 3; do BLASX_LAPACK_GPU_MIN_N=8 BLASX_SIM_GPUS=$$g $(SIM_ENV) bash testing/run_unit.sh $(BUILD)/tiny/test_lapack || exit 1; done
 	BLASX_LAPACK_CHOL_PANELS=1 BLASX_LAPACK_GPU_MIN_N=8 BLASX_SIM_GPUS=1 $(SIM_ENV) bash testing/run_unit.sh $(BUILD)/tiny/test_lapack
-	echo "=== 1 simulated GPU: an out-of-core Cholesky with a device fault at each of its first 40 operations"
-	for k in $$(seq 1 40); do BLASX_TEST_OOC_FAULT=$$k BLASX_LAPACK_GPU_MIN_N=8 BLASX_SIM_GPUS=1 $(SIM_ENV) $(BUILD)/tiny/test_lapack > $(BUILD)/tiny/ooc_fault.log 2>&1 || { cat $(BUILD)/tiny/ooc_fault.log; exit 1; }; done
+	echo "=== 1 and 3 simulated GPU(s): an out-of-core Cholesky with a device fault at each of its first 40 operations"
+	for g in 1 3; do for k in $$(seq 1 40); do BLASX_TEST_OOC_FAULT=$$k BLASX_LAPACK_GPU_MIN_N=8 BLASX_SIM_GPUS=$$g $(SIM_ENV) $(BUILD)/tiny/test_lapack > $(BUILD)/tiny/ooc_fault.log 2>&1 || { cat $(BUILD)/tiny/ooc_fault.log; exit 1; }; done; done
 	echo "=== 2 simulated GPU(s), second cache level off"
 	BLASX_L2_CACHE=0 BLASX_SIM_GPUS=2 $(SIM_ENV) bash testing/run_unit.sh $(BUILD)/tiny/test_gpu
 	echo "=== 2 simulated GPU(s): no copy stream (no panels either); panels off; panels split on the copy stream; GEMM's K loops in order; the CPU team with a 2-column strip"

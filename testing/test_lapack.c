@@ -49,7 +49,8 @@ static const int64_t sizes[] = {0, 1, 2, 3, 7, 16, 17, 31, 32, 33, 40, 64, 65, 9
 /* With a tile of a few elements every level-3 step runs as thousands of
  * tile tasks: sizes stop at 40 there (both leaves still split). */
 static int64_t max_dim = 200;
-static long whole_calls; /* factorizations that ran whole on one GPU */
+static long whole_calls; /* factorizations that ran whole on GPUs */
+static long team_calls;  /* of them, Cholesky on several GPUs */
 static long ooc_calls;   /* Cholesky factorizations out of core on a GPU */
 /* 1: two calls on the same data take the same path, so posv/gesv factor
  * bit for bit as potrf/getrf.  Real GPUs with the small-call router choose
@@ -58,17 +59,21 @@ static long ooc_calls;   /* Cholesky factorizations out of core on a GPU */
  * both are held to the residual bounds instead. */
 static int exact_paths = 1;
 
-/* Counts the last factorization if it ran whole on a GPU: one task there,
- * the m x n matrix in and out (LU), or a Cholesky's triangle at least
- * (block columns: each once back, finished ones streamed up again). */
+/* Counts the last factorization if it ran whole on GPUs: one task on each,
+ * the m x n matrix in and out (LU, one GPU), or a Cholesky's triangle at
+ * least over all of them (block columns: each once back, finished ones
+ * streamed up again); a Cholesky on several GPUs as a team's too. */
 static void note_whole(int64_t m, int64_t n, size_t esz, int chol) {
-    int64_t bytes = m * n * (int64_t)esz, tri = n * (n + 1) / 2 * (int64_t)esz;
+    int64_t bytes = m * n * (int64_t)esz, tri = n * (n + 1) / 2 * (int64_t)esz, h2d = 0, d2h = 0;
+    int on = 0;
     for (int g = 0; g < blasx_gpu_count(); g++) {
         blasx_gpu_stats_t s;
         if (blasx_last_call_stats(g, &s) != 0 || s.tasks != 1) continue;
-        if (chol ? s.d2h_bytes >= tri && s.d2h_bytes <= bytes && s.h2d_bytes >= s.d2h_bytes
-                 : s.h2d_bytes == bytes && s.d2h_bytes == bytes)
-            whole_calls++;
+        on++, h2d += s.h2d_bytes, d2h += s.d2h_bytes;
+    }
+    if (on && (chol ? d2h >= tri && d2h <= bytes && h2d >= d2h : on == 1 && h2d == bytes && d2h == bytes)) {
+        whole_calls++;
+        team_calls += on > 1;
     }
 }
 
@@ -120,8 +125,9 @@ static void test_whole_fault(int64_t n) {
         double r = chol_res_d('L', A, F, n, lda);
         CHECK(st == 0 && info == 0 && r <= tol, "dpotrf %lld%s: status %d info %lld residual %.3g", (long long)n,
               fault ? " with a device fault" : "", st, (long long)info, r);
-        CHECK(gpu_tasks() == before + !fault, "dpotrf %lld%s whole on a GPU: %lld tasks", (long long)n,
-              fault ? " with a device fault not" : "", (long long)(gpu_tasks() - before));
+        int64_t tasks = gpu_tasks() - before; /* one per GPU of the team */
+        CHECK(fault ? tasks == 0 : tasks >= 1 && tasks <= blasx_gpu_count(), "dpotrf %lld%s whole on GPUs: %lld tasks",
+              (long long)n, fault ? " with a device fault not" : "", (long long)tasks);
     }
     free(A), free(F);
 }
@@ -168,9 +174,12 @@ int main(void) {
     const char *wm = getenv("BLASX_LAPACK_GPU_MIN_N");
     if (wm && blasx_gpu_count() > 0) {
         CHECK(whole_calls > 0, "factorizations from order %s ran whole on a GPU (%ld did)", wm, whole_calls);
+        CHECK(team_calls > 0 || blasx_gpu_count() < 2 || getenv("BLASX_LAPACK_CHOL_PANELS"),
+              "Cholesky from order %s on %d GPUs ran on several (%ld did)", wm, blasx_gpu_count(), team_calls);
         test_whole_fault(24);
     }
-    printf("test_lapack: %ld factorizations whole on one GPU, %ld out of core\n", whole_calls, ooc_calls);
+    printf("test_lapack: %ld factorizations whole on GPUs (%ld Cholesky on several), %ld out of core\n", whole_calls,
+           team_calls, ooc_calls);
     printf("test_lapack: %d GPUs\n", blasx_gpu_count());
     return bx_summary("test_lapack");
 }
@@ -494,12 +503,12 @@ static void BX_FN(ooc_case_, )(void) {
                 for (int64_t i = 0; i < n; i++) F[i + k * lda] = 0, F[k + i * lda] = 0;
             if (bad == 2) F[k + k * lda] = BX_MKC(NAN, 0);
             int st = BX_FN(blasx_, potrf)(uplo, n, F, lda, &info);
-            int on_gpu = 0;
+            int64_t h2d = 0;
             for (int g = 0; g < blasx_gpu_count(); g++) {
                 blasx_gpu_stats_t s;
-                if (blasx_last_call_stats(g, &s) == 0 && s.tasks == 1 && s.h2d_bytes > n * n * (int64_t)sizeof(BX_T) / 2)
-                    on_gpu = 1;
+                if (blasx_last_call_stats(g, &s) == 0 && s.tasks == 1) h2d += s.h2d_bytes;
             }
+            int on_gpu = h2d > n * n * (int64_t)sizeof(BX_T) / 2;
             CHECK(st == 0 && info == (bad ? k + 1 : 0), "%cpotrf %c n=%lld out of core (%s): status %d info %lld",
                   BX_PCHAR, uplo, (long long)n, bad ? "not positive definite" : "positive definite", st, (long long)info);
             if (!bad) {

@@ -1,5 +1,6 @@
-/* internal/runtime/factor_call.c -- a factorization on one GPU (see
- * factor_call.h): whole here, Cholesky in block columns in factor_panels.c. */
+/* internal/runtime/factor_call.c -- a factorization on the GPUs (see
+ * factor_call.h): whole on one here, Cholesky in block columns on a team of
+ * them in factor_team.c and factor_panels.c. */
 #include "internal/runtime/factor_call.h"
 
 #include <math.h>
@@ -64,39 +65,40 @@ static int fc_in_core(fc_t *f, int prec, int kind, char uplo, int64_t m, int64_t
     return 0;
 }
 
-static int fc_run(int ngpu, int prec, int kind, char uplo, int64_t m, int64_t n, char *A, int64_t lda,
-                  int64_t *ipiv, int64_t *info) {
-    static const size_t esz[5] = {0, 4, 8, 8, 16};
-    static _Atomic unsigned next;
+/* Whole on the first free GPU (LU; Cholesky with chol_panels 1): 0,
+ * BLASX_ERR_NOMEM (no room, nothing done), or as blasx_factor_whole. */
+static int fc_whole(int ngpu, unsigned first, int prec, int kind, char uplo, int64_t m, int64_t n, char *A,
+                    int64_t lda, int64_t *ipiv, int64_t *info) {
     fc_t f;
-    memset(&f, 0, sizeof f);
-    unsigned first = atomic_fetch_add_explicit(&next, 1, memory_order_relaxed);
     int gi = -1;
     for (int i = 0; i < ngpu && gi < 0; i++)
-        if (blasx_gpu_direct_begin((int)((first + (unsigned)i) % (unsigned)ngpu), &f.d)) gi = f.d.idx;
+        if (blasx_fc_open(&f, (int)((first + (unsigned)i) % (unsigned)ngpu), prec)) gi = f.d.idx;
     if (gi < 0) return BLASX_FACTOR_DECLINED;
-    memset(&blasx_err_site, 0, sizeof blasx_err_site); /* this call's failure, not an older one */
-    f.esz = esz[prec];
     size_t ws_bytes = 0;
-    int chol = kind == BLASX_FACTOR_POTRF, wrote = 0, dev_st = 0, room = 0, st = BLASX_ERR_NOMEM;
-    if (!chol || blasx_setting_int(BLASX_SETTING_LAPACK_CHOL_PANELS) == 1) { /* whole, if it fits */
-        st = fc_alloc_whole(&f, prec, kind, uplo, m, n, &ws_bytes);
-        room = st == 0;
-        if (room) st = dev_st = fc_in_core(&f, prec, kind, uplo, m, n, A, lda, ipiv, info, ws_bytes);
-    }
-    if (chol && !room && st == BLASX_ERR_NOMEM) /* in block columns, or too large to be whole */
-        st = dev_st = blasx_fc_potrf_panels(&f, prec, uplo, n, A, lda, info);
+    int st = fc_alloc_whole(&f, prec, kind, uplo, m, n, &ws_bytes), dev_st = 0;
+    if (st == 0) st = dev_st = fc_in_core(&f, prec, kind, uplo, m, n, A, lda, ipiv, info, ws_bytes);
     if (st == BLASX_FACTOR_DECLINED) dev_st = 0;
-    if (dev_st) { /* a stream that failed: both synchronized before their buffers go */
-        f.d.be->stream_sync(f.d.s);
-        f.d.be->stream_sync(f.d.s_out);
-    }
-    wrote = f.wrote;
-    blasx_fc_teardown(&f);
-    blasx_gpu_direct_end(gi, dev_st, f.h2d, dev_st ? 0 : f.d2h);
-    if (st && !wrote) return BLASX_FACTOR_DECLINED; /* no room, NaN, a backend's no, or a fault: host untouched */
-    if (!st) blasx_runtime_whole_call(gi, f.h2d, f.d2h);
+    int64_t h2d = f.h2d, d2h = f.d2h;
+    int wrote = blasx_fc_close(&f, dev_st);
+    if (st == BLASX_ERR_NOMEM && !wrote) return st;
+    if (st && !wrote) return BLASX_FACTOR_DECLINED; /* NaN, a backend's no, or a fault: host untouched */
+    if (!st) blasx_runtime_whole_call(gi, h2d, d2h);
     return st;
+}
+
+/* Cholesky in block columns on the free GPUs (factor_team.c); LU, or a
+ * Cholesky with chol_panels 1, whole on one GPU when it fits there. */
+static int fc_run(int ngpu, int prec, int kind, char uplo, int64_t m, int64_t n, char *A, int64_t lda,
+                  int64_t *ipiv, int64_t *info) {
+    static _Atomic unsigned next;
+    unsigned first = atomic_fetch_add_explicit(&next, 1, memory_order_relaxed);
+    int chol = kind == BLASX_FACTOR_POTRF;
+    int st = BLASX_ERR_NOMEM;
+    if (!chol || blasx_setting_int(BLASX_SETTING_LAPACK_CHOL_PANELS) == 1)
+        st = fc_whole(ngpu, first, prec, kind, uplo, m, n, A, lda, ipiv, info);
+    if (chol && st == BLASX_ERR_NOMEM) /* in block columns, or too large to be whole */
+        return blasx_fc_potrf_team(ngpu, first, prec, uplo, n, A, lda, info);
+    return st == BLASX_ERR_NOMEM ? BLASX_FACTOR_DECLINED : st;
 }
 
 int blasx_factor_whole(int prec, int kind, char uplo, int64_t m, int64_t n, void *A, int64_t lda, int64_t *ipiv,

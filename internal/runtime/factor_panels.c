@@ -1,31 +1,34 @@
-/* internal/runtime/factor_panels.c -- Cholesky on one GPU, left-looking
- * over block columns (factor_private.h), in core or out of core.
+/* internal/runtime/factor_panels.c -- Cholesky on one GPU or a team of
+ * them, left-looking over block columns (factor_private.h), in core or
+ * out of core.
  *
- * Role: a Cholesky whose copies overlap the GPU's work, also one larger
- * than the GPU's pool (the whole-matrix path waits for its copies and
- * needs the matrix in the pool).  Block columns of width w
- * (block rows for uplo 'U'; the text below says columns) take turns in two
- * panel buffers.  Panel J goes up once; the previous panel, still on the
- * GPU, updates it while the host copies that one back; the older finished
- * columns stream up in chunks of q columns through two buffers (the next
- * copies while this one updates: HERK/SYRK on the diagonal block, GEMM
- * below it); the diagonal block is factored in place (the backend's
- * factor) and the rest solved against it (TRSM) while the next panel goes
- * up.  The host moves the matrix's triangle once each way plus about
- * n^3 / (6 w) elements streamed, with the GPU busy meanwhile; w is the
- * widest, up to n / cfg.lapack.chol_panels (n / 2 at least twice), with
- * two panels, two chunks and the workspace in the pool.
+ * Role: a Cholesky whose copies overlap the GPUs' work, also one larger
+ * than a GPU's pool (the whole-matrix path waits for its copies and needs
+ * the matrix in the pool).  Block columns of width w (block rows for uplo
+ * 'U'; the text below says columns) are dealt round robin to the team's
+ * members; a member's columns take turns in its two panel buffers.  Its
+ * panel J goes up once; its previous panel, still on the GPU, updates it
+ * while the host copies that one back (in chunks that the others read as
+ * they arrive); the other finished columns stream up in chunks of q
+ * columns through two buffers (the next copies while this one updates:
+ * HERK/SYRK on the diagonal block, GEMM below it), each once its owner put
+ * it back; the diagonal block is factored in place (the backend's factor)
+ * and the rest solved against it (TRSM) while the next panel goes up.  On
+ * one GPU the host moves the triangle once each way plus about n^3 / (6 w)
+ * elements streamed, with the GPU busy meanwhile; w is the widest, up to
+ * n / (members max(2, cfg.lapack.chol_panels)), that two panels, two
+ * chunks and the workspace fit every member's pool.
  *
  * INFO: a block whose factorization reports a minor that is not positive
  * definite, or whose diagonal holds a NaN (cuSOLVER's upper path misses
  * it), stops the factorization there as LAPACK does: the panels before it
- * are back, that diagonal block goes back as far as it got, the rows
- * below it stay the program's (LAPACK stops before their solve) and INFO
- * = J + the block's order.  It is read before that panel's copy back.
+ * are back (the others waited for them), that diagonal block goes back as
+ * far as it got, the rows below it stay the program's (LAPACK stops before
+ * their solve) and INFO = J + the block's order; the team ends.
  *
- * Failure: a failure before the first panel went back is declined (the
- * host untouched); later it is returned.  Threading: the thread that holds
- * the GPU's direct slot.
+ * Failure: a failure before any member wrote to the host is declined (the
+ * host untouched); later it is returned; either way the team ends.
+ * Threading: one thread per member, the one holding its GPU's direct slot.
  */
 #include <math.h>
 #include <string.h>
@@ -36,8 +39,10 @@
 
 typedef struct {
     fc_t *f;
+    fc_team_t *t;
+    int rank;
     int prec, up, cplx;
-    int64_t n, w, q, lda;
+    int64_t n, w, q, lda, step; /* step: from one of this member's panels to its next */
     char *A;
     uintptr_t P[2], Q[2], info, ws;
     size_t ws_bytes;
@@ -100,7 +105,7 @@ static ooc_pan_t ooc_pan(const ooc_t *o, int64_t J) {
     ooc_pan_t p;
     p.J = J, p.r = o->n - J, p.jb = blasx_min64(o->w, p.r), p.pld = o->up ? o->w : p.r;
     p.prow = o->up ? p.jb : p.r, p.pcol = o->up ? p.r : p.jb;
-    p.b = (int)((J / o->w) & 1);
+    p.b = (int)((J / o->step) & 1);
     return p;
 }
 
@@ -120,11 +125,27 @@ static int ooc_down(ooc_t *o, const ooc_pan_t *p, int64_t rows, int64_t cols) {
     return blasx_fc_down(o->f, o->f->d.s_out, ooc_host(o, p->J, p->J), o->lda, o->P[p->b], p->pld, rows, cols);
 }
 
-/* Panel p less the previous panel (pv, on the GPU: its rows from w on are
- * p's), queued on the compute stream after p's copy up. */
+/* The leading jb columns of panel p back in chunks that the other members
+ * may read as each arrives (one chunk alone). */
+static int ooc_publish(ooc_t *o, const ooc_pan_t *p) {
+    fc_t *f = o->f;
+    BLASX_TRY(f->d.be->stream_wait_event(f->d.s_out, o->e_trsm));
+    int64_t step = o->t->size > 1 ? o->q : p->jb;
+    for (int64_t c = 0; c < p->jb; c += step) {
+        int64_t cb = blasx_min64(step, p->jb - c);
+        uintptr_t d = o->P[p->b] + (uintptr_t)((size_t)c * (o->up ? 1 : (size_t)p->pld) * f->esz);
+        BLASX_TRY(blasx_fc_down(f, f->d.s_out, ooc_host(o, p->J, p->J + c), o->lda, d, p->pld, o->up ? cb : p->r,
+                                o->up ? p->r : cb));
+        blasx_fc_team_done(o->t, p->J + c + cb);
+    }
+    return 0;
+}
+
+/* Panel p less this member's previous panel (pv, on the GPU: its rows from
+ * p->J - pv->J on are p's), queued on the compute stream after p's copy up. */
 static int ooc_update_prev(ooc_t *o, const ooc_pan_t *p, const ooc_pan_t *pv) {
     const blasx_device_backend_t *be = o->f->d.be;
-    size_t off = (size_t)o->w * (o->up ? (size_t)pv->pld : 1) * o->f->esz;
+    size_t off = (size_t)(p->J - pv->J) * (o->up ? (size_t)pv->pld : 1) * o->f->esz;
     BLASX_TRY(be->stream_wait_event(o->f->d.s, o->e_up));
     BLASX_TRY(ooc_update(o, o->P[p->b], o->P[pv->b] + off, pv->pld, p->r, p->jb, o->w, p->pld));
     BLASX_TRY(be->event_record(o->e_read[pv->b], o->f->d.s));
@@ -132,14 +153,21 @@ static int ooc_update_prev(ooc_t *o, const ooc_pan_t *p, const ooc_pan_t *pv) {
     return 0;
 }
 
-/* Panel p less the finished columns before the previous panel, streamed. */
-static int ooc_stream(ooc_t *o, const ooc_pan_t *p) {
+/* Panel p less the finished columns but pv's (resident), streamed from the
+ * host each once its owner has put it there. */
+static int ooc_stream(ooc_t *o, const ooc_pan_t *p, const ooc_pan_t *pv) {
     fc_t *f = o->f;
     const blasx_device_backend_t *be = f->d.be;
     blasx_stream_t cs = f->d.s, io = f->d.s_out;
-    for (int64_t K = 0, k = 0, end = p->J - o->w; K < end; K += o->q, k++) {
+    int64_t skip = pv->J >= 0 ? pv->J : p->J, past = pv->J >= 0 ? pv->J + pv->jb : p->J;
+    for (int64_t K = 0, k = 0, kb; K < p->J; K += kb, k++) {
+        if (K == skip) K = past;
+        if (K >= p->J) break;
         int b = (int)(k & 1);
-        int64_t kb = blasx_min64(o->q, end - K), qld = o->up ? kb : p->r;
+        kb = blasx_min64(o->q, (K < skip ? skip : p->J) - K);
+        int64_t qld = o->up ? kb : p->r;
+        int st = blasx_fc_team_wait(o->t, K + kb);
+        if (st) return st;
         if (o->q_live[b]) BLASX_TRY(be->stream_wait_event(io, o->e_done[b])); /* its last update is done */
         BLASX_TRY(blasx_fc_up(f, io, o->Q[b], qld, ooc_host(o, p->J, K), o->lda, o->up ? kb : p->r, o->up ? p->r : kb));
         BLASX_TRY(be->event_record(o->e_in, io));
@@ -176,74 +204,95 @@ static int ooc_factor(ooc_t *o, const ooc_pan_t *p) {
     return be->event_record(o->e_trsm, s);
 }
 
-/* The widest panels that fit (n / max(2, chol_panels), then a fifth narrower each time, in
- * multiples of cfg.lapack.ooc_min_w): two, with two chunks of q = min(w,
- * 4 ooc_min_w) columns, INFO and the workspace. */
+/* Two panels of width w, two chunks of q = min(w, 4 ooc_min_w) columns,
+ * INFO and the workspace in one pool block: 0, BLASX_ERR_NOMEM, or
+ * BLASX_FACTOR_DECLINED (the backend's no, e.g. no solver library). */
+static int ooc_alloc_w(ooc_t *o, int64_t w) {
+    fc_t *f = o->f;
+    int64_t q = blasx_min64(w, 4 * blasx_cfg.lapack.ooc_min_w);
+    size_t ws = 0, pan = fc_round((size_t)o->n * (size_t)w * f->esz), chunk = fc_round((size_t)o->n * (size_t)q * f->esz);
+    if (f->d.be->factor_ws(f->d.s, o->prec, BLASX_FACTOR_POTRF, o->up ? 'U' : 'L', w, w, o->up ? w : o->n, &ws))
+        return BLASX_FACTOR_DECLINED;
+    if (blasx_cache_alloc_block(f->d.cache, 2 * pan + 2 * chunk + FC_ALIGN + fc_round(ws), 0, &f->blk) != 0)
+        return BLASX_ERR_NOMEM;
+    o->w = w, o->q = q, o->ws_bytes = ws;
+    o->P[0] = f->blk, o->P[1] = o->P[0] + pan, o->Q[0] = o->P[1] + pan, o->Q[1] = o->Q[0] + chunk;
+    o->info = o->Q[1] + chunk, o->ws = o->info + FC_ALIGN;
+    return 0;
+}
+
+/* The widest panels that fit every member (n / (size max(2, chol_panels)),
+ * then a fifth narrower each time, in multiples of cfg.lapack.ooc_min_w);
+ * a member that fitted wider ones takes the team's width.  Then the
+ * pinned memory and events.  0, or what the member or the team could not
+ * do: no member has written anything yet. */
 static int ooc_alloc(ooc_t *o) {
     fc_t *f = o->f;
     const int64_t wmin = blasx_cfg.lapack.ooc_min_w; /* narrower streams too much to beat the recursion */
-    const int64_t parts = blasx_max64(2, blasx_setting_int(BLASX_SETTING_LAPACK_CHOL_PANELS));
-    for (int64_t w = (o->n / parts + wmin - 1) / wmin * wmin; w >= wmin; w = w * 4 / 5 / wmin * wmin) {
-        int64_t q = blasx_min64(w, 4 * wmin);
-        size_t ws = 0, pan = fc_round((size_t)o->n * (size_t)w * f->esz), chunk = fc_round((size_t)o->n * (size_t)q * f->esz);
-        if (f->d.be->factor_ws(f->d.s, o->prec, BLASX_FACTOR_POTRF, o->up ? 'U' : 'L', w, w, o->up ? w : o->n, &ws))
-            return BLASX_FACTOR_DECLINED; /* the backend's no (e.g. no solver library): not a fault */
-        if (blasx_cache_alloc_block(f->d.cache, 2 * pan + 2 * chunk + FC_ALIGN + fc_round(ws), 0, &f->blk) != 0) continue;
-        o->w = w, o->q = q, o->ws_bytes = ws;
-        o->P[0] = f->blk, o->P[1] = o->P[0] + pan, o->Q[0] = o->P[1] + pan, o->Q[1] = o->Q[0] + chunk;
-        o->info = o->Q[1] + chunk, o->ws = o->info + FC_ALIGN;
-        return 0;
+    const int64_t parts = blasx_max64(2, blasx_setting_int(BLASX_SETTING_LAPACK_CHOL_PANELS)) * o->t->size;
+    int st = BLASX_FACTOR_DECLINED;
+    for (int64_t w = (o->n / parts + wmin - 1) / wmin * wmin; w >= wmin; w = w * 4 / 5 / wmin * wmin)
+        if ((st = ooc_alloc_w(o, w)) != BLASX_ERR_NOMEM) break;
+    if (st == BLASX_ERR_NOMEM) st = BLASX_FACTOR_DECLINED;
+    int64_t w = st ? 0 : o->w;
+    if (!blasx_fc_team_meet(o->t, st == 0, &w)) return st ? st : BLASX_FACTOR_DECLINED;
+    if (w < o->w) { /* the team's narrower width */
+        blasx_cache_free_block(f->d.cache, f->blk);
+        f->blk = 0;
+        st = ooc_alloc_w(o, w);
+        if (st == BLASX_ERR_NOMEM) st = BLASX_FACTOR_DECLINED;
     }
-    return BLASX_FACTOR_DECLINED;
-}
-
-/* Panel J goes up while the GPU finishes the previous one, whose INFO is
- * then read; that one comes back while the GPU updates J with it. */
-static int ooc_run(ooc_t *o, int64_t *info) {
-    fc_t *f = o->f;
-    const blasx_device_backend_t *be = f->d.be;
-    BLASX_TRY(ooc_alloc(o));
+    o->step = o->w * o->t->size;
     const char *end = o->A + ((size_t)(o->n - 1) * (size_t)o->lda + (size_t)o->n) * f->esz - 1;
-    BLASX_TRY(blasx_fc_host_setup(f, o->A, end, (size_t)(o->up ? o->w : o->n) * f->esz, (size_t)o->w * f->esz));
+    if (!st) st = blasx_fc_host_setup(f, o->A, end, (size_t)(o->up ? o->w : o->n) * f->esz, (size_t)o->w * f->esz);
     blasx_event_t *ev[OOC_NEV] = {&o->e_in, &o->e_up, &o->e_diag, &o->e_trsm, &o->e_done[0], &o->e_done[1],
                                   &o->e_read[0], &o->e_read[1]};
-    for (int i = 0; i < OOC_NEV; i++) BLASX_TRY(be->event_create(f->d.dev, ev[i]));
+    for (int i = 0; i < OOC_NEV && !st; i++) st = f->d.be->event_create(f->d.dev, ev[i]);
+    int64_t none = 0;
+    if (!blasx_fc_team_meet(o->t, st == 0, &none)) return st ? st : BLASX_FACTOR_DECLINED;
+    return 0;
+}
+
+/* This member's panel J goes up while the GPU finishes its previous one,
+ * whose INFO is then read; that one comes back while the GPU updates J
+ * with it, then the other columns stream in as they are done. */
+static int ooc_run(ooc_t *o) {
+    const blasx_device_backend_t *be = o->f->d.be;
+    BLASX_TRY(ooc_alloc(o));
     ooc_pan_t pv = {.J = -1};
-    for (int64_t J = 0;; J += o->w) {
+    for (int64_t J = o->rank * o->w;; J += o->step) {
         ooc_pan_t p = ooc_pan(o, J < o->n ? J : 0);
         if (J < o->n) BLASX_TRY(ooc_up(o, &p));
         if (pv.J >= 0) {
             BLASX_TRY(be->event_sync(o->e_diag));
-            int64_t stop = blasx_fc_chol_info(f, o->prec, pv.jb);
+            int64_t stop = blasx_fc_chol_info(o->f, o->prec, pv.jb);
             if (stop) { /* as LAPACK: the block as far as it got, the rows below it untouched */
                 BLASX_TRY(ooc_down(o, &pv, pv.jb, pv.jb));
-                *info = pv.J + stop;
+                blasx_fc_team_quit(o->t, pv.J + stop);
                 return 0;
             }
-            if (J >= o->n) {
-                BLASX_TRY(ooc_down(o, &pv, pv.prow, pv.pcol));
-                *info = 0;
-                return 0;
-            }
+            if (J >= o->n) return ooc_publish(o, &pv);
             BLASX_TRY(ooc_update_prev(o, &p, &pv));
-            BLASX_TRY(ooc_down(o, &pv, pv.prow, pv.pcol));
+            BLASX_TRY(ooc_publish(o, &pv));
+        } else if (J >= o->n) {
+            return 0; /* no panel of its own */
         }
-        BLASX_TRY(ooc_stream(o, &p));
+        int st = ooc_stream(o, &p, &pv);
+        if (st) return st;
         BLASX_TRY(ooc_factor(o, &p));
         pv = p;
     }
 }
 
-int blasx_fc_potrf_panels(fc_t *f, int prec, char uplo, int64_t n, char *A, int64_t lda, int64_t *info) {
+int blasx_fc_potrf_panels(fc_t *f, fc_team_t *t, int rank, int prec, char uplo, int64_t n, char *A, int64_t lda) {
     ooc_t o;
     memset(&o, 0, sizeof o);
-    o.f = f, o.prec = prec, o.up = uplo == 'U', o.cplx = prec >= BLASX_PREC_C;
+    o.f = f, o.t = t, o.rank = rank, o.prec = prec, o.up = uplo == 'U', o.cplx = prec >= BLASX_PREC_C;
     o.n = n, o.lda = lda, o.A = A;
-    int st = ooc_run(&o, info);
-    if (st) { /* streams idle before the events go */
-        f->d.be->stream_sync(f->d.s);
-        f->d.be->stream_sync(f->d.s_out);
-    }
+    int st = ooc_run(&o);
+    /* streams idle before the events and the block go (a member that quit has work queued) */
+    int s1 = f->d.be->stream_sync(f->d.s), s2 = f->d.be->stream_sync(f->d.s_out);
+    if (st <= 0 && st != BLASX_FACTOR_DECLINED && (s1 || s2)) st = s1 ? s1 : s2;
     blasx_event_t ev[OOC_NEV] = {o.e_in, o.e_up, o.e_diag, o.e_trsm, o.e_done[0], o.e_done[1], o.e_read[0], o.e_read[1]};
     for (int i = 0; i < OOC_NEV; i++)
         if (ev[i]) f->d.be->event_destroy(ev[i]);

@@ -16,6 +16,7 @@
 #ifndef BLASX_INTERNAL_FACTOR_PRIVATE_H
 #define BLASX_INTERNAL_FACTOR_PRIVATE_H
 
+#include <pthread.h>
 #include <string.h>
 
 #include "internal/gpu/gpu_worker.h"
@@ -71,17 +72,66 @@ BLASX_INTERNAL int blasx_fc_up(fc_t *f, blasx_stream_t st, uintptr_t d, int64_t 
 BLASX_INTERNAL int blasx_fc_down(fc_t *f, blasx_stream_t st, char *h, int64_t hld, uintptr_t d, int64_t dld,
                                  int64_t rows, int64_t cols);
 
+/* GPU i's direct slot for a factorization in precision prec: 1, or 0
+ * when it is busy or takes no whole calls. */
+BLASX_INTERNAL int blasx_fc_open(fc_t *f, int i, int prec);
+/* Ends f's use of its GPU after a call whose device status was dev_st
+ * (streams idle, memory back, the slot free, the copies counted); returns
+ * f->wrote. */
+BLASX_INTERNAL int blasx_fc_close(fc_t *f, int dev_st);
+
 /* A Cholesky's INFO from what the device left in f->small: its INFO (int32
  * at 0) and the factor's n diagonal entries (at FC_ALIGN): the first
  * minor it reports, or an earlier diagonal entry whose real part is not
  * positive -- a NaN there, which cuSOLVER's upper path lets through. */
 BLASX_INTERNAL int64_t blasx_fc_chol_info(const fc_t *f, int prec, int64_t n);
 
-/* Cholesky on the GPU of f in block columns (factor_panels.c), in core
- * or out of core: the n x n matrix A in left-looking block columns (rows
- * for uplo 'U') of the width that two of them fit the pool; 0 with *info,
- * BLASX_FACTOR_DECLINED (no room, or a failure before any host write), or
- * a status > 0. */
-BLASX_INTERNAL int blasx_fc_potrf_panels(fc_t *f, int prec, char uplo, int64_t n, char *A, int64_t lda, int64_t *info);
+/* A Cholesky shared by the GPUs of a team (factor_team.c): block columns
+ * dealt round robin; a member reads another's columns from host memory once
+ * their owner copied them back (done).  Size 1: one GPU, no threads.
+ * Threading: every field after the first two under lock. */
+typedef struct {
+    pthread_mutex_t lock;
+    pthread_cond_t cond;
+    int size;      /* members: GPUs taking part */
+    int64_t done;  /* columns 0 .. done-1 are final in host memory */
+    int64_t info;  /* the INFO > 0 a member found, else 0 */
+    int quit;      /* a member stopped (INFO) or failed: the others end */
+    int arrived, gen, bad; /* fc_team_meet's round */
+    int64_t least;
+    int res_ok;
+    int64_t res_least;
+} fc_team_t;
+
+/* A member's answer when it ended because another stopped or failed. */
+#define FC_QUIT (-2)
+
+/* Every member of t arrives with ok and a value *v; returns 1 if all were
+ * ok, with the least value in *v. */
+BLASX_INTERNAL int blasx_fc_team_meet(fc_team_t *t, int ok, int64_t *v);
+/* Columns 0 .. upto-1 are final in host memory. */
+BLASX_INTERNAL void blasx_fc_team_done(fc_team_t *t, int64_t upto);
+/* Waits until columns 0 .. upto-1 are final: 0, or FC_QUIT once a member
+ * stopped or failed. */
+BLASX_INTERNAL int blasx_fc_team_wait(fc_team_t *t, int64_t upto);
+/* The team ends: info > 0 for a stop (the first one kept), 0 for a failure. */
+BLASX_INTERNAL void blasx_fc_team_quit(fc_team_t *t, int64_t info);
+
+/* Member `rank` of team t factors its block columns of the n x n matrix A
+ * on the GPU of f (factor_panels.c), in core or out of core: left-looking
+ * block columns (rows for uplo 'U') of a width that the members agree on,
+ * two of them and two chunks in each pool.  Returns 0 (its part done, or
+ * the team stopped at an INFO, t->info), FC_QUIT, BLASX_FACTOR_DECLINED (no
+ * room on some member, or the backend's no: nothing written by anyone),
+ * or a status > 0. */
+BLASX_INTERNAL int blasx_fc_potrf_panels(fc_t *f, fc_team_t *t, int rank, int prec, char uplo, int64_t n, char *A,
+                                         int64_t lda);
+
+/* Cholesky in block columns on up to ngpu GPUs, starting the search for
+ * free ones at GPU `first` (factor_team.c): 0 with *info,
+ * BLASX_FACTOR_DECLINED (nothing written), or a status > 0.  The GPUs'
+ * copies are counted in the calling thread's per-call counters. */
+BLASX_INTERNAL int blasx_fc_potrf_team(int ngpu, unsigned first, int prec, char uplo, int64_t n, char *A, int64_t lda,
+                                       int64_t *info);
 
 #endif

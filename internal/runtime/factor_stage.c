@@ -29,6 +29,25 @@ void blasx_fc_teardown(fc_t *f) {
     f->pin = NULL, f->blk = 0, f->ev[0] = f->ev[1] = NULL;
 }
 
+int blasx_fc_open(fc_t *f, int i, int prec) {
+    static const size_t esz[5] = {0, 4, 8, 8, 16};
+    memset(f, 0, sizeof *f);
+    if (!blasx_gpu_direct_begin(i, &f->d)) return 0;
+    memset(&blasx_err_site, 0, sizeof blasx_err_site); /* this call's failure, not an older one */
+    f->esz = esz[prec];
+    return 1;
+}
+
+int blasx_fc_close(fc_t *f, int dev_st) {
+    if (dev_st) { /* a stream that failed: both synchronized before their buffers go */
+        f->d.be->stream_sync(f->d.s);
+        f->d.be->stream_sync(f->d.s_out);
+    }
+    blasx_fc_teardown(f);
+    blasx_gpu_direct_end(f->d.idx, dev_st, f->h2d, dev_st ? 0 : f->d2h);
+    return f->wrote;
+}
+
 /* Buffer b is free for a new DMA once the last one through it completed. */
 static int fc_claim(fc_t *f, int b) {
     if (f->live[b]) BLASX_TRY(f->d.be->event_sync(f->ev[b]));

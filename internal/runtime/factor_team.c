@@ -1,0 +1,160 @@
+/* internal/runtime/factor_team.c -- a Cholesky in block columns on every
+ * free GPU at once (factor_private.h; the columns' work in factor_panels.c).
+ *
+ * Role: one thread per GPU, the caller's among them, each holding its
+ * GPU's direct slot for the whole factorization; the block columns are
+ * dealt round robin, and a column crosses from its owner to the others
+ * through host memory, where it has to go anyway, so any number of GPUs
+ * (simulated ones too) share the work without peer copies.  The threads
+ * first learn who got a slot (fc_team_join), then agree on the width
+ * (blasx_fc_team_meet), then run.
+ *
+ * Invariants: nothing is written to the host before every member holds
+ * its memory; a member waits for a column only after it copied back its
+ * own finished ones, so the lowest unfinished column's owner never waits
+ * and the team cannot deadlock; a stop (INFO) or a failure ends every
+ * member (team quit).
+ *
+ * Failure: a member's device failure turns whole calls off on its GPU
+ * (blasx_gpu_direct_end); the call is declined if no member wrote to the
+ * host, else the status is returned.  A helper thread that cannot start
+ * leaves the work to the others.
+ *
+ * Threading: the caller's thread; the helpers live for one call.
+ */
+#include <pthread.h>
+#include <stdint.h>
+#include <string.h>
+
+#include "internal/runtime/factor_call.h"
+#include "internal/runtime/factor_private.h"
+#include "internal/runtime/runtime.h"
+
+/* ---- the team's meeting points ------------------------------------------- */
+
+int blasx_fc_team_meet(fc_team_t *t, int ok, int64_t *v) {
+    pthread_mutex_lock(&t->lock);
+    int gen = t->gen;
+    if (!ok) t->bad = 1;
+    if (t->arrived == 0 || *v < t->least) t->least = *v;
+    if (++t->arrived == t->size) { /* the last one: the round's answer, kept until the next round */
+        t->res_ok = !t->bad, t->res_least = t->least;
+        t->arrived = 0, t->bad = 0, t->gen++;
+        pthread_cond_broadcast(&t->cond);
+    } else {
+        while (gen == t->gen) pthread_cond_wait(&t->cond, &t->lock);
+    }
+    ok = t->res_ok, *v = t->res_least;
+    pthread_mutex_unlock(&t->lock);
+    return ok;
+}
+
+void blasx_fc_team_done(fc_team_t *t, int64_t upto) {
+    pthread_mutex_lock(&t->lock);
+    if (upto > t->done) t->done = upto;
+    pthread_cond_broadcast(&t->cond);
+    pthread_mutex_unlock(&t->lock);
+}
+
+int blasx_fc_team_wait(fc_team_t *t, int64_t upto) {
+    pthread_mutex_lock(&t->lock);
+    while (t->done < upto && !t->quit) pthread_cond_wait(&t->cond, &t->lock);
+    int st = t->done >= upto ? 0 : FC_QUIT;
+    pthread_mutex_unlock(&t->lock);
+    return st;
+}
+
+void blasx_fc_team_quit(fc_team_t *t, int64_t info) {
+    pthread_mutex_lock(&t->lock);
+    if (info > 0 && t->info == 0) t->info = info;
+    t->quit = 1;
+    pthread_cond_broadcast(&t->cond);
+    pthread_mutex_unlock(&t->lock);
+}
+
+/* ---- the members ---------------------------------------------------------- */
+
+typedef struct {
+    fc_team_t team;
+    int expect;   /* threads that will ask for a slot; 0 until all were started */
+    int asked;
+    int prec;
+    char uplo;
+    int64_t n, lda;
+    char *A;
+} fc_call_t;
+
+typedef struct {
+    fc_call_t *c;
+    int gpu, running, member, st, wrote;
+    int64_t h2d, d2h;
+    pthread_t th;
+} fc_member_t;
+
+/* Counts this thread's answer for a slot and waits for the others': its
+ * rank, or -1 without a slot. */
+static int fc_team_join(fc_call_t *c, int ok) {
+    pthread_mutex_lock(&c->team.lock);
+    int rank = ok ? c->team.size++ : -1;
+    c->asked++;
+    pthread_cond_broadcast(&c->team.cond);
+    while (c->expect == 0 || c->asked < c->expect) pthread_cond_wait(&c->team.cond, &c->team.lock);
+    pthread_mutex_unlock(&c->team.lock);
+    return rank;
+}
+
+static void *fc_member(void *arg) {
+    fc_member_t *m = arg;
+    fc_call_t *c = m->c;
+    fc_t f;
+    int rank = fc_team_join(c, blasx_fc_open(&f, m->gpu, c->prec));
+    if (rank < 0) return NULL;
+    m->member = 1;
+    int st = blasx_fc_potrf_panels(&f, &c->team, rank, c->prec, c->uplo, c->n, c->A, c->lda);
+    int dev_st = st > 0 ? st : 0;
+    if (dev_st) blasx_fc_team_quit(&c->team, 0);
+    m->st = st, m->h2d = f.h2d, m->d2h = f.d2h;
+    m->wrote = blasx_fc_close(&f, dev_st);
+    return NULL;
+}
+
+int blasx_fc_potrf_team(int ngpu, unsigned first, int prec, char uplo, int64_t n, char *A, int64_t lda,
+                        int64_t *info) {
+    fc_call_t c;
+    memset(&c, 0, sizeof c);
+    pthread_mutex_init(&c.team.lock, NULL);
+    pthread_cond_init(&c.team.cond, NULL);
+    c.prec = prec, c.uplo = uplo, c.n = n, c.lda = lda, c.A = A;
+    fc_member_t m[BLASX_CFG_MAX_GPUS];
+    memset(m, 0, sizeof m);
+    if (ngpu > BLASX_CFG_MAX_GPUS) ngpu = BLASX_CFG_MAX_GPUS;
+    int started = 1;
+    for (int i = 0; i < ngpu; i++) {
+        m[i].c = &c, m[i].gpu = (int)((first + (unsigned)i) % (unsigned)ngpu);
+        m[i].running = i == 0 || pthread_create(&m[i].th, NULL, fc_member, &m[i]) == 0;
+        started += i > 0 && m[i].running;
+    }
+    pthread_mutex_lock(&c.team.lock);
+    c.expect = started;
+    pthread_cond_broadcast(&c.team.cond);
+    pthread_mutex_unlock(&c.team.lock);
+    fc_member(&m[0]);
+    int st = c.team.size > 0 ? 0 : BLASX_FACTOR_DECLINED, wrote = 0, counted = 0;
+    for (int i = 0; i < ngpu; i++) {
+        if (i > 0 && m[i].running) pthread_join(m[i].th, NULL);
+        if (!m[i].member) continue;
+        wrote |= m[i].wrote;
+        if (m[i].st > 0 || (m[i].st == BLASX_FACTOR_DECLINED && st == 0)) st = m[i].st;
+    }
+    if (st == 0) {
+        for (int i = 0; i < ngpu; i++) {
+            if (!m[i].member) continue;
+            if (counted++ == 0) blasx_runtime_whole_call(m[i].gpu, m[i].h2d, m[i].d2h);
+            else blasx_runtime_whole_call_also(m[i].gpu, m[i].h2d, m[i].d2h);
+        }
+        *info = c.team.info;
+    }
+    pthread_cond_destroy(&c.team.cond);
+    pthread_mutex_destroy(&c.team.lock);
+    return st && !wrote ? BLASX_FACTOR_DECLINED : st;
+}
