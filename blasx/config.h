@@ -417,6 +417,9 @@ _Static_assert(BLASX_CFG_CPU_ZKC >= 1 && BLASX_CFG_CPU_CKC >= 1 && BLASX_CFG_CPU
 #ifndef BLASX_CFG_LAPACK_CHOL_PANELS
 #define BLASX_CFG_LAPACK_CHOL_PANELS 4 /* a Cholesky on a GPU: block columns of at most order / this (copies overlap the GPU); 1: whole when it fits */
 #endif
+#ifndef BLASX_CFG_LAPACK_TEAM_MIN_N
+#define BLASX_CFG_LAPACK_TEAM_MIN_N 24576 /* order (complex: this / 1.59, the same flops); a Cholesky this large goes to every free GPU */
+#endif
 #ifndef BLASX_CFG_LAPACK_STAGE_MB
 #define BLASX_CFG_LAPACK_STAGE_MB 32 /* MiB; each of the two pinned buffers a pageable matrix crosses the link through */
 #endif
@@ -577,6 +580,7 @@ static const blasx_config_t blasx_cfg = {
             .stage_mb = BLASX_CFG_LAPACK_STAGE_MB,
             .ooc_min_w = BLASX_CFG_LAPACK_OOC_MIN_W,
             .chol_panels = BLASX_CFG_LAPACK_CHOL_PANELS,
+            .team_min_n = BLASX_CFG_LAPACK_TEAM_MIN_N,
         },
     .obs = {.trace_max_events = BLASX_CFG_TRACE_MAX_EVENTS},
 };

@@ -128,6 +128,8 @@ _Static_assert(BLASX_CFG_LAPACK_GPU_MIN_N >= 1 && BLASX_CFG_LAPACK_GPU_MIN_N <= 
 _Static_assert(BLASX_CFG_LAPACK_OOC_MIN_W >= 1, "out-of-core block columns of >= 1 column");
 _Static_assert(BLASX_CFG_LAPACK_CHOL_PANELS >= 1 && BLASX_CFG_LAPACK_CHOL_PANELS <= 64,
                "a GPU Cholesky in 1 (whole) to 64 block columns");
+_Static_assert(BLASX_CFG_LAPACK_TEAM_MIN_N >= 1 && BLASX_CFG_LAPACK_TEAM_MIN_N <= 2147483647LL,
+               "a Cholesky on every free GPU from an order of 1 to 2^31-1");
 _Static_assert(BLASX_CFG_LAPACK_STAGE_MB >= 1 && BLASX_CFG_LAPACK_STAGE_MB <= 4096,
                "factorization staging buffers of 1 MiB to 4 GiB");
 

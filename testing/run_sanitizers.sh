@@ -4,7 +4,8 @@
 #          call tiled with GPUs) of the library and every unit test, run on
 #          the CPU and on 2 simulated GPUs;
 #   tsan   ThreadSanitizer build of the concurrency tests (runtime, threads, L2 directory,
-#          GPU workers on 3 simulated GPUs, whole calls from 4 threads, fork and
+#          GPU workers on 3 simulated GPUs, whole calls from 4 threads, a
+#          Cholesky's team of 3 simulated GPUs, fork and
 #          finalize with calls in flight -- die_after_fork=0: a fork child
 #          starts its own worker threads, which blasx supports -- the GPU
 #          pool's segments taken while another thread gives them back and
@@ -61,6 +62,10 @@ if build tsan "$TSAN"; then
     check "tsan $n" "$B/tsan/$n"
     check "tsan $n (3 sim GPUs)" env BLASX_SIM_GPUS=3 BLASX_SIM_MEM_KB=16 "$B/tsan/$n"
   done
+  # a Cholesky's team: one thread per simulated GPU, columns handed over through host memory
+  $CC $BASE $TSAN testing/test_lapack.c "$B/tsan/libblasx.a" -o "$B/tsan/test_lapack" $LIBS &&
+    check "tsan test_lapack (3 sim GPUs, factorizations on them)" env BLASX_SIM_GPUS=3 BLASX_SIM_MEM_KB=16 \
+      BLASX_LAPACK_GPU_MIN_N=8 BLASX_LAPACK_TEAM_MIN_N=2 "$B/tsan/test_lapack" || fail=$((fail + 1))
   # the CPU path's pieces on the NUMA pool (no GPU involved)
   $CC $BASE $TSAN testing/test_parallel_l3.c "$B/tsan/libblasx.a" -o "$B/tsan/test_parallel_l3" $LIBS &&
     check "tsan test_parallel_l3" "$B/tsan/test_parallel_l3" || fail=$((fail + 1))

@@ -40,6 +40,7 @@
 
 #include "blasx/blasx.h"
 #include "blasx/config.h"
+#include "internal/base/settings.h"
 #include "internal/gpu/gpu_worker.h"
 #include "testing/harness.h"
 
@@ -174,7 +175,8 @@ int main(void) {
     const char *wm = getenv("BLASX_LAPACK_GPU_MIN_N");
     if (wm && blasx_gpu_count() > 0) {
         CHECK(whole_calls > 0, "factorizations from order %s ran whole on a GPU (%ld did)", wm, whole_calls);
-        CHECK(team_calls > 0 || blasx_gpu_count() < 2 || getenv("BLASX_LAPACK_CHOL_PANELS"),
+        CHECK(team_calls > 0 || blasx_gpu_count() < 2 || getenv("BLASX_LAPACK_CHOL_PANELS") ||
+                  blasx_setting_int(BLASX_SETTING_LAPACK_TEAM_MIN_N) > 8,
               "Cholesky from order %s on %d GPUs ran on several (%ld did)", wm, blasx_gpu_count(), team_calls);
         test_whole_fault(24);
     }

@@ -87,6 +87,10 @@ static void table_fill(void) {
               blasx_cfg.lapack.chol_panels, "1 to 64", "`cfg.lapack.chol_panels`",
               "a Cholesky on a GPU goes in block columns of at most its order / this, the copies overlapping the "
               "GPU's work; 1: whole when the GPU holds it");
+    INT_ENTRY(BLASX_SETTING_LAPACK_TEAM_MIN_N, "BLASX_LAPACK_TEAM_MIN_N", BLASX_SETTING_ONCE, 1, INT32_MAX,
+              blasx_cfg.lapack.team_min_n, "1 to 2^31-1", "`cfg.lapack.team_min_n`",
+              "a Cholesky on the GPUs of at least this order (complex: this / 1.59, the same flops) goes to every "
+              "free GPU, else to one");
     INT_ENTRY(BLASX_SETTING_STATS, "BLASX_STATS", BLASX_SETTING_ONCE, 0, 1, 0, "0, 1", "0",
               "1: print per-routine and per-GPU counters at exit");
     INT_ENTRY(BLASX_SETTING_VERBOSE, "BLASX_VERBOSE", BLASX_SETTING_ONCE, 0, 2, 0, "0, 1, 2", "0",

@@ -96,8 +96,12 @@ static int fc_run(int ngpu, int prec, int kind, char uplo, int64_t m, int64_t n,
     int st = BLASX_ERR_NOMEM;
     if (!chol || blasx_setting_int(BLASX_SETTING_LAPACK_CHOL_PANELS) == 1)
         st = fc_whole(ngpu, first, prec, kind, uplo, m, n, A, lda, ipiv, info);
-    if (chol && st == BLASX_ERR_NOMEM) /* in block columns, or too large to be whole */
-        return blasx_fc_potrf_team(ngpu, first, prec, uplo, n, A, lda, info);
+    if (chol && st == BLASX_ERR_NOMEM) { /* in block columns, or too large to be whole */
+        /* several GPUs only where their work outweighs a column's trip through the host per step */
+        double order = (double)n * (prec >= BLASX_PREC_C ? 1.5874 : 1.0); /* 4^(1/3): complex, 4x the flops */
+        int several = ngpu > 1 && order >= (double)blasx_setting_int(BLASX_SETTING_LAPACK_TEAM_MIN_N);
+        return blasx_fc_potrf_team(ngpu, several, first, prec, uplo, n, A, lda, info);
+    }
     return st == BLASX_ERR_NOMEM ? BLASX_FACTOR_DECLINED : st;
 }
 

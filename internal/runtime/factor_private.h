@@ -127,11 +127,11 @@ BLASX_INTERNAL void blasx_fc_team_quit(fc_team_t *t, int64_t info);
 BLASX_INTERNAL int blasx_fc_potrf_panels(fc_t *f, fc_team_t *t, int rank, int prec, char uplo, int64_t n, char *A,
                                          int64_t lda);
 
-/* Cholesky in block columns on up to ngpu GPUs, starting the search for
- * free ones at GPU `first` (factor_team.c): 0 with *info,
- * BLASX_FACTOR_DECLINED (nothing written), or a status > 0.  The GPUs'
- * copies are counted in the calling thread's per-call counters. */
-BLASX_INTERNAL int blasx_fc_potrf_team(int ngpu, unsigned first, int prec, char uplo, int64_t n, char *A, int64_t lda,
-                                       int64_t *info);
+/* Cholesky in block columns on every free one of ngpu GPUs (several), or
+ * on the first free one from GPU `first` on (factor_team.c): 0 with
+ * *info, BLASX_FACTOR_DECLINED (nothing written), or a status > 0.  The
+ * GPUs' copies are counted in the calling thread's per-call counters. */
+BLASX_INTERNAL int blasx_fc_potrf_team(int ngpu, int several, unsigned first, int prec, char uplo, int64_t n, char *A,
+                                       int64_t lda, int64_t *info);
 
 #endif

@@ -1,5 +1,7 @@
 /* internal/runtime/factor_team.c -- a Cholesky in block columns on every
- * free GPU at once (factor_private.h; the columns' work in factor_panels.c).
+ * free GPU at once, or on the first free one (below cfg.lapack.team_min_n,
+ * where a column's trip through the host per step outweighs a second GPU)
+ * (factor_private.h; the columns' work in factor_panels.c).
  *
  * Role: one thread per GPU, the caller's among them, each holding its
  * GPU's direct slot for the whole factorization; the block columns are
@@ -118,7 +120,7 @@ static void *fc_member(void *arg) {
     return NULL;
 }
 
-int blasx_fc_potrf_team(int ngpu, unsigned first, int prec, char uplo, int64_t n, char *A, int64_t lda,
+int blasx_fc_potrf_team(int ngpu, int several, unsigned first, int prec, char uplo, int64_t n, char *A, int64_t lda,
                         int64_t *info) {
     fc_call_t c;
     memset(&c, 0, sizeof c);
@@ -128,20 +130,28 @@ int blasx_fc_potrf_team(int ngpu, unsigned first, int prec, char uplo, int64_t n
     fc_member_t m[BLASX_CFG_MAX_GPUS];
     memset(m, 0, sizeof m);
     if (ngpu > BLASX_CFG_MAX_GPUS) ngpu = BLASX_CFG_MAX_GPUS;
-    int started = 1;
-    for (int i = 0; i < ngpu; i++) {
-        m[i].c = &c, m[i].gpu = (int)((first + (unsigned)i) % (unsigned)ngpu);
-        m[i].running = i == 0 || pthread_create(&m[i].th, NULL, fc_member, &m[i]) == 0;
-        started += i > 0 && m[i].running;
+    for (int i = 0; i < ngpu; i++) m[i].c = &c, m[i].gpu = (int)((first + (unsigned)i) % (unsigned)ngpu);
+    if (!several) { /* the first free GPU, alone */
+        c.expect = 1;
+        for (int i = 0; i < ngpu && c.team.size == 0; i++) {
+            c.asked = 0;
+            fc_member(&m[i]);
+        }
+    } else {
+        int started = 1;
+        for (int i = 1; i < ngpu; i++) {
+            m[i].running = pthread_create(&m[i].th, NULL, fc_member, &m[i]) == 0;
+            started += m[i].running;
+        }
+        pthread_mutex_lock(&c.team.lock);
+        c.expect = started;
+        pthread_cond_broadcast(&c.team.cond);
+        pthread_mutex_unlock(&c.team.lock);
+        fc_member(&m[0]);
     }
-    pthread_mutex_lock(&c.team.lock);
-    c.expect = started;
-    pthread_cond_broadcast(&c.team.cond);
-    pthread_mutex_unlock(&c.team.lock);
-    fc_member(&m[0]);
     int st = c.team.size > 0 ? 0 : BLASX_FACTOR_DECLINED, wrote = 0, counted = 0;
     for (int i = 0; i < ngpu; i++) {
-        if (i > 0 && m[i].running) pthread_join(m[i].th, NULL);
+        if (m[i].running) pthread_join(m[i].th, NULL);
         if (!m[i].member) continue;
         wrote |= m[i].wrote;
         if (m[i].st > 0 || (m[i].st == BLASX_FACTOR_DECLINED && st == 0)) st = m[i].st;
