@@ -52,6 +52,7 @@ static const int64_t sizes[] = {0, 1, 2, 3, 7, 16, 17, 31, 32, 33, 40, 64, 65, 9
 static int64_t max_dim = 200;
 static long whole_calls; /* factorizations that ran whole on GPUs */
 static long team_calls;  /* of them, Cholesky on several GPUs */
+static long lu_ooc_calls; /* LU out of core on a GPU */
 static long ooc_calls;   /* Cholesky factorizations out of core on a GPU */
 /* 1: two calls on the same data take the same path, so posv/gesv factor
  * bit for bit as potrf/getrf.  Real GPUs with the small-call router choose
@@ -153,6 +154,16 @@ static void test_ooc_fault(int k) {
         CHECK(st != 0 || (info == 0 && r <= tol), "dpotrf %c n=%lld out of core, fault at %d: status %d info %lld residual %.3g",
               u ? 'U' : 'L', (long long)n, k, st, (long long)info, r);
     }
+    int64_t *ipiv = calloc((size_t)n, sizeof(int64_t));
+    for (int64_t i = 0; i < n; i++) A[i + i * lda] -= 2 * (double)n; /* not positive definite: pivots move */
+    memcpy(F, A, sizeof(double) * (size_t)(n * n));
+    atomic_store(be->fail_after, k);
+    int st = blasx_dgetrf(n, n, F, lda, ipiv, &info);
+    atomic_store(be->fail_after, -1);
+    double ltol = 0, an = maxabs_d(A, n, n, lda), r = st ? 0 : lu_res_vec_d(A, F, ipiv, n, n, lda, an, &ltol);
+    CHECK(st != 0 || (info == 0 && r <= ltol), "dgetrf n=%lld out of core, fault at %d: status %d info %lld residual %.3g",
+          (long long)n, k, st, (long long)info, r);
+    free(ipiv);
     free(A), free(F);
 }
 
@@ -180,8 +191,8 @@ int main(void) {
               "Cholesky from order %s on %d GPUs ran on several (%ld did)", wm, blasx_gpu_count(), team_calls);
         test_whole_fault(24);
     }
-    printf("test_lapack: %ld factorizations whole on GPUs (%ld Cholesky on several), %ld out of core\n", whole_calls,
-           team_calls, ooc_calls);
+    printf("test_lapack: %ld factorizations whole on GPUs (%ld Cholesky on several), %ld Cholesky and %ld LU out of "
+           "core\n", whole_calls, team_calls, ooc_calls, lu_ooc_calls);
     printf("test_lapack: %d GPUs\n", blasx_gpu_count());
     return bx_summary("test_lapack");
 }
@@ -524,6 +535,84 @@ static void BX_FN(ooc_case_, )(void) {
     free(A), free(F);
 }
 
+/* |P A x - L U x| for a random x (O(m n): for large LUs), with the bound
+ * on it in *tol. */
+static double BX_FN(lu_res_vec_, )(const BX_T *A, const BX_T *F, const int64_t *ipiv, int64_t m, int64_t n, int64_t lda,
+                                   double an, double *tol) {
+    int64_t mn = m < n ? m : n;
+    zc_t *x = malloc(sizeof(zc_t) * (size_t)n), *y = calloc((size_t)mn, sizeof(zc_t)), *w = calloc((size_t)m, sizeof(zc_t));
+    double xs = 0, r = 0;
+    for (int64_t j = 0; j < n; j++) x[j] = (zc_t)BX_FN(rv_, )(), xs += cabs(x[j]);
+    for (int64_t j = 0; j < n; j++)
+        for (int64_t i = 0; i < m; i++) {
+            w[i] += (zc_t)A[i + j * lda] * x[j];
+            if (i < mn && i <= j) y[i] += (zc_t)F[i + j * lda] * x[j];
+        }
+    for (int64_t i = 0; i < mn; i++) {
+        zc_t t = w[i];
+        w[i] = w[ipiv[i] - 1], w[ipiv[i] - 1] = t;
+    }
+    for (int64_t i = 0; i < m; i++) {
+        zc_t z = i < mn ? y[i] : 0;
+        for (int64_t p = 0; p < (i < mn ? i : mn); p++) z += (zc_t)F[i + p * lda] * y[p];
+        r = fmax(r, cabs(w[i] - z));
+    }
+    *tol = TOL * EPS * (double)(mn + 1) * (an > 0 ? an : 1) * xs;
+    free(x), free(y), free(w);
+    return r;
+}
+
+/* LU out of core: m x n over GPU 0's pool cap (square, tall, wide), a
+ * zero column (INFO, the factorization completed), a NaN (declined, the
+ * CPU path carries it). */
+static void BX_FN(lu_ooc_case_, )(void) {
+    blasx_gpu_mem_t mem;
+    if (blasx_gpu_mem(0, &mem) != 0 || mem.cap == 0) return;
+    int64_t n0 = (int64_t)sqrt(1.5 * (double)mem.cap / (double)sizeof(BX_T)) + 1;
+    if (n0 > 3000) return;
+    double wm = (double)blasx_cfg.lapack.ooc_min_w;
+    for (int shape = 0; shape < 3; shape++) {
+        int64_t m = shape == 2 ? n0 * 3 / 4 : n0, n = shape == 1 ? n0 * 3 / 4 : n0, lda = m + 1, mn = m < n ? m : n;
+        int fits = 3 * (double)m * wm * (double)sizeof(BX_T) * 1.25 <= (double)mem.cap;
+        BX_T *A = BX_FN(mk_, )(lda, n), *F = BX_FN(mk_, )(lda, n);
+        int64_t *ipiv = calloc((size_t)mn, sizeof(int64_t));
+        double an = BX_FN(maxabs_, )(A, m, n, lda), tol = 0;
+        for (int bad = 0; bad < 3; bad++) { /* 0: as it is; 1: column k zero; 2: NaN at (k, k) */
+            int64_t k = mn / 3 + bad, info = -1;
+            memcpy(F, A, sizeof(BX_T) * (size_t)(lda * n));
+            if (bad == 1)
+                for (int64_t i = 0; i < m; i++) F[i + k * lda] = 0;
+            if (bad == 2) F[k + k * lda] = BX_MKC(NAN, 0);
+            BX_T *G = BX_FN(mk_, )(lda, n);
+            memcpy(G, F, sizeof(BX_T) * (size_t)(lda * n));
+            int st = BX_FN(blasx_, getrf)(m, n, F, lda, ipiv, &info);
+            int64_t h2d = 0;
+            for (int g = 0; g < blasx_gpu_count(); g++) {
+                blasx_gpu_stats_t gs;
+                if (blasx_last_call_stats(g, &gs) == 0 && gs.tasks == 1) h2d += gs.h2d_bytes;
+            }
+            int on_gpu = h2d > m * n * (int64_t)sizeof(BX_T) / 2;
+            CHECK(st == 0 && info == (bad == 1 ? k + 1 : bad == 2 ? info : 0), "%cgetrf %lldx%lld out of core (%d): status %d info %lld",
+                  BX_PCHAR, (long long)m, (long long)n, bad, st, (long long)info);
+            if (bad == 2) {
+                int nan = 0;
+                for (int64_t i = 0; i < lda * n; i++) nan |= isnan(creal(F[i])) != 0;
+                CHECK(nan && !on_gpu, "%cgetrf %lldx%lld out of core with a NaN: kept %d, declined %d", BX_PCHAR,
+                      (long long)m, (long long)n, nan, !on_gpu);
+            } else {
+                int okp = 1;
+                for (int64_t i = 0; i < mn; i++) okp &= ipiv[i] >= i + 1 && ipiv[i] <= m;
+                double r = okp ? BX_FN(lu_res_vec_, )(G, F, ipiv, m, n, lda, an, &tol) : INFINITY;
+                CHECK(okp && r <= tol && (on_gpu || !fits), "%cgetrf %lldx%lld out of core (%d): residual %.3g (bound %.3g), on a GPU %d",
+                      BX_PCHAR, (long long)m, (long long)n, bad, r, tol, on_gpu);
+                lu_ooc_calls += on_gpu;
+            }
+            free(G);
+        }
+        free(A), free(F), free(ipiv);
+    }
+}
+
 static void BX_FN(test_, )(void) {
     for (int s = 0; s < NSIZES; s++) {
         if (sizes[s] > max_dim) continue;
@@ -542,7 +631,7 @@ static void BX_FN(test_, )(void) {
     BX_FN(arg_errors_, )();
     BX_FN(lu_naninf_, )();
     BX_FN(chol_naninf_, )();
-    if (getenv("BLASX_LAPACK_GPU_MIN_N") && blasx_gpu_count() > 0) BX_FN(ooc_case_, )();
+    if (getenv("BLASX_LAPACK_GPU_MIN_N") && blasx_gpu_count() > 0) BX_FN(ooc_case_, )(), BX_FN(lu_ooc_case_, )();
 }
 
 #undef EPS

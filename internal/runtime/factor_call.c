@@ -65,8 +65,9 @@ static int fc_in_core(fc_t *f, int prec, int kind, char uplo, int64_t m, int64_t
     return 0;
 }
 
-/* Whole on the first free GPU (LU; Cholesky with chol_panels 1): 0,
- * BLASX_ERR_NOMEM (no room, nothing done), or as blasx_factor_whole. */
+/* Whole on the first free GPU (LU; Cholesky with chol_panels 1), LU in
+ * block columns there when it does not fit: 0, BLASX_ERR_NOMEM (no room,
+ * nothing done), or as blasx_factor_whole. */
 static int fc_whole(int ngpu, unsigned first, int prec, int kind, char uplo, int64_t m, int64_t n, char *A,
                     int64_t lda, int64_t *ipiv, int64_t *info) {
     fc_t f;
@@ -77,6 +78,8 @@ static int fc_whole(int ngpu, unsigned first, int prec, int kind, char uplo, int
     size_t ws_bytes = 0;
     int st = fc_alloc_whole(&f, prec, kind, uplo, m, n, &ws_bytes), dev_st = 0;
     if (st == 0) st = dev_st = fc_in_core(&f, prec, kind, uplo, m, n, A, lda, ipiv, info, ws_bytes);
+    if (st == BLASX_ERR_NOMEM && kind == BLASX_FACTOR_GETRF) /* larger than the pool: in block columns */
+        st = dev_st = blasx_fc_getrf_panels(&f, prec, m, n, A, lda, ipiv, info);
     if (st == BLASX_FACTOR_DECLINED) dev_st = 0;
     int64_t h2d = f.h2d, d2h = f.d2h;
     int wrote = blasx_fc_close(&f, dev_st);

@@ -61,17 +61,12 @@ static char *ooc_host(const ooc_t *o, int64_t J, int64_t K) {
 
 static blasx_view_t ooc_view(uintptr_t base, int64_t ld, int64_t i, int64_t j, int64_t rows, int64_t cols,
                              size_t esz) {
-    return (blasx_view_t){(void *)(base + (uintptr_t)(((size_t)i + (size_t)j * (size_t)ld) * esz)), ld, rows, cols};
+    return blasx_fc_view(base, ld, i, j, rows, cols, esz);
 }
 
 static int ooc_step(const ooc_t *o, int kernel, const char *opts, double alpha, const blasx_view_t *a,
                     const blasx_view_t *b, const blasx_view_t *c) {
-    blasx_step_t s;
-    memset(&s, 0, sizeof s);
-    s.kernel = (uint8_t)kernel;
-    memcpy(s.o, opts, 4);
-    s.alpha = alpha, s.beta = 1;
-    return o->f->d.be->run_step(o->f->d.s, o->prec, &s, a, b, c);
+    return blasx_fc_step(o->f, o->prec, kernel, opts, alpha, a, b, c);
 }
 
 /* The panel P (r long, jb wide, ld pld) less the product of kb finished

@@ -41,6 +41,24 @@ typedef struct {
 
 static inline size_t fc_round(size_t b) { return (b + FC_ALIGN - 1) / FC_ALIGN * FC_ALIGN; }
 
+/* The rows x cols block at (i, j) of the device matrix at base (ld). */
+static inline blasx_view_t blasx_fc_view(uintptr_t base, int64_t ld, int64_t i, int64_t j, int64_t rows, int64_t cols,
+                                         size_t esz) {
+    return (blasx_view_t){(void *)(base + (uintptr_t)(((size_t)i + (size_t)j * (size_t)ld) * esz)), ld, rows, cols};
+}
+
+/* One tile kernel (BLASX_K_*, its options as blasx_step_t's) on f's
+ * compute stream: c = alpha op(a, b) + c. */
+static inline int blasx_fc_step(const fc_t *f, int prec, int kernel, const char *opts, double alpha,
+                                const blasx_view_t *a, const blasx_view_t *b, const blasx_view_t *c) {
+    blasx_step_t s;
+    memset(&s, 0, sizeof s);
+    s.kernel = (uint8_t)kernel;
+    memcpy(s.o, opts, 4);
+    s.alpha = alpha, s.beta = 1;
+    return f->d.be->run_step(f->d.s, prec, &s, a, b, c);
+}
+
 /* The real of precision prec (float for S and C) that the device left at p. */
 static inline double fc_real(const char *p, int prec) {
     if (prec == BLASX_PREC_D || prec == BLASX_PREC_Z) {
@@ -126,6 +144,13 @@ BLASX_INTERNAL void blasx_fc_team_quit(fc_team_t *t, int64_t info);
  * or a status > 0. */
 BLASX_INTERNAL int blasx_fc_potrf_panels(fc_t *f, fc_team_t *t, int rank, int prec, char uplo, int64_t n, char *A,
                                          int64_t lda);
+
+/* LU with partial pivoting of the m x n matrix A on the GPU of f in
+ * left-looking block columns (factor_lu.c), for a matrix larger than its
+ * pool: 0 with ipiv and *info, BLASX_FACTOR_DECLINED (no room, a NaN or
+ * Inf in A, or a failure before any host write), or a status > 0. */
+BLASX_INTERNAL int blasx_fc_getrf_panels(fc_t *f, int prec, int64_t m, int64_t n, char *A, int64_t lda, int64_t *ipiv,
+                                         int64_t *info);
 
 /* Cholesky in block columns on every free one of ngpu GPUs (several), or
  * on the first free one from GPU `first` on (factor_team.c): 0 with
