@@ -573,7 +573,7 @@ static void BX_FN(lu_ooc_case_, )(void) {
     double wm = (double)blasx_cfg.lapack.ooc_min_w;
     for (int shape = 0; shape < 3; shape++) {
         int64_t m = shape == 2 ? n0 * 3 / 4 : n0, n = shape == 1 ? n0 * 3 / 4 : n0, lda = m + 1, mn = m < n ? m : n;
-        int fits = 3 * (double)m * wm * (double)sizeof(BX_T) * 1.25 <= (double)mem.cap;
+        int fits = 4 * (double)n0 * wm * (double)sizeof(BX_T) * 1.25 <= (double)mem.cap; /* as the Cholesky case */
         BX_T *A = BX_FN(mk_, )(lda, n), *F = BX_FN(mk_, )(lda, n);
         int64_t *ipiv = calloc((size_t)mn, sizeof(int64_t));
         double an = BX_FN(maxabs_, )(A, m, n, lda), tol = 0;

@@ -60,9 +60,11 @@ static void lu_swap(char *x, char *y, size_t esz) {
 }
 
 /* Rows k1..k2-1 swapped with ipiv's, in order, in columns [j0, j1) of the
- * range; a few columns at a time so that their rows stay in cache. */
+ * range; as many columns at a time as stay in a core's cache (the rows
+ * a block column's interchanges touch span the whole column). */
 static void lu_swap_cols(const lu_host_t *h, int64_t j0, int64_t j1) {
-    const int64_t nb = blasx_cfg.lapack.laswp_cols;
+    int64_t nb = (int64_t)(((size_t)1 << 19) / (h->ld * h->esz));
+    nb = nb < 1 ? 1 : nb > blasx_cfg.lapack.laswp_cols ? blasx_cfg.lapack.laswp_cols : nb;
     for (int64_t jb = j0; jb < j1; jb += nb)
         for (int64_t k = h->k1; k < h->k2; k++) {
             int64_t p = h->ipiv[k] - 1;
@@ -131,9 +133,8 @@ static int lu_nonfinite(const lu_t *o) {
 static int lu_alloc(lu_t *o) {
     fc_t *f = o->f;
     const int64_t wmin = blasx_cfg.lapack.ooc_min_w;
-    int64_t w0 = blasx_min64((o->n / 2 + wmin - 1) / wmin * wmin, o->n);
+    int64_t w0 = blasx_min64(((o->n + 1) / 2 + wmin - 1) / wmin * wmin, o->n); /* >= 1, <= n */
     for (int64_t w = w0; w == w0 || w >= wmin; w = w * 4 / 5 / wmin * wmin) {
-        if (w <= 0) break;
         int64_t q = blasx_min64(w, 4 * wmin);
         size_t ws = 0, pan = fc_round((size_t)o->m * (size_t)w * f->esz), chunk = fc_round((size_t)o->m * (size_t)q * f->esz);
         if (f->d.be->factor_ws(f->d.s, o->prec, BLASX_FACTOR_GETRF, 'N', o->m, w, o->m, &ws))

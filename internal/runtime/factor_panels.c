@@ -226,7 +226,7 @@ static int ooc_alloc(ooc_t *o) {
     const int64_t wmin = blasx_cfg.lapack.ooc_min_w; /* narrower streams too much to beat the recursion */
     const int64_t parts = blasx_max64(2, blasx_setting_int(BLASX_SETTING_LAPACK_CHOL_PANELS)) * o->t->size;
     int st = BLASX_FACTOR_DECLINED;
-    int64_t w0 = blasx_min64((o->n / parts + wmin - 1) / wmin * wmin, o->n); /* no wider than the matrix */
+    int64_t w0 = blasx_min64(((o->n + parts - 1) / parts + wmin - 1) / wmin * wmin, o->n); /* >= 1, <= n */
     for (int64_t w = w0; w == w0 || w >= wmin; w = w * 4 / 5 / wmin * wmin)
         if ((st = ooc_alloc_w(o, w)) != BLASX_ERR_NOMEM) break;
     if (st == BLASX_ERR_NOMEM) st = BLASX_FACTOR_DECLINED;
