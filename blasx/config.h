@@ -412,7 +412,7 @@ _Static_assert(BLASX_CFG_CPU_ZKC >= 1 && BLASX_CFG_CPU_CKC >= 1 && BLASX_CFG_CPU
 #define BLASX_CFG_LAPACK_GPU_MIN_N 2048 /* order; a factorization this large runs whole on one GPU when its pool holds the matrix */
 #endif
 #ifndef BLASX_CFG_LAPACK_OOC_MIN_W
-#define BLASX_CFG_LAPACK_OOC_MIN_W 256 /* columns; a Cholesky too large for a GPU's pool streams block columns at least this wide through it, else the recursion */
+#define BLASX_CFG_LAPACK_OOC_MIN_W 256 /* columns; a Cholesky or LU too large for a GPU's pool streams block columns at least this wide through it, else the recursion */
 #endif
 #ifndef BLASX_CFG_LAPACK_CHOL_PANELS
 #define BLASX_CFG_LAPACK_CHOL_PANELS 4 /* a Cholesky on a GPU: block columns of at most order / this (copies overlap the GPU); 1: whole when it fits */

@@ -102,7 +102,7 @@ typedef struct {
     long long laswp_par_min; /* element swaps a thread of the row interchanges gets at least */
     long long gpu_min_n;   /* order from which a factorization runs whole on one GPU if it fits */
     long long stage_mb;    /* MiB per pinned staging buffer of that path */
-    long long ooc_min_w;   /* columns; narrowest block column of the out-of-core Cholesky */
+    long long ooc_min_w;   /* columns; narrowest block column of the out-of-core Cholesky and LU */
     long long chol_panels; /* a GPU Cholesky's block columns: at most order / this; 1: whole when it fits */
     long long team_min_n;  /* order (complex: / 1.59) from which a Cholesky goes to every free GPU */
 } blasx_lapack_cfg_t;

@@ -1,9 +1,11 @@
-/* internal/runtime/factor_call.h -- a dense factorization whole in core on
- * one GPU: Cholesky (potrf) or LU with partial pivoting (getrf) of a matrix
- * in host memory, pageable or page-locked.
+/* internal/runtime/factor_call.h -- a dense factorization on the GPUs:
+ * Cholesky (potrf) or LU with partial pivoting (getrf) of a matrix in host
+ * memory, pageable or page-locked.
  *
- * Role: the step of blasx/lapack.inc's strategy between "small: the CPU"
- * and "larger than a GPU's heap: the recursion over tiled level-3 calls".
+ * Role: blasx/lapack.inc's strategy beyond "small: the CPU".  Below, the
+ * whole-matrix path; Cholesky in block columns on one GPU or a team
+ * (factor_team.c, factor_panels.c); LU larger than the pool in block
+ * columns on one (factor_lu.c).
  * A matrix that fits one GPU's pool (cap BLASX_GPU_MEM) crosses the link
  * once each way and is factored there by the device backend's factor
  * (cuSOLVER on CUDA, the CPU's unblocked kernels on the simulated device,
