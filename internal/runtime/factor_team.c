@@ -32,48 +32,6 @@
 #include "internal/runtime/factor_private.h"
 #include "internal/runtime/runtime.h"
 
-/* ---- the team's meeting points ------------------------------------------- */
-
-int blasx_fc_team_meet(fc_team_t *t, int ok, int64_t *v) {
-    pthread_mutex_lock(&t->lock);
-    int gen = t->gen;
-    if (!ok) t->bad = 1;
-    if (t->arrived == 0 || *v < t->least) t->least = *v;
-    if (++t->arrived == t->size) { /* the last one: the round's answer, kept until the next round */
-        t->res_ok = !t->bad, t->res_least = t->least;
-        t->arrived = 0, t->bad = 0, t->gen++;
-        pthread_cond_broadcast(&t->cond);
-    } else {
-        while (gen == t->gen) pthread_cond_wait(&t->cond, &t->lock);
-    }
-    ok = t->res_ok, *v = t->res_least;
-    pthread_mutex_unlock(&t->lock);
-    return ok;
-}
-
-void blasx_fc_team_done(fc_team_t *t, int64_t upto) {
-    pthread_mutex_lock(&t->lock);
-    if (upto > t->done) t->done = upto;
-    pthread_cond_broadcast(&t->cond);
-    pthread_mutex_unlock(&t->lock);
-}
-
-int blasx_fc_team_wait(fc_team_t *t, int64_t upto) {
-    pthread_mutex_lock(&t->lock);
-    while (t->done < upto && !t->quit) pthread_cond_wait(&t->cond, &t->lock);
-    int st = t->done >= upto ? 0 : FC_QUIT;
-    pthread_mutex_unlock(&t->lock);
-    return st;
-}
-
-void blasx_fc_team_quit(fc_team_t *t, int64_t info) {
-    pthread_mutex_lock(&t->lock);
-    if (info > 0 && t->info == 0) t->info = info;
-    t->quit = 1;
-    pthread_cond_broadcast(&t->cond);
-    pthread_mutex_unlock(&t->lock);
-}
-
 /* ---- the members ---------------------------------------------------------- */
 
 typedef struct {

@@ -1,0 +1,54 @@
+/* internal/runtime/factor_meet.c -- where the members of a Cholesky's team
+ * (factor_team.c) wait for each other: agreeing on a value, a column
+ * finished in host memory, the end (factor_private.h).
+ *
+ * Invariants: every field is read and written under the team's lock; a
+ * round of blasx_fc_team_meet keeps its answer until every member read it
+ * (the next round cannot end before they all arrive).  Threading: the
+ * members' threads.  Failure: none (pthread mutexes and conditions of a
+ * team that outlives its members).
+ */
+#include <pthread.h>
+#include <stdint.h>
+
+#include "internal/runtime/factor_private.h"
+
+int blasx_fc_team_meet(fc_team_t *t, int ok, int64_t *v) {
+    pthread_mutex_lock(&t->lock);
+    int gen = t->gen;
+    if (!ok) t->bad = 1;
+    if (t->arrived == 0 || *v < t->least) t->least = *v;
+    if (++t->arrived == t->size) { /* the last one: the round's answer, kept until the next round */
+        t->res_ok = !t->bad, t->res_least = t->least;
+        t->arrived = 0, t->bad = 0, t->gen++;
+        pthread_cond_broadcast(&t->cond);
+    } else {
+        while (gen == t->gen) pthread_cond_wait(&t->cond, &t->lock);
+    }
+    ok = t->res_ok, *v = t->res_least;
+    pthread_mutex_unlock(&t->lock);
+    return ok;
+}
+
+void blasx_fc_team_done(fc_team_t *t, int64_t upto) {
+    pthread_mutex_lock(&t->lock);
+    if (upto > t->done) t->done = upto;
+    pthread_cond_broadcast(&t->cond);
+    pthread_mutex_unlock(&t->lock);
+}
+
+int blasx_fc_team_wait(fc_team_t *t, int64_t upto) {
+    pthread_mutex_lock(&t->lock);
+    while (t->done < upto && !t->quit) pthread_cond_wait(&t->cond, &t->lock);
+    int st = t->done >= upto ? 0 : FC_QUIT;
+    pthread_mutex_unlock(&t->lock);
+    return st;
+}
+
+void blasx_fc_team_quit(fc_team_t *t, int64_t info) {
+    pthread_mutex_lock(&t->lock);
+    if (info > 0 && t->info == 0) t->info = info;
+    t->quit = 1;
+    pthread_cond_broadcast(&t->cond);
+    pthread_mutex_unlock(&t->lock);
+}
