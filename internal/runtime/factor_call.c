@@ -66,8 +66,10 @@ static int fc_in_core(fc_t *f, int prec, int kind, char uplo, int64_t m, int64_t
 }
 
 /* Whole on the first free GPU (LU; Cholesky with chol_panels 1), LU in
- * block columns there when it does not fit: 0, BLASX_ERR_NOMEM (no room,
- * nothing done), or as blasx_factor_whole. */
+ * block columns there when the whole matrix has no room: 0,
+ * BLASX_ERR_NOMEM (a Cholesky without room, nothing done), or as
+ * blasx_factor_whole.  A shortage later on (pinned memory) is a failure
+ * like another, not "no room": the host may hold part of the result. */
 static int fc_whole(int ngpu, unsigned first, int prec, int kind, char uplo, int64_t m, int64_t n, char *A,
                     int64_t lda, int64_t *ipiv, int64_t *info) {
     fc_t f;
@@ -76,14 +78,14 @@ static int fc_whole(int ngpu, unsigned first, int prec, int kind, char uplo, int
         if (blasx_fc_open(&f, (int)((first + (unsigned)i) % (unsigned)ngpu), prec)) gi = f.d.idx;
     if (gi < 0) return BLASX_FACTOR_DECLINED;
     size_t ws_bytes = 0;
-    int st = fc_alloc_whole(&f, prec, kind, uplo, m, n, &ws_bytes), dev_st = 0;
-    if (st == 0) st = dev_st = fc_in_core(&f, prec, kind, uplo, m, n, A, lda, ipiv, info, ws_bytes);
-    if (st == BLASX_ERR_NOMEM && kind == BLASX_FACTOR_GETRF) /* larger than the pool: in block columns */
-        st = dev_st = blasx_fc_getrf_panels(&f, prec, m, n, A, lda, ipiv, info);
-    if (st == BLASX_FACTOR_DECLINED) dev_st = 0;
+    int room = fc_alloc_whole(&f, prec, kind, uplo, m, n, &ws_bytes), st = room;
+    if (room == 0) st = fc_in_core(&f, prec, kind, uplo, m, n, A, lda, ipiv, info, ws_bytes);
+    else if (room == BLASX_ERR_NOMEM && kind == BLASX_FACTOR_GETRF) /* larger than the pool: in block columns */
+        st = blasx_fc_getrf_panels(&f, prec, m, n, A, lda, ipiv, info);
+    int dev_st = st > 0 && st != BLASX_ERR_NOMEM ? st : 0; /* a shortage does not turn the GPU off */
     int64_t h2d = f.h2d, d2h = f.d2h;
     int wrote = blasx_fc_close(&f, dev_st);
-    if (st == BLASX_ERR_NOMEM && !wrote) return st;
+    if (room == BLASX_ERR_NOMEM && kind == BLASX_FACTOR_POTRF) return BLASX_ERR_NOMEM; /* nothing queued */
     if (st && !wrote) return BLASX_FACTOR_DECLINED; /* NaN, a backend's no, or a fault: host untouched */
     if (!st) blasx_runtime_whole_call(gi, h2d, d2h);
     return st;

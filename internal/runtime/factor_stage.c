@@ -39,10 +39,8 @@ int blasx_fc_open(fc_t *f, int i, int prec) {
 }
 
 int blasx_fc_close(fc_t *f, int dev_st) {
-    if (dev_st) { /* a stream that failed: both synchronized before their buffers go */
-        f->d.be->stream_sync(f->d.s);
-        f->d.be->stream_sync(f->d.s_out);
-    }
+    f->d.be->stream_sync(f->d.s); /* both idle before their buffers go, also after a failure */
+    f->d.be->stream_sync(f->d.s_out);
     blasx_fc_teardown(f);
     blasx_gpu_direct_end(f->d.idx, dev_st, f->h2d, dev_st ? 0 : f->d2h);
     return f->wrote;

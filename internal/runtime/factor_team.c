@@ -71,8 +71,8 @@ static void *fc_member(void *arg) {
     if (rank < 0) return NULL;
     m->member = 1;
     int st = blasx_fc_potrf_panels(&f, &c->team, rank, c->prec, c->uplo, c->n, c->A, c->lda);
-    int dev_st = st > 0 ? st : 0;
-    if (dev_st) blasx_fc_team_quit(&c->team, 0);
+    int dev_st = st > 0 && st != BLASX_ERR_NOMEM ? st : 0; /* a shortage does not turn the GPU off */
+    if (st > 0) blasx_fc_team_quit(&c->team, 0);
     m->st = st, m->h2d = f.h2d, m->d2h = f.d2h;
     m->wrote = blasx_fc_close(&f, dev_st);
     return NULL;
