@@ -59,11 +59,6 @@ static char *ooc_host(const ooc_t *o, int64_t J, int64_t K) {
     return o->A + ((size_t)r + (size_t)c * (size_t)o->lda) * o->f->esz;
 }
 
-static blasx_view_t ooc_view(uintptr_t base, int64_t ld, int64_t i, int64_t j, int64_t rows, int64_t cols,
-                             size_t esz) {
-    return blasx_fc_view(base, ld, i, j, rows, cols, esz);
-}
-
 static int ooc_step(const ooc_t *o, int kernel, const char *opts, double alpha, const blasx_view_t *a,
                     const blasx_view_t *b, const blasx_view_t *c) {
     return blasx_fc_step(o->f, o->prec, kernel, opts, alpha, a, b, c);
@@ -77,16 +72,16 @@ static int ooc_update(const ooc_t *o, uintptr_t P, uintptr_t Q, int64_t qld, int
     char ct = o->cplx ? 'C' : 'T';
     int rk = o->cplx ? BLASX_K_HERK : BLASX_K_SYRK;
     if (!o->up) {
-        blasx_view_t a = ooc_view(Q, qld, 0, 0, jb, kb, e), c = ooc_view(P, pld, 0, 0, jb, jb, e);
+        blasx_view_t a = blasx_fc_view(Q, qld, 0, 0, jb, kb, e), c = blasx_fc_view(P, pld, 0, 0, jb, jb, e);
         BLASX_TRY(ooc_step(o, rk, (char[4]){'L', 'N', 0, 0}, -1, &a, NULL, &c));
         if (r == jb) return 0;
-        blasx_view_t a2 = ooc_view(Q, qld, jb, 0, r - jb, kb, e), c2 = ooc_view(P, pld, jb, 0, r - jb, jb, e);
+        blasx_view_t a2 = blasx_fc_view(Q, qld, jb, 0, r - jb, kb, e), c2 = blasx_fc_view(P, pld, jb, 0, r - jb, jb, e);
         return ooc_step(o, BLASX_K_GEMM, (char[4]){'N', ct, 0, 0}, -1, &a2, &a, &c2);
     }
-    blasx_view_t a = ooc_view(Q, qld, 0, 0, kb, jb, e), c = ooc_view(P, pld, 0, 0, jb, jb, e);
+    blasx_view_t a = blasx_fc_view(Q, qld, 0, 0, kb, jb, e), c = blasx_fc_view(P, pld, 0, 0, jb, jb, e);
     BLASX_TRY(ooc_step(o, rk, (char[4]){'U', ct, 0, 0}, -1, &a, NULL, &c));
     if (r == jb) return 0;
-    blasx_view_t b2 = ooc_view(Q, qld, 0, jb, kb, r - jb, e), c2 = ooc_view(P, pld, 0, jb, jb, r - jb, e);
+    blasx_view_t b2 = blasx_fc_view(Q, qld, 0, jb, kb, r - jb, e), c2 = blasx_fc_view(P, pld, 0, jb, jb, r - jb, e);
     return ooc_step(o, BLASX_K_GEMM, (char[4]){ct, 'N', 0, 0}, -1, &a, &b2, &c2);
 }
 
@@ -189,9 +184,9 @@ static int ooc_factor(ooc_t *o, const ooc_pan_t *p) {
     BLASX_TRY(be->copy_d2h(s, f->small + FC_ALIGN, 1, P, p->pld + 1, (blasx_shape_t){1, p->jb, 1, e}));
     BLASX_TRY(be->event_record(o->e_diag, s));
     if (p->r > p->jb) {
-        blasx_view_t a = ooc_view(P, p->pld, 0, 0, p->jb, p->jb, e);
-        blasx_view_t c = o->up ? ooc_view(P, p->pld, 0, p->jb, p->jb, p->r - p->jb, e)
-                               : ooc_view(P, p->pld, p->jb, 0, p->r - p->jb, p->jb, e);
+        blasx_view_t a = blasx_fc_view(P, p->pld, 0, 0, p->jb, p->jb, e);
+        blasx_view_t c = o->up ? blasx_fc_view(P, p->pld, 0, p->jb, p->jb, p->r - p->jb, e)
+                               : blasx_fc_view(P, p->pld, p->jb, 0, p->r - p->jb, p->jb, e);
         char ct = o->cplx ? 'C' : 'T';
         const char *opt = o->up ? (char[4]){'L', 'U', ct, 'N'} : (char[4]){'R', 'L', ct, 'N'};
         BLASX_TRY(ooc_step(o, BLASX_K_TRSM, opt, 1, &a, NULL, &c));
