@@ -101,7 +101,8 @@ static void note_whole(int64_t m, int64_t n, size_t esz, int chol) {
  * of a whole call once the pool holds a segment: the pinned buffers, the
  * copy in, the factorization): the factor is still right, from the CPU
  * path after the host was left untouched, and the call did not count as
- * whole. */
+ * whole -- or, for a Cholesky team, an error (another member may have
+ * written before the faulty one synchronized). */
 static int64_t gpu_tasks(void) {
     int64_t t = 0;
     for (int g = 0; g < blasx_gpu_count(); g++) {
@@ -125,11 +126,15 @@ static void test_whole_fault(int64_t n) {
         int st = blasx_dpotrf('L', n, F, lda, &info);
         atomic_store(be->fail_after, -1);
         double r = chol_res_d('L', A, F, n, lda);
-        CHECK(st == 0 && info == 0 && r <= tol, "dpotrf %lld%s: status %d info %lld residual %.3g", (long long)n,
-              fault ? " with a device fault" : "", st, (long long)info, r);
+        /* a team notices a member's fault at that member's next sync: another may have written by then */
+        int team = blasx_gpu_count() > 1 && blasx_setting_int(BLASX_SETTING_LAPACK_TEAM_MIN_N) <= n;
+        int err_ok = fault && team && st > 0;
+        CHECK(err_ok || (st == 0 && info == 0 && r <= tol), "dpotrf %lld%s: status %d info %lld residual %.3g",
+              (long long)n, fault ? " with a device fault" : "", st, (long long)info, r);
         int64_t tasks = gpu_tasks() - before; /* one per GPU of the team */
-        CHECK(fault ? tasks == 0 : tasks >= 1 && tasks <= blasx_gpu_count(), "dpotrf %lld%s whole on GPUs: %lld tasks",
-              (long long)n, fault ? " with a device fault not" : "", (long long)tasks);
+        CHECK(err_ok || (fault ? tasks == 0 : tasks >= 1 && tasks <= blasx_gpu_count()),
+              "dpotrf %lld%s whole on GPUs: %lld tasks", (long long)n, fault ? " with a device fault not" : "",
+              (long long)tasks);
     }
     free(A), free(F);
 }

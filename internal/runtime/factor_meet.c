@@ -45,6 +45,13 @@ int blasx_fc_team_wait(fc_team_t *t, int64_t upto) {
     return st;
 }
 
+int blasx_fc_team_ended(fc_team_t *t) {
+    pthread_mutex_lock(&t->lock);
+    int q = t->quit;
+    pthread_mutex_unlock(&t->lock);
+    return q;
+}
+
 void blasx_fc_team_quit(fc_team_t *t, int64_t info) {
     pthread_mutex_lock(&t->lock);
     if (info > 0 && t->info == 0) t->info = info;

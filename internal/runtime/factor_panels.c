@@ -119,6 +119,7 @@ static int ooc_down(ooc_t *o, const ooc_pan_t *p, int64_t rows, int64_t cols) {
  * may read as each arrives (one chunk alone). */
 static int ooc_publish(ooc_t *o, const ooc_pan_t *p) {
     fc_t *f = o->f;
+    if (blasx_fc_team_ended(o->t)) return FC_QUIT; /* another failed: the host may still be untouched */
     BLASX_TRY(f->d.be->stream_wait_event(f->d.s_out, o->e_trsm));
     int64_t step = o->t->size > 1 ? o->q : p->jb;
     for (int64_t c = 0; c < p->jb; c += step) {
@@ -264,11 +265,11 @@ static int ooc_run(ooc_t *o) {
             }
             if (J >= o->n) return ooc_publish(o, &pv);
             BLASX_TRY(ooc_update_prev(o, &p, &pv));
-            BLASX_TRY(ooc_publish(o, &pv));
         } else if (J >= o->n) {
             return 0; /* no panel of its own */
         }
-        int st = ooc_stream(o, &p, &pv);
+        int st = pv.J >= 0 ? ooc_publish(o, &pv) : 0;
+        if (!st) st = ooc_stream(o, &p, &pv);
         if (st) return st;
         BLASX_TRY(ooc_factor(o, &p));
         pv = p;

@@ -132,6 +132,8 @@ BLASX_INTERNAL void blasx_fc_team_done(fc_team_t *t, int64_t upto);
 /* Waits until columns 0 .. upto-1 are final: 0, or FC_QUIT once a member
  * stopped or failed. */
 BLASX_INTERNAL int blasx_fc_team_wait(fc_team_t *t, int64_t upto);
+/* 1 once the team ended (a member stopped or failed). */
+BLASX_INTERNAL int blasx_fc_team_ended(fc_team_t *t);
 /* The team ends: info > 0 for a stop (the first one kept), 0 for a failure. */
 BLASX_INTERNAL void blasx_fc_team_quit(fc_team_t *t, int64_t info);
 
