@@ -48,7 +48,7 @@ done
 mkdir -p "$out"
 log=$out/factor.log
 : > "$log"
-if [ "${FACTOR_BUILD:-1}" != 0 ]; then
+if [ "${FACTOR_BUILD:-1}" != 0 ] && [ "${TABLE_ONLY:-0}" != 1 ]; then
   (cd "$here" && make -j"$(nproc)" build/libblasx.so build/bench_dropin_factor build/bench_cusolver_factor) >> "$log" 2>&1 ||
     { echo "run_factor.sh: build failed (see $log)"; tail -n 5 "$log"; exit 1; }
 fi
@@ -59,34 +59,46 @@ printf '%s\n' "NVBLAS_LOGFILE $tmp/nvblas.log" "NVBLAS_CPU_BLAS_LIB $cpu_blas" "
 st=0
 declare -A secs
 
-# run CONFIG N: one process; records secs[CONFIG,case] from its RESULT lines.
+# run CONFIG N [OPS PREC]: one process; its output goes to the log under a
+# "=== CONFIG N=" header, where the table reads it.
 run() {
-  local c=$1 n=$2 f=$tmp/out
-  local r=$reps
-  case $c in openblas | ref_*) r=${SLOW_REPS:-$reps} ;; esac
-  local args=(--reps "$r" --ops "$ops" --prec "$prec" "$n")
+  local c=$1 n=$2 o=${3:-$ops} p=${4:-$prec} f=$tmp/out
+  local r=$reps t=$tmo
+  case $c in openblas | ref_*) r=${SLOW_REPS:-$reps} t=${SLOW_TIMEOUT:-$tmo} ;; esac
+  local args=(--reps "$r" --ops "$o" --prec "$p" "$n")
   case $c in
-    blasx) env LD_PRELOAD="$blasx_so" BLASX_STATS=1 timeout "$tmo" "$here/build/bench_dropin_factor" "${args[@]}" ;;
+    blasx) env LD_PRELOAD="$blasx_so" BLASX_STATS=1 timeout "$t" "$here/build/bench_dropin_factor" "${args[@]}" ;;
     openblas) [ -f "$ob_dir/liblapack.so.3" ] || { echo "SKIP: no $ob_dir/liblapack.so.3"; return; }
-      env LD_LIBRARY_PATH="$ob_dir" timeout "$tmo" "$here/build/bench_dropin_factor" "${args[@]}" ;;
+      env LD_LIBRARY_PATH="$ob_dir" timeout "$t" "$here/build/bench_dropin_factor" "${args[@]}" ;;
     ref_blasx) [ -f "$ref_dir/liblapack.so.3" ] || { echo "SKIP: no $ref_dir/liblapack.so.3"; return; }
-      env LD_LIBRARY_PATH="$ref_dir" LD_PRELOAD="$blasx_so" BLASX_LAPACK=0 BLASX_STATS=1 timeout "$tmo" \
+      env LD_LIBRARY_PATH="$ref_dir" LD_PRELOAD="$blasx_so" BLASX_LAPACK=0 BLASX_STATS=1 timeout "$t" \
         "$here/build/bench_dropin_factor" "${args[@]}" ;;
     ref_nvblas) [ -f "$ref_dir/liblapack.so.3" ] && [ -n "$nvblas" ] || { echo "SKIP: no reference LAPACK or libnvblas.so"; return; }
-      env LD_LIBRARY_PATH="$ref_dir" LD_PRELOAD="$nvblas" NVBLAS_CONFIG_FILE="$tmp/nvblas.conf" timeout "$tmo" \
+      env LD_LIBRARY_PATH="$ref_dir" LD_PRELOAD="$nvblas" NVBLAS_CONFIG_FILE="$tmp/nvblas.conf" timeout "$t" \
         "$here/build/bench_dropin_factor" "${args[@]}" ;;
-    cusolver) timeout "$tmo" "$here/build/bench_cusolver_factor" "${args[@]}" ;;
+    cusolver) timeout "$t" "$here/build/bench_cusolver_factor" "${args[@]}" ;;
   esac > "$f" 2>&1
   local rc=$?
-  { echo "=== $c N=$n (exit $rc)"; cat "$f"; } >> "$log"
+  { echo "=== $c N=$n (exit $rc)"; cat "$f"
+    [ "$rc" = 124 ] && echo "TIMEOUT $p$o N=$n after $t s"; } >> "$log"
   grep -q WRONG "$f" && st=1
   [ "$rc" = 0 ] || [ "$rc" = 124 ] || st=1
-  while read -r _ cs nn rest; do
-    local t
-    if [ "$c" = cusolver ]; then t=$(sed -n 's/.*with copies \([0-9.]*\) s.*/\1/p' <<<"$rest")
-    else t=$(sed -n 's/.*best \([0-9.]*\) s.*/\1/p' <<<"$rest"); fi
-    secs[$c,$cs.${nn#N=}]=$t
-  done < <(grep '^RESULT' "$f")
+}
+
+# cells LOG...: secs[CONFIG,case] from the RESULT and TIMEOUT lines under
+# each "=== CONFIG" header (a case that ran out of time: ">T").
+cells() {
+  local c="" tag cs nn rest t
+  while read -r tag cs nn rest; do
+    case $tag in
+      ===) c=$cs ;;
+      TIMEOUT) [ -z "${secs[$c,$cs.${nn#N=}]:-}" ] && secs[$c,$cs.${nn#N=}]=">$(awk '{print $2}' <<<"$rest")" ;;
+      RESULT)
+        if [ "$c" = cusolver ]; then t=$(sed -n 's/.*with copies \([0-9.]*\) s.*/\1/p' <<<"$rest")
+        else t=$(sed -n 's/.*best \([0-9.]*\) s.*/\1/p' <<<"$rest"); fi
+        secs[$c,$cs.${nn#N=}]=$t ;;
+    esac
+  done < <(cat "$@")
 }
 
 cases=()
@@ -96,10 +108,16 @@ for n in "$@"; do
     for o in potrf getrf; do [[ $ops == *$o* ]] && cases+=("$p$o.$n"); done
   done
   for c in $configs; do
+    [ "${TABLE_ONLY:-0}" = 1 ] && break
     case $c in ref_*) [ "$n" -le "$slow_max" ] || { echo "=== $c N=$n: skipped (SLOW_MAX_N $slow_max)" >> "$log"; continue; } ;; esac
-    run "$c" "$n"
+    case $c in
+      openblas | ref_*) # one process per case, so one that runs out of time costs only its cell
+        for k in "${cases[@]}"; do [[ $k == *.$n ]] && run "$c" "$n" "${k:1:5}" "${k:0:1}"; done ;;
+      *) run "$c" "$n" ;;
+    esac
   done
 done
+cells ${TABLE_LOGS:-} "$log"
 
 {
   echo "== factorizations of an unmodified program, seconds (best of $reps after the first, openblas and ref_*: ${SLOW_REPS:-$reps}; cusolver: with its copies)"
@@ -112,10 +130,12 @@ done
     for c in $configs; do
       [ "$c" = blasx ] && continue
       o=${secs[$c,$k]:-}
-      if [ -n "$b" ] && [ -n "$o" ]; then printf ' %9s' "$(awk -v a="$o" -v b="$b" 'BEGIN{printf "%.2f", a / b}')"; else printf ' %9s' -; fi
+      if [ -n "$b" ] && [ -n "$o" ]; then
+        printf ' %9s' "$(awk -v a="${o#>}" -v b="$b" -v g="${o%%[0-9]*}" 'BEGIN{printf "%s%.2f", g, a / b}')"
+      else printf ' %9s' -; fi
     done
     echo
   done
-  echo "(x_<config>: its time / blasx's; log: $log)"
+  echo "(x_<config>: its time / blasx's; >T: stopped after T s; log: $log${TABLE_LOGS:+ $TABLE_LOGS})"
 } | tee -a "$log"
 exit $st
