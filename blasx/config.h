@@ -403,7 +403,7 @@ _Static_assert(BLASX_CFG_CPU_ZKC >= 1 && BLASX_CFG_CPU_CKC >= 1 && BLASX_CFG_CPU
 #define BLASX_CFG_LAPACK_LU_LEAF 16 /* columns; an LU panel this narrow is factored unblocked (xGETF2), not split */
 #endif
 #ifndef BLASX_CFG_LAPACK_LASWP_COLS
-#define BLASX_CFG_LAPACK_LASWP_COLS 32 /* columns swapped together, row by row (their rows stay in cache) */
+#define BLASX_CFG_LAPACK_LASWP_COLS 32 /* columns swapped together, row by row (their rows stay in cache); fewer past 512 KiB */
 #endif
 #ifndef BLASX_CFG_LAPACK_LASWP_PAR_MIN
 #define BLASX_CFG_LAPACK_LASWP_PAR_MIN 65536 /* element swaps per thread below which row interchanges stay on one thread */

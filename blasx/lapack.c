@@ -18,7 +18,7 @@
 #include "internal/device/device.h"
 #include "internal/runtime/factor_call.h"
 #include "kernels/cpu_factor.h"
-#include "numa/hybrid_gemm.h"
+#include "numa/laswp.h"
 
 /* With BLASX_LAPACK=0: the next definition of routine <prec><stem>_ in the
  * process (the program's LAPACK), or NULL -- blasx serves the call, and says

@@ -69,6 +69,8 @@ if build tsan "$TSAN"; then
   # the CPU path's pieces on the NUMA pool (no GPU involved)
   $CC $BASE $TSAN testing/test_parallel_l3.c "$B/tsan/libblasx.a" -o "$B/tsan/test_parallel_l3" $LIBS &&
     check "tsan test_parallel_l3" "$B/tsan/test_parallel_l3" || fail=$((fail + 1))
+  $CC $BASE $TSAN testing/test_laswp.c "$B/tsan/libblasx.a" -o "$B/tsan/test_laswp" $LIBS &&
+    check "tsan test_laswp" "$B/tsan/test_laswp" || fail=$((fail + 1))
 else fail=$((fail + 1)); echo "FAIL tsan build"; fi
 if command -v valgrind >/dev/null && build plain "-O2"; then
   $CC $BASE -O2 benchmarks/demo_dgemm.c "$B/plain/libblasx.a" -o "$B/plain/demo_dgemm" $LIBS &&

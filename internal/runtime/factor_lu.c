@@ -31,6 +31,7 @@
 #include "internal/runtime/factor_call.h"
 #include "internal/runtime/factor_private.h"
 #include "numa/hybrid_gemm.h"
+#include "numa/laswp.h"
 
 typedef struct {
     fc_t *f;
@@ -43,56 +44,29 @@ typedef struct {
     int q_live[2];
 } lu_t;
 
-/* ---- the host's part: row interchanges and the scan for NaN/Inf ---------- */
+/* ---- the host's part: row interchanges (numa/laswp.h), the scan for NaN/Inf */
+
+/* Panel J's interchanges (rows J..J+kp) applied to every other column. */
+static void lu_swap_others(const lu_t *o, const int64_t *ipiv, int64_t J, int64_t jb, int64_t kp) {
+    const size_t esz = o->f->esz;
+    blasx_laswp(o->A, esz, o->lda, J, J, J + kp, ipiv, 1);
+    blasx_laswp(o->A + (size_t)(J + jb) * (size_t)o->lda * esz, esz, o->lda, o->n - J - jb, J, J + kp, ipiv, 1);
+}
 
 typedef struct {
-    char *A;
+    const char *A;
     size_t esz, ld;
-    int64_t c0, ncols, k1, k2;
-    const int64_t *ipiv; /* 1-based, absolute */
-    int dbl;             /* the scan: reals are doubles (D, Z) */
-    _Atomic int bad;     /* the scan: a NaN or Inf seen */
-} lu_host_t;
+    int64_t m, n;
+    int dbl;         /* reals are doubles (D, Z) */
+    _Atomic int bad; /* a NaN or Inf seen */
+} lu_scan_t;
 
-static void lu_swap(char *x, char *y, size_t esz) {
-    char t[16];
-    memcpy(t, x, esz), memcpy(x, y, esz), memcpy(y, t, esz);
-}
-
-/* Rows k1..k2-1 swapped with ipiv's, in order, in columns [j0, j1) of the
- * range; as many columns at a time as stay in a core's cache (the rows
- * a block column's interchanges touch span the whole column). */
-static void lu_swap_cols(const lu_host_t *h, int64_t j0, int64_t j1) {
-    int64_t nb = (int64_t)(((size_t)1 << 19) / (h->ld * h->esz));
-    nb = nb < 1 ? 1 : nb > blasx_cfg.lapack.laswp_cols ? blasx_cfg.lapack.laswp_cols : nb;
-    for (int64_t jb = j0; jb < j1; jb += nb)
-        for (int64_t k = h->k1; k < h->k2; k++) {
-            int64_t p = h->ipiv[k] - 1;
-            if (p == k) continue;
-            for (int64_t j = jb; j < blasx_min64(jb + nb, j1); j++) {
-                char *c = h->A + (size_t)(h->c0 + j) * h->ld * h->esz;
-                lu_swap(c + (size_t)k * h->esz, c + (size_t)p * h->esz, h->esz);
-            }
-        }
-}
-
-static void lu_part(int64_t ncols, int tid, int T, int64_t *j0, int64_t *j1) {
-    *j0 = ncols * tid / T, *j1 = ncols * (tid + 1) / T;
-}
-
-static void lu_swap_part(void *arg, int tid, int T) {
-    int64_t j0, j1;
-    const lu_host_t *h = arg;
-    lu_part(h->ncols, tid, T, &j0, &j1);
-    lu_swap_cols(h, j0, j1);
-}
-
-/* A NaN or Inf in columns [j0, j1) of the k2-row range: x * 0 is 0 unless
- * x is one. */
+/* A NaN or Inf in thread tid's share of the columns of the m rows: x * 0
+ * is 0 unless x is one. */
 static void lu_scan_part(void *arg, int tid, int T) {
-    lu_host_t *h = arg;
-    int64_t j0, j1, per = h->k2 * (int64_t)(h->esz / (h->dbl ? 8 : 4)); /* reals per column */
-    lu_part(h->ncols, tid, T, &j0, &j1);
+    lu_scan_t *h = arg;
+    const int64_t j0 = h->n * tid / T, j1 = h->n * (tid + 1) / T;
+    const int64_t per = h->m * (int64_t)(h->esz / (h->dbl ? 8 : 4)); /* reals per column */
     for (int64_t j = j0; j < j1 && !atomic_load_explicit(&h->bad, memory_order_relaxed); j++) {
         const char *c = h->A + (size_t)j * h->ld * h->esz;
         double acc = 0;
@@ -104,24 +78,14 @@ static void lu_scan_part(void *arg, int tid, int T) {
     }
 }
 
-static void lu_host_run(lu_host_t *h, void (*fn)(void *, int, int), int64_t elems) {
-    int threads = (int)blasx_min64(h->ncols / blasx_cfg.lapack.laswp_cols, elems / blasx_cfg.lapack.laswp_par_min);
-    if (threads < 2 || !blasx_numa_run(threads, fn, h)) fn(h, 0, 1);
-}
-
-/* Panel J's interchanges (rows J..J+kp) applied to every other column. */
-static void lu_swap_others(const lu_t *o, const int64_t *ipiv, int64_t J, int64_t jb, int64_t kp) {
-    for (int side = 0; side < 2; side++) {
-        lu_host_t h = {.A = o->A, .esz = o->f->esz, .ld = (size_t)o->lda, .k1 = J, .k2 = J + kp, .ipiv = ipiv};
-        h.c0 = side ? J + jb : 0, h.ncols = side ? o->n - J - jb : J;
-        if (h.ncols > 0) lu_host_run(&h, lu_swap_part, h.ncols * kp);
-    }
-}
-
+/* On the pool as the interchanges go: a thread per laswp_par_min elements
+ * and laswp_cols columns, at most one per usable core. */
 static int lu_nonfinite(const lu_t *o) {
-    lu_host_t h = {.A = o->A, .esz = o->f->esz, .ld = (size_t)o->lda, .c0 = 0, .ncols = o->n, .k2 = o->m};
+    lu_scan_t h = {.A = o->A, .esz = o->f->esz, .ld = (size_t)o->lda, .m = o->m, .n = o->n};
     h.dbl = o->prec == BLASX_PREC_D || o->prec == BLASX_PREC_Z;
-    lu_host_run(&h, lu_scan_part, o->m * o->n);
+    int64_t threads = blasx_min64(o->n / blasx_cfg.lapack.laswp_cols, o->m * o->n / blasx_cfg.lapack.laswp_par_min);
+    threads = blasx_min64(threads, blasx_numa_usable_cores());
+    if (threads < 2 || !blasx_numa_run((int)threads, lu_scan_part, &h)) lu_scan_part(&h, 0, 1);
     return atomic_load(&h.bad);
 }
 
