@@ -80,7 +80,8 @@ run() {
   esac > "$f" 2>&1
   local rc=$?
   { echo "=== $c N=$n (exit $rc)"; cat "$f"
-    [ "$rc" = 124 ] && echo "TIMEOUT $p$o N=$n after $t s"; } >> "$log"
+    [ "$rc" = 124 ] && echo "TIMEOUT $p$o N=$n after $t s"
+    [ "$rc" != 0 ] && [ "$rc" != 124 ] && ! grep -q '^RESULT' "$f" && echo "FAILED $p$o N=$n exit $rc"; } >> "$log"
   grep -q WRONG "$f" && st=1
   [ "$rc" = 0 ] || [ "$rc" = 124 ] || st=1
 }
@@ -93,6 +94,7 @@ cells() {
     case $tag in
       ===) c=$cs ;;
       TIMEOUT) [ -z "${secs[$c,$cs.${nn#N=}]:-}" ] && secs[$c,$cs.${nn#N=}]=">$(awk '{print $2}' <<<"$rest")" ;;
+      FAILED) [ -z "${secs[$c,$cs.${nn#N=}]:-}" ] && secs[$c,$cs.${nn#N=}]="exit$(awk '{print $2}' <<<"$rest")" ;;
       RESULT)
         if [ "$c" = cusolver ]; then t=$(sed -n 's/.*with copies \([0-9.]*\) s.*/\1/p' <<<"$rest")
         else t=$(sed -n 's/.*best \([0-9.]*\) s.*/\1/p' <<<"$rest"); fi
@@ -130,7 +132,7 @@ cells ${TABLE_LOGS:-} "$log"
     for c in $configs; do
       [ "$c" = blasx ] && continue
       o=${secs[$c,$k]:-}
-      if [ -n "$b" ] && [ -n "$o" ]; then
+      if [ -n "$b" ] && [[ $o =~ ^\>?[0-9.]+$ ]]; then
         printf ' %9s' "$(awk -v a="${o#>}" -v b="$b" -v g="${o%%[0-9]*}" 'BEGIN{printf "%s%.2f", g, a / b}')"
       else printf ' %9s' -; fi
     done
