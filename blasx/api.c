@@ -8,6 +8,7 @@
 #include "blasx/errors.h"
 #include "blasx/stats_report.h"
 #include "internal/runtime/runtime.h"
+#include "internal/runtime/async_queue.h"
 #include "internal/base/settings.h"
 #include "internal/runtime/small_call.h"
 #include "internal/base/clock.h"

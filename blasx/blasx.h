@@ -43,6 +43,8 @@ extern "C" {
 #define BLASX_ERR_DEVICE 2   /* a device failed and no worker could finish the call */
 #define BLASX_ERR_INTERNAL 3 /* a runtime invariant failed (a bug: please report) */
 #define BLASX_ERR_THREAD 4   /* worker threads could not be started */
+#define BLASX_ERR_DEPENDENCY 5 /* an earlier asynchronous call this one depends on failed: not run */
+#define BLASX_ERR_BUSY 6     /* asynchronous calls not waited for still use that memory */
 
 /* A short English description of a status returned by any blasx_ function. */
 BLASX_API const char *blasx_status_string(int status);
@@ -250,5 +252,7 @@ BLASX_LAPACK_DECL(z, void)
 #ifdef __cplusplus
 }
 #endif
+
+#include "blasx/blasx_async.h"
 
 #endif /* BLASX_BLASX_H */

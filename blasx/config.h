@@ -145,6 +145,9 @@
 #ifndef BLASX_CFG_IDLE_SPINS
 #define BLASX_CFG_IDLE_SPINS 2000 /* empty polls of a queue before a worker sleeps */
 #endif
+#ifndef BLASX_CFG_ASYNC_THREADS
+#define BLASX_CFG_ASYNC_THREADS 2 /* threads running asynchronous calls whose dependencies finished (each call uses every GPU and core) */
+#endif
 #ifndef BLASX_CFG_PLAN_MEM_PCT
 #define BLASX_CFG_PLAN_MEM_PCT 25 /* percent of physical memory a call's task plan may take; above: BLASX_ERR_NOMEM */
 #endif
@@ -492,6 +495,7 @@ static const blasx_config_t blasx_cfg = {
             .pool_threads_max = BLASX_CFG_CPU_POOL_MAX,
             .team = BLASX_CFG_CPU_TEAM,
             .idle_spins = BLASX_CFG_IDLE_SPINS,
+            .async_threads = BLASX_CFG_ASYNC_THREADS,
             .plan_mem_pct = BLASX_CFG_PLAN_MEM_PCT,
             .cpu_par_min_flops = BLASX_CFG_CPU_PAR_MIN_FLOPS,
             .cpu_rank_strips_max = BLASX_CFG_CPU_RANK_STRIPS_MAX,

@@ -41,6 +41,7 @@ _Static_assert(BLASX_CFG_CPU_POOL_THREADS >= 0 && BLASX_CFG_CPU_POOL_THREADS <= 
 _Static_assert(BLASX_CFG_CPU_POOL_MAX >= 1 && BLASX_CFG_CPU_POOL_MAX <= 4096, "pool bound");
 _Static_assert(BLASX_CFG_CPU_TEAM == 0 || BLASX_CFG_CPU_TEAM == 1, "CPU team is a switch");
 _Static_assert(BLASX_CFG_IDLE_SPINS >= 0, "idle spins >= 0");
+_Static_assert(BLASX_CFG_ASYNC_THREADS >= 1 && BLASX_CFG_ASYNC_THREADS <= 64, "asynchronous call threads in 1..64");
 _Static_assert(BLASX_CFG_CPU_TEAM_THREADS >= 0 && BLASX_CFG_CPU_TEAM_THREADS <= BLASX_CFG_CPU_POOL_MAX,
                "CPU team threads in [0, pool bound]");
 _Static_assert(BLASX_CFG_CPU_TEAM_MARGIN_PCT >= 1 && BLASX_CFG_CPU_TEAM_MARGIN_PCT <= 100,

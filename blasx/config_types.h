@@ -26,6 +26,7 @@ typedef struct {
     int pool_threads_max;        /* threads; bound of the pool */
     int team;                    /* switch: the CPU team takes tasks beside GPUs */
     int idle_spins;              /* empty polls before a worker sleeps */
+    int async_threads;           /* threads running asynchronous calls */
     int plan_mem_pct;            /* percent of physical memory a plan may take */
     long long cpu_par_min_flops; /* flops; calls on the CPU take one thread per this many (numa/parallel_l3.h) */
     int cpu_rank_strips_max;     /* threads; SYRK family: column strips up to this many, a grid above */

@@ -17,6 +17,7 @@
 #include "internal/base/settings.h"
 #include "internal/device/device.h"
 #include "internal/runtime/factor_call.h"
+#include "internal/runtime/async_queue.h"
 #include "kernels/cpu_factor.h"
 #include "numa/laswp.h"
 
@@ -37,6 +38,9 @@ static void *lapack_next(char prec, const char *stem) {
 
 #define BX_PREC BX_PREC_S
 #include "internal/base/prec_begin.h"
+/* The routines of one call record (blasx/lapack.inc). */
+enum { LP_POTRF, LP_POTRS, LP_POSV, LP_GETRF, LP_GETRS, LP_GESV };
+
 #include "blasx/lapack.inc"
 #include "blasx/lapack_f77.inc"
 #include "internal/base/prec_end.h"

@@ -91,6 +91,9 @@ static void table_fill(void) {
               blasx_cfg.lapack.team_min_n, "1 to 2^31-1", "`cfg.lapack.team_min_n`",
               "a Cholesky on the GPUs of at least this order (complex: this / 1.59, the same flops) goes to every "
               "free GPU, else to one");
+    INT_ENTRY(BLASX_SETTING_ASYNC_THREADS, "BLASX_ASYNC_THREADS", BLASX_SETTING_ONCE, 1, 64,
+              blasx_cfg.sched.async_threads, "1 to 64", "`cfg.sched.async_threads`",
+              "threads running asynchronous calls (`blasx_dgemm_async` ...) whose dependencies have finished");
     INT_ENTRY(BLASX_SETTING_STATS, "BLASX_STATS", BLASX_SETTING_ONCE, 0, 1, 0, "0, 1", "0",
               "1: print per-routine and per-GPU counters at exit");
     INT_ENTRY(BLASX_SETTING_VERBOSE, "BLASX_VERBOSE", BLASX_SETTING_ONCE, 0, 2, 0, "0, 1, 2", "0",

@@ -10,6 +10,8 @@ const char *blasx_status_string(int status) {
     case BLASX_ERR_DEVICE: return "device failure with no worker left to finish the call";
     case BLASX_ERR_INTERNAL: return "internal error (a bug in blasx)";
     case BLASX_ERR_THREAD: return "worker threads could not be started";
+    case BLASX_ERR_DEPENDENCY: return "an earlier asynchronous call it depends on failed (not run)";
+    case BLASX_ERR_BUSY: return "asynchronous calls not waited for still use that memory";
     default: return "unknown status";
     }
 }

@@ -1,0 +1,290 @@
+/* testing/test_async.c -- asynchronous calls (blasx/blasx_async.h,
+ * internal/runtime/async_queue.h, internal/memory/host_range.h):
+ *  - host views: blasx_hview_meet against a byte map, random views;
+ *  - the queue: random calls over a small address space, each recording
+ *    when it ran; every conflicting pair ran in queue order, independent
+ *    ones were allowed to overlap; a failure skips its dependents
+ *    (BLASX_ERR_DEPENDENCY) and is reported once, by the wait covering it;
+ *  - the API in S, D, C, Z: random sequences of asynchronous and
+ *    synchronous GEMM/SYRK/TRMM/TRSM and declared program writes over
+ *    overlapping views of one buffer (other offsets and leading
+ *    dimensions), against the reference BLAS run in order;
+ *  - factorizations queued behind the products that build their matrix;
+ *  - three threads queueing at once, one wait for all.
+ * Runs on whatever devices the environment gives (CI: none, and 1-3
+ * simulated GPUs in the sim stage). */
+#include <math.h>
+#include <pthread.h>
+#include <string.h>
+#include "blasx/blasx.h"
+#include "internal/memory/host_range.h"
+#include "internal/runtime/async_queue.h"
+#include "testing/harness.h"
+#include "testing/refblas.h"
+
+/* ------------------------------------------------------------ host views */
+
+static void test_hview(void) {
+    enum { SPACE = 1000 }; /* > the longest span drawn, 11 * 70 + 40 */
+    unsigned char map[SPACE];
+    int wrong = 0, meets = 0;
+    for (int t = 0; t < 20000; t++) {
+        blasx_hview_t v[2];
+        for (int s = 0; s < 2; s++) {
+            int64_t len = bx_rand_int(0, 40), cols = bx_rand_int(0, 12), ld = len + bx_rand_int(0, 30);
+            if (bx_rand_int(0, 7) == 0) ld = bx_rand_int(1, 50); /* columns that touch or overlap */
+            int64_t span = cols ? (cols - 1) * ld + len : 0, base = bx_rand_int(0, SPACE - 1 - span);
+            v[s] = (blasx_hview_t){(uintptr_t)(1000 + base), len, cols, ld};
+        }
+        memset(map, 0, sizeof map);
+        for (int64_t j = 0; j < v[0].cols; j++)
+            for (int64_t i = 0; i < v[0].len; i++) map[v[0].base - 1000 + (uintptr_t)(j * v[0].ld + i)] = 1;
+        int want = 0;
+        for (int64_t j = 0; j < v[1].cols && !want; j++)
+            for (int64_t i = 0; i < v[1].len && !want; i++) want = map[v[1].base - 1000 + (uintptr_t)(j * v[1].ld + i)];
+        int got = blasx_hview_meet(&v[0], &v[1]), back = blasx_hview_meet(&v[1], &v[0]);
+        meets += want;
+        if (got != want || back != want) {
+            if (++wrong <= 5)
+                CHECK(0, "views (%ld %ld %ld) and (%ld %ld %ld) %d bytes apart: meet %d/%d, byte map %d", (long)v[0].len,
+                      (long)v[0].cols, (long)v[0].ld, (long)v[1].len, (long)v[1].cols, (long)v[1].ld,
+                      (int)(v[1].base - v[0].base), got, back, want);
+        }
+    }
+    CHECK(wrong == 0, "host views: %d of 20000 answers wrong", wrong);
+    CHECK(meets > 2000 && meets < 18000, "host views: %d of 20000 met (both kinds drawn)", meets);
+}
+
+/* ------------------------------------------------------------ the queue */
+
+enum { TQ_CALLS = 400, TQ_FAIL = 0x7 };
+
+typedef struct {
+    int id;
+    int fail; /* returns BLASX_ERR_DEVICE */
+} tq_args_t;
+
+static struct {
+    pthread_mutex_t lock;
+    long clock;
+    long start[TQ_CALLS], end[TQ_CALLS];
+    int ran[TQ_CALLS];
+    int overlapped; /* two calls ran at once */
+    int running;
+} tq = {.lock = PTHREAD_MUTEX_INITIALIZER};
+
+static int tq_fn(void *p) {
+    const tq_args_t *a = p;
+    pthread_mutex_lock(&tq.lock);
+    tq.start[a->id] = ++tq.clock;
+    tq.ran[a->id]++;
+    if (++tq.running > 1) tq.overlapped = 1;
+    pthread_mutex_unlock(&tq.lock);
+    for (volatile int i = 0; i < 20000; i++) continue;
+    pthread_mutex_lock(&tq.lock);
+    tq.end[a->id] = ++tq.clock;
+    tq.running--;
+    pthread_mutex_unlock(&tq.lock);
+    return a->fail ? BLASX_ERR_DEVICE : 0;
+}
+
+static int tq_conflict(const blasx_async_use_t *a, int na, const blasx_async_use_t *b, int nb) {
+    for (int i = 0; i < na; i++)
+        for (int j = 0; j < nb; j++)
+            if ((a[i].write || b[j].write) && blasx_hview_meet(&a[i].v, &b[j].v)) return 1;
+    return 0;
+}
+
+/* with_failures: some calls fail; their dependents must not run. */
+static void test_queue(int with_failures) {
+    static blasx_async_use_t uses[TQ_CALLS][3];
+    static int nuses[TQ_CALLS], fails[TQ_CALLS];
+    memset(&tq.start, 0, sizeof tq.start), memset(&tq.end, 0, sizeof tq.end), memset(&tq.ran, 0, sizeof tq.ran);
+    tq.overlapped = 0;
+    uint64_t first = 0;
+    for (int c = 0; c < TQ_CALLS; c++) {
+        nuses[c] = (int)bx_rand_int(1, 3);
+        for (int u = 0; u < nuses[c]; u++) {
+            int64_t len = bx_rand_int(1, 64), cols = bx_rand_int(1, 6), ld = len + bx_rand_int(0, 200);
+            uses[c][u] = (blasx_async_use_t){{(uintptr_t)(1 << 20) + (uintptr_t)bx_rand_int(0, 4000), len, cols, ld},
+                                             bx_rand_int(0, 2) == 0};
+        }
+        fails[c] = with_failures && bx_rand_int(0, 63) == 0;
+        tq_args_t a = {c, fails[c]};
+        CHECK(blasx_async_submit("tq", tq_fn, &a, sizeof a, uses[c], nuses[c]) == 0, "submit %d", c);
+        if (c == 0) first = blasx_async_last_call_();
+    }
+    int st = blasx_async_wait(1, NULL, 0, 0);
+    blasx_async_error_t e;
+    int reported = blasx_async_error(&e);
+    /* which calls had to be skipped: a failed call or one depending on a skipped one */
+    static int skipped[TQ_CALLS];
+    int order_bad = 0, skip_bad = 0, nfail = 0, first_fail = -1;
+    for (int c = 0; c < TQ_CALLS; c++) {
+        skipped[c] = 0;
+        for (int p = 0; p < c && !skipped[c]; p++)
+            if ((fails[p] || skipped[p]) && tq_conflict(uses[p], nuses[p], uses[c], nuses[c])) skipped[c] = 1;
+        if (fails[c] && !skipped[c] && first_fail < 0) first_fail = c;
+        if (fails[c] || skipped[c]) nfail++;
+        if (tq.ran[c] != !skipped[c]) skip_bad++;
+        for (int p = 0; p < c; p++)
+            if (tq.ran[c] && tq.ran[p] && tq_conflict(uses[p], nuses[p], uses[c], nuses[c]) && tq.start[c] < tq.end[p])
+                order_bad++;
+    }
+    CHECK(order_bad == 0, "queue: %d conflicting pairs ran out of order", order_bad);
+    CHECK(skip_bad == 0, "queue: %d calls ran when they should not or the reverse", skip_bad);
+    if (!with_failures) {
+        CHECK(st == 0 && !reported, "queue: wait %d, failure reported %d", st, reported);
+        return;
+    }
+    CHECK(nfail > 0, "queue: the draw has failures (%d)", nfail);
+    int first_any = -1; /* the earliest call that did not succeed: failed, or skipped */
+    for (int c = 0; c < TQ_CALLS && first_any < 0; c++)
+        if (fails[c] || skipped[c]) first_any = c;
+    CHECK(reported && e.call == first + (uint64_t)first_any && !strcmp(e.routine, "tq") && e.more == nfail - 1 &&
+              st == e.status && (st == BLASX_ERR_DEVICE || st == BLASX_ERR_DEPENDENCY),
+          "queue: wait returned %d, reported %d: call %llu (want %llu) %s status %d, %lld more (want %d)", st, reported,
+          (unsigned long long)e.call, (unsigned long long)(first + (uint64_t)first_any), e.routine ? e.routine : "-",
+          e.status, (long long)e.more, nfail - 1);
+    CHECK(blasx_async_wait(1, NULL, 0, 0) == 0 && !blasx_async_error(&e), "queue: a failure reported twice");
+    CHECK(atomic_load(&blasx_async_live) == 0, "queue: %ld calls still live", (long)atomic_load(&blasx_async_live));
+}
+
+/* ------------------------------------------------- the API, four precisions */
+
+enum { TA_REGIONS = 3, TA_LD = 40, TA_MAXDIM = 16 };
+typedef struct {
+    int64_t off, rows, cols, ld;
+} ta_view_t;
+
+#define BX_PREC BX_PREC_S
+#include "internal/base/prec_begin.h"
+#include "testing/test_async.inc"
+#include "internal/base/prec_end.h"
+#define BX_PREC BX_PREC_D
+#include "internal/base/prec_begin.h"
+#include "testing/test_async.inc"
+#include "internal/base/prec_end.h"
+#define BX_PREC BX_PREC_C
+#include "internal/base/prec_begin.h"
+#include "testing/test_async.inc"
+#include "internal/base/prec_end.h"
+#define BX_PREC BX_PREC_Z
+#include "internal/base/prec_begin.h"
+#include "testing/test_async.inc"
+#include "internal/base/prec_end.h"
+
+/* ------------------------------------------------------- factorizations */
+
+/* A = B B^T + n I built by queued calls, then potrf, potrs and getrf,
+ * getrs queued behind them; the solutions checked by residual. */
+static void test_factor(int64_t n) {
+    int64_t nrhs = 3, info1 = -1, info2 = -1;
+    double *B = malloc(sizeof(double) * (size_t)(n * n)), *A = calloc((size_t)(n * n), sizeof(double));
+    double *A2 = malloc(sizeof(double) * (size_t)(n * n)), *X = malloc(sizeof(double) * (size_t)(n * nrhs));
+    double *X2 = malloc(sizeof(double) * (size_t)(n * nrhs)), *R = malloc(sizeof(double) * (size_t)(n * nrhs));
+    int64_t *ipiv = malloc(sizeof(int64_t) * (size_t)n);
+    bx_fill_d(B, (size_t)(n * n));
+    bx_fill_d(X, (size_t)(n * nrhs));
+    memcpy(R, X, sizeof(double) * (size_t)(n * nrhs)), memcpy(X2, X, sizeof(double) * (size_t)(n * nrhs));
+    for (int64_t i = 0; i < n; i++) A[i + i * n] = (double)n;
+    int st = blasx_dgemm_async('N', 'T', n, n, n, 1.0, B, n, B, n, 1.0, A, n); /* A += B B^T */
+    st |= blasx_dgemm_async('N', 'N', n, n, n, 1.0, A, n, B, n, 0.0, A2, n); /* A2 = A B: reads A after the update */
+    st |= blasx_dpotrf_async('L', n, A, n, &info1); /* writes A: after A2's product read it */
+    st |= blasx_dpotrs_async('L', n, nrhs, A, n, X, n);
+    st |= blasx_dgetrf_async(n, n, A2, n, ipiv, &info2);
+    st |= blasx_dgetrs_async('N', n, nrhs, A2, n, ipiv, X2, n);
+    int w = blasx_wait_all();
+    CHECK(st == 0 && w == 0 && info1 == 0 && info2 == 0, "factor %ld: queue %d wait %d info %ld %ld", (long)n, st, w,
+          (long)info1, (long)info2);
+    /* residuals against the matrices rebuilt on the reference BLAS */
+    double *M = calloc((size_t)(n * n), sizeof(double)), *M2 = malloc(sizeof(double) * (size_t)(n * n));
+    for (int64_t i = 0; i < n; i++) M[i + i * n] = (double)n;
+    ref_dgemm('N', 'T', n, n, n, 1.0, B, n, B, n, 1.0, M, n);
+    ref_dgemm('N', 'N', n, n, n, 1.0, M, n, B, n, 0.0, M2, n);
+    double worst = 0, worst2 = 0;
+    for (int64_t j = 0; j < nrhs; j++)
+        for (int64_t i = 0; i < n; i++) {
+            double s = 0, s2 = 0;
+            for (int64_t l = 0; l < n; l++) s += M[i + l * n] * X[l + j * n], s2 += M2[i + l * n] * X2[l + j * n];
+            worst = fmax(worst, fabs(s - R[i + j * n])), worst2 = fmax(worst2, fabs(s2 - R[i + j * n]));
+        }
+    CHECK(worst < 1e-9 * n * n && worst2 < 1e-7 * n * n, "factor %ld: residuals %.3g (Cholesky) %.3g (LU)", (long)n,
+          worst, worst2);
+    free(B), free(A), free(A2), free(X), free(X2), free(R), free(ipiv), free(M), free(M2);
+}
+
+/* ------------------------------------------------------------- threads */
+
+typedef struct {
+    int t;
+    double *C, *ref;
+    const double *S; /* shared, read by every thread */
+    int bad;
+} tt_args_t;
+
+enum { TT_N = 24, TT_CALLS = 40 };
+
+static void *tt_body(void *p) {
+    tt_args_t *a = p;
+    uint64_t x = 0x9E3779B97F4A7C15ull * (uint64_t)(a->t + 1);
+    for (int c = 0; c < TT_CALLS; c++) {
+        x ^= x << 13, x ^= x >> 7, x ^= x << 17;
+        int64_t j0 = (int64_t)(x % 3) * 8; /* one of three column blocks of its C */
+        double *C = a->C + j0 * TT_N, *R = a->ref + j0 * TT_N;
+        if (blasx_dgemm_async('N', 'N', TT_N, 8, TT_N, 1.0 / TT_N, a->S, TT_N, C, TT_N, 0.5, C + ((j0 + 8) % 24 - j0) * TT_N, TT_N))
+            a->bad++;
+        ref_dgemm('N', 'N', TT_N, 8, TT_N, 1.0 / TT_N, a->S, TT_N, R, TT_N, 0.5, R + ((j0 + 8) % 24 - j0) * TT_N, TT_N);
+    }
+    if (blasx_flush_range(a->C, sizeof(double) * TT_N * 24)) a->bad++;
+    return NULL;
+}
+
+static void test_threads(void) {
+    double *S = malloc(sizeof(double) * TT_N * TT_N);
+    bx_fill_d(S, TT_N * TT_N);
+    tt_args_t a[3];
+    pthread_t th[3];
+    for (int t = 0; t < 3; t++) {
+        a[t] = (tt_args_t){t, malloc(sizeof(double) * TT_N * 24), malloc(sizeof(double) * TT_N * 24), S, 0};
+        bx_fill_d(a[t].C, TT_N * 24);
+        memcpy(a[t].ref, a[t].C, sizeof(double) * TT_N * 24);
+    }
+    for (int t = 0; t < 3; t++) pthread_create(&th[t], NULL, tt_body, &a[t]);
+    for (int t = 0; t < 3; t++) pthread_join(th[t], NULL);
+    int w = blasx_wait_all();
+    for (int t = 0; t < 3; t++) {
+        double d = 0;
+        for (int i = 0; i < TT_N * 24; i++) d = fmax(d, fabs(a[t].C[i] - a[t].ref[i]));
+        CHECK(a[t].bad == 0 && w == 0 && d < 1e-10, "thread %d: %d bad statuses, wait %d, difference %.3g", t, a[t].bad,
+              w, d);
+        free(a[t].C), free(a[t].ref);
+    }
+    free(S);
+}
+
+/* ------------------------------------------------------------ API errors */
+
+static void test_errors(void) {
+    double x[4] = {0};
+    CHECK(blasx_dgemm_async('X', 'N', 1, 1, 1, 1.0, x, 1, x, 1, 0.0, x, 1) == -1, "gemm_async trans: -1");
+    CHECK(blasx_dtrsm_async('L', 'L', 'N', 'U', 2, 1, 1.0, x, 1, x, 2) == -9, "trsm_async lda: -9");
+    CHECK(blasx_dpotrf_async('L', 2, x, 1, NULL) == -4, "potrf_async lda: -4");
+    CHECK(blasx_changed_range(x, sizeof x) == 0, "changed_range with nothing pending: 0");
+    CHECK(blasx_wait_range(x, sizeof x) == 0 && blasx_flush_range(x, sizeof x) == 0, "waits with nothing pending");
+}
+
+int main(void) {
+    bx_seed(20261126);
+    test_hview();
+    test_errors();
+    test_queue(0);
+    test_queue(1);
+    for (int s = 0; s < 6; s++) {
+        ta_sequence_s(s, 60), ta_sequence_d(s, 60), ta_sequence_c(s, 60), ta_sequence_z(s, 60);
+    }
+    test_factor(40);
+    test_factor(300);
+    test_threads();
+    return bx_summary("test_async");
+}
