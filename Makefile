@@ -93,6 +93,10 @@ $(BUILD)/demo_dgemm: benchmarks/demo_dgemm.c $(BUILD)/libblasx.a
 $(BUILD)/bench_gemm: benchmarks/bench_gemm.c $(BUILD)/libblasx.a
 	$(CC) $(CFLAGS_COMMON) $< $(BUILD)/libblasx.a -o $@ $(LDLIBS)
 
+# Asynchronous calls against the same calls made synchronously (issue 23).
+$(BUILD)/bench_async: benchmarks/bench_async.c $(BUILD)/libblasx.a
+	$(CC) $(CFLAGS_COMMON) $< $(BUILD)/libblasx.a -o $@ $(LDLIBS) -lm
+
 # On a GPU machine, in one command: the GPU test on real GPUs with the tiny
 # tile (every routine, every precision) and the default tile (sizes up to
 # GPU_MAX_DIM), the randomized conformance test and the Netlib testers with
