@@ -15,6 +15,8 @@
  * simulated GPUs in the sim stage). */
 #include <math.h>
 #include <pthread.h>
+#include <sys/wait.h>
+#include <unistd.h>
 #include <string.h>
 #include "blasx/blasx.h"
 #include "internal/memory/host_range.h"
@@ -263,6 +265,48 @@ static void test_threads(void) {
     free(S);
 }
 
+/* ------------------------------------------------------------- at exit */
+
+static int exit_fd;
+static int exit_fn(void *p) {
+    (void)p;
+    usleep(20000);
+    return write(exit_fd, "x", 1) == 1 ? 0 : BLASX_ERR_INTERNAL;
+}
+
+/* A child (of a process whose queue has run calls) queues calls that take
+ * a while and exits without a wait: every one of them has run by then. */
+static void test_exit_drain(void) {
+#ifdef __SANITIZE_THREAD__
+    printf("test_async: exit drain skipped under ThreadSanitizer (threads after a multi-threaded fork)\n");
+    return;
+#endif
+    int fds[2];
+    if (pipe(fds)) {
+        CHECK(0, "pipe");
+        return;
+    }
+    pid_t pid = fork();
+    if (pid == 0) {
+        close(fds[0]);
+        exit_fd = fds[1];
+        char byte = 0;
+        blasx_async_use_t u = {blasx_hview_bytes(&byte, 1), 1}; /* one chain: they run one after another */
+        for (int i = 0; i < 5; i++)
+            if (blasx_async_submit("exit", exit_fn, NULL, 0, &u, 1)) _exit(3);
+        exit(0);
+    }
+    close(fds[1]);
+    char got[16];
+    ssize_t total = 0, r;
+    while ((r = read(fds[0], got, sizeof got)) > 0) total += r;
+    close(fds[0]);
+    int ws = 0;
+    waitpid(pid, &ws, 0);
+    CHECK(WIFEXITED(ws) && WEXITSTATUS(ws) == 0 && total == 5, "exit: child status %d, %ld of 5 queued calls ran",
+          ws, (long)total);
+}
+
 /* ------------------------------------------------------------ API errors */
 
 static void test_errors(void) {
@@ -286,5 +330,6 @@ int main(void) {
     test_factor(40);
     test_factor(300);
     test_threads();
+    test_exit_drain();
     return bx_summary("test_async");
 }

@@ -2,6 +2,7 @@
  * async_queue.h). */
 #include "internal/runtime/async_queue.h"
 #include "internal/base/settings.h"
+#include "internal/runtime/runtime.h"
 #include <pthread.h>
 #include <stdlib.h>
 #include <string.h>
@@ -128,10 +129,22 @@ static void aq_fork_child(void) {
     atomic_store(&blasx_async_live, 0);
 }
 
+/* At exit the calls still queued run first: registered after the
+ * runtime's own exit handler (aq_start_locked starts the runtime first),
+ * so it runs before that one; not on a queue thread (it would wait for
+ * itself). */
+static void aq_at_exit(void) {
+    if (blasx_async_on_queue) return;
+    pthread_mutex_lock(&aq.lock);
+    while (aq.head) pthread_cond_wait(&aq.done, &aq.lock);
+    pthread_mutex_unlock(&aq.lock);
+}
+
 /* The queue's threads, started once.  Under aq.lock. */
 static int aq_start_locked(void) {
     if (!aq.atfork) {
-        if (pthread_atfork(NULL, NULL, aq_fork_child)) return BLASX_ERR_THREAD;
+        (void)blasx_runtime_small_gpus(); /* the runtime and its exit handler, before ours */
+        if (pthread_atfork(NULL, NULL, aq_fork_child) || atexit(aq_at_exit)) return BLASX_ERR_THREAD;
         aq.atfork = 1;
     }
     int want = (int)blasx_setting_int(BLASX_SETTING_ASYNC_THREADS);

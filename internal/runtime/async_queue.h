@@ -34,9 +34,9 @@
  * (the parent's pending calls are the parent's).
  *
  * Failure: submission that cannot get memory or start a thread returns
- * BLASX_ERR_NOMEM / BLASX_ERR_THREAD with nothing queued.  The queue's
- * threads are not joined at exit: calls no wait covered when the program
- * exits may not have run.
+ * BLASX_ERR_NOMEM / BLASX_ERR_THREAD with nothing queued.  At exit the
+ * calls still queued run to their end first (their failures unreported);
+ * the queue's threads are detached, never joined.
  */
 #ifndef BLASX_INTERNAL_ASYNC_QUEUE_H
 #define BLASX_INTERNAL_ASYNC_QUEUE_H
