@@ -13,6 +13,7 @@
 #include "blasx/blasx_f77.h"
 #include "blasx/config.h"
 #include "blasx/errors.h"
+#include "blasx/stats_report.h"
 #include "internal/base/common.h"
 #include "internal/base/settings.h"
 #include "internal/device/device.h"
@@ -38,6 +39,14 @@ static void *lapack_next(char prec, const char *stem) {
 
 #define BX_PREC BX_PREC_S
 #include "internal/base/prec_begin.h"
+/* A call blasx forwards waits for every pending asynchronous call (all of
+ * memory written); BLASX_ERR_DEPENDENCY when one of them failed unreported. */
+static int lapack_hold_all(void) {
+    if (!blasx_async_busy()) return 0;
+    blasx_async_use_t all = {blasx_hview_bytes((const void *)(uintptr_t)1, SIZE_MAX), 1};
+    return blasx_async_before_slow(&all, 1);
+}
+
 /* The routines of one call record (blasx/lapack.inc). */
 enum { LP_POTRF, LP_POTRS, LP_POSV, LP_GETRF, LP_GETRS, LP_GESV };
 

@@ -307,6 +307,50 @@ static void test_exit_drain(void) {
           ws, (long)total);
 }
 
+/* ------------------------------------------- waits, reports, sync calls */
+
+static _Atomic int slow_done;
+static int slow_fn(void *p) {
+    usleep(30000);
+    atomic_store(&slow_done, 1);
+    return *(const int *)p;
+}
+
+static void test_waits(void) {
+    double X[16] = {0}, Y[16] = {0}, C[4] = {7, 7, 7, 7};
+    blasx_async_use_t wx = {blasx_hview_bytes(X, sizeof X), 1}, wy = {blasx_hview_bytes(Y, sizeof Y), 1};
+    int ok = 0, bad = BLASX_ERR_DEVICE;
+    /* a wait "to the end of memory" covers a pending writer of the range */
+    atomic_store(&slow_done, 0);
+    CHECK(blasx_async_submit("slow", slow_fn, &ok, sizeof ok, &wy, 1) == 0, "submit slow writer");
+    CHECK(blasx_wait_range(Y, SIZE_MAX) == 0 && atomic_load(&slow_done), "wait_range(Y, SIZE_MAX) waited");
+    /* flush waits for the writer, not for a reader of another range */
+    atomic_store(&slow_done, 0);
+    blasx_async_use_t rx = {blasx_hview_bytes(X, sizeof X), 0};
+    CHECK(blasx_async_submit("slow", slow_fn, &ok, sizeof ok, &wy, 1) == 0 &&
+              blasx_async_submit("slow", slow_fn, &ok, sizeof ok, &rx, 1) == 0, "submit writer and reader");
+    CHECK(blasx_flush_range(Y, sizeof Y) == 0 && atomic_load(&slow_done), "flush_range(Y) waited for its writer");
+    CHECK(blasx_changed_range(X, sizeof X) == BLASX_ERR_BUSY || blasx_changed_range(X, sizeof X) == 0,
+          "changed_range while a reader may be pending: BUSY or 0");
+    CHECK(blasx_wait_all() == 0 && blasx_changed_range(X, sizeof X) == 0, "changed_range after the wait: 0");
+    /* a failed writer of X: a synchronous call reading X does not run */
+    CHECK(blasx_async_submit("failing", slow_fn, &bad, sizeof bad, &wx, 1) == 0, "submit failing writer");
+    uint64_t id = blasx_async_last_call();
+    int st = blasx_dgemm('N', 'N', 2, 2, 2, 1.0, X, 2, X, 2, 0.0, C, 2);
+    blasx_async_error_t e = {0};
+    CHECK(st == BLASX_ERR_DEPENDENCY && C[0] == 7 && blasx_async_error(&e) && e.call == id &&
+              e.status == BLASX_ERR_DEVICE,
+          "sync dgemm after a failed writer: status %d (want %d), C untouched %d, report call %llu (want %llu)", st,
+          BLASX_ERR_DEPENDENCY, C[0] == 7, (unsigned long long)e.call, (unsigned long long)id);
+    /* an unrelated synchronous call keeps the report; the wait covering the failure reports it once */
+    st = blasx_dgemm('N', 'N', 2, 2, 2, 1.0, Y, 2, Y, 2, 0.0, C, 2);
+    CHECK(st == 0 && blasx_async_error(&e) && e.call == id, "report kept across a successful sync call (%d)", st);
+    CHECK(blasx_wait_range(X, sizeof X) == BLASX_ERR_DEVICE && blasx_async_error(&e) && e.call == id &&
+              !strcmp(e.routine, "failing"),
+          "wait_range reports the failed call");
+    CHECK(blasx_wait_all() == 0 && !blasx_async_error(&e), "reported once");
+}
+
 /* ------------------------------------------------------------ API errors */
 
 static void test_errors(void) {
@@ -314,6 +358,10 @@ static void test_errors(void) {
     CHECK(blasx_dgemm_async('X', 'N', 1, 1, 1, 1.0, x, 1, x, 1, 0.0, x, 1) == -1, "gemm_async trans: -1");
     CHECK(blasx_dtrsm_async('L', 'L', 'N', 'U', 2, 1, 1.0, x, 1, x, 2) == -9, "trsm_async lda: -9");
     CHECK(blasx_dpotrf_async('L', 2, x, 1, NULL) == -4, "potrf_async lda: -4");
+    /* complex scalars are read only once the arguments are valid */
+    CHECK(blasx_zsymm_async('X', 'L', 1, 1, NULL, x, 1, x, 1, NULL, x, 1) == -1, "zsymm_async side, NULL alpha: -1");
+    CHECK(blasx_cher2k_async('L', 'X', 1, 1, NULL, x, 1, x, 1, 0.0f, x, 1) == -2, "cher2k_async trans: -2");
+    CHECK(blasx_ztrsm_async('L', 'L', 'N', 'X', 1, 1, NULL, x, 1, x, 1) == -4, "ztrsm_async diag: -4");
     CHECK(blasx_changed_range(x, sizeof x) == 0, "changed_range with nothing pending: 0");
     CHECK(blasx_wait_range(x, sizeof x) == 0 && blasx_flush_range(x, sizeof x) == 0, "waits with nothing pending");
 }
@@ -330,6 +378,7 @@ int main(void) {
     test_factor(40);
     test_factor(300);
     test_threads();
+    test_waits();
     test_exit_drain();
     return bx_summary("test_async");
 }

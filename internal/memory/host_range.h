@@ -28,13 +28,17 @@ typedef struct {
 
 /* rows x cols elements of esz bytes at p, leading dimension ld elements. */
 static inline blasx_hview_t blasx_hview_matrix(const void *p, int64_t rows, int64_t cols, int64_t ld, size_t esz) {
-    blasx_hview_t v = {(uintptr_t)p, rows * (int64_t)esz, cols, ld * (int64_t)esz};
+    /* one column: its ld is never used (a legal ld may be absurdly large) */
+    blasx_hview_t v = {(uintptr_t)p, rows * (int64_t)esz, cols, cols > 1 ? ld * (int64_t)esz : rows * (int64_t)esz};
     if (!p || rows <= 0 || cols <= 0) v.len = v.cols = 0;
     return v;
 }
 
 /* bytes bytes at p, one column. */
 static inline blasx_hview_t blasx_hview_bytes(const void *p, size_t bytes) {
+    const uintptr_t room = UINTPTR_MAX - (uintptr_t)p; /* "to the end" (SIZE_MAX) stays a range */
+    if (bytes > room) bytes = room;
+    if (bytes > (size_t)INT64_MAX) bytes = (size_t)INT64_MAX;
     blasx_hview_t v = {(uintptr_t)p, (int64_t)bytes, 1, (int64_t)bytes};
     if (!p || !bytes) v.len = v.cols = 0;
     return v;

@@ -215,7 +215,7 @@ int blasx_async_submit(const char *routine, blasx_async_fn_t fn, const void *arg
  * when `forget`.  Returns its status (0: none).  Under aq.lock. */
 static int aq_report_locked(uint64_t upto, int (*hit)(const aq_call_t *, const void *), const void *ctx,
                             int forget) {
-    memset(&tl_fail, 0, sizeof tl_fail);
+    if (forget) memset(&tl_fail, 0, sizeof tl_fail); /* a wait reports; a synchronous call only if it finds one */
     int st = 0;
     for (aq_call_t **pp = &aq.failed; *pp && (*pp)->seq <= upto;) {
         aq_call_t *c = *pp;
@@ -223,7 +223,8 @@ static int aq_report_locked(uint64_t upto, int (*hit)(const aq_call_t *, const v
             pp = &c->next;
             continue;
         }
-        if (!st) st = c->status, tl_fail.call = c->seq, tl_fail.routine = c->routine, tl_fail.status = st;
+        if (!st) st = c->status, tl_fail.call = c->seq, tl_fail.routine = c->routine, tl_fail.status = st,
+                 tl_fail.more = 0;
         else tl_fail.more++;
         if (!forget) {
             pp = &c->next;
