@@ -169,7 +169,7 @@ int blasx_async_submit(const char *routine, blasx_async_fn_t fn, const void *arg
         free(c), free(a);
         return c && a ? BLASX_ERR_INTERNAL : BLASX_ERR_NOMEM;
     }
-    memcpy(a, args, args_bytes);
+    if (args_bytes) memcpy(a, args, args_bytes);
     memcpy(c->uses, uses, sizeof *uses * (size_t)nuses);
     c->routine = routine, c->fn = fn, c->args = a, c->nuses = nuses;
     pthread_mutex_lock(&aq.lock);
