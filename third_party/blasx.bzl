@@ -32,6 +32,21 @@ SONAME = "libblasx.so." + VERSION_MAJOR
 # The "tiny" variant: every call goes through tiling (Makefile TINY_CONFIG).
 TINY_DEFINES = ["BLASX_CFG_TILE=3", "BLASX_CFG_LAPACK_OOC_MIN_W=2", "BLASX_CFG_LAPACK_TEAM_MIN_N=2", "BLASX_CFG_OFFLOAD_MIN_FLOPS=0", "BLASX_CFG_SMALL_MODE=0", "BLASX_CFG_CPU_PAR_MIN_FLOPS=1000000000000000000LL", "BLASX_FAULT_INJECTION"]
 
+# Installed files besides the libraries (make install, //:install, and the
+# test of the latter in testing/).
+PUBLIC_FILES = [
+    "blasx/blasx.h",
+    "blasx/blasx_async.h",
+    "blasx/blasx_cblas.h",
+    "blasx/blasx_f77.h",
+    "blasx/config.h",
+    "blasx/config_check.h",
+    "blasx/config_types.h",
+    "blasx/blasx.pc.in",
+    "blasx/blasxConfig.cmake.in",
+    "blasx/blasxConfigVersion.cmake.in",
+]
+
 def blasx_library(name, defines = [], visibility = ["//visibility:public"]):
     """cc_library `name` from the shared sources, plus `lib<name>.so` and `lib<name>.a`.
 
