@@ -40,14 +40,14 @@ LIB_CFLAGS = $(CFLAGS_COMMON) -fPIC -fvisibility=hidden
 LDLIBS   = $(CUDA_LIB) -lpthread -lm -ldl $(NUMA_LIB)
 
 LIB_SRCS := $(sort $(wildcard blasx/*.c internal/*/*.c kernels/*.c numa/*.c))
-HDRS     := $(wildcard blasx/*.h blasx/*.inc internal/*/*.h internal/*/*.inc kernels/*.h kernels/*.inc numa/*.h numa/*.inc testing/*.h testing/*.inc)
+HDRS     := $(wildcard blasx/*.h blasx/*.inc internal/*/*.h internal/*/*.inc kernels/*.h kernels/*.inc kernels/cuda/*.h numa/*.h numa/*.inc testing/*.h testing/*.inc)
 TEST_SRCS := $(sort $(wildcard testing/test_*.c))
 TESTS    := $(patsubst testing/%.c,%,$(TEST_SRCS))
 
 OBJS      := $(patsubst %.c,$(BUILD)/obj/%.o,$(LIB_SRCS))
 TINY_OBJS := $(patsubst %.c,$(BUILD)/tiny/obj/%.o,$(LIB_SRCS))
 
-.PHONY: all lib test print-test-stages unit symbols netlib lapack sim sanitize gpu-test demo clean install dropin preload-errors nonuma
+.PHONY: ptx all lib test print-test-stages unit symbols netlib lapack sim sanitize gpu-test demo clean install dropin preload-errors nonuma
 all: lib
 lib: $(BUILD)/libblasx.a $(BUILD)/libblasx.so
 
@@ -228,6 +228,14 @@ nonuma:
 .PHONY: house
 house: $(BUILD)/libblasx.a
 	python3 testing/check_house.py $(BUILD)/obj
+	@if [ -x $(CUDA_HOME)/bin/nvcc ]; then NVCC=$(CUDA_HOME)/bin/nvcc kernels/cuda/gen_ptx.sh $(BUILD)/rowmove_ptx.h && \
+	  cmp -s $(BUILD)/rowmove_ptx.h kernels/cuda/rowmove_ptx.h && echo "house: kernels/cuda/rowmove_ptx.h is what gen_ptx.sh makes" || \
+	  { echo "house: FAIL kernels/cuda/rowmove_ptx.h differs from kernels/cuda/gen_ptx.sh's (make ptx)"; exit 1; }; \
+	else echo "house: no nvcc, kernels/cuda/rowmove_ptx.h not checked"; fi
+
+# The PTX of blasx's CUDA kernels (kernels/cuda/), compiled into the library.
+ptx:
+	NVCC=$(CUDA_HOME)/bin/nvcc kernels/cuda/gen_ptx.sh
 
 # The stages of `make test`, in order.  testing/run_tests.sh (CI) runs each
 # as its own `make <stage>` and counts it, so that one failing stage does not

@@ -421,7 +421,7 @@ _Static_assert(BLASX_CFG_CPU_ZKC >= 1 && BLASX_CFG_CPU_CKC >= 1 && BLASX_CFG_CPU
 #define BLASX_CFG_LAPACK_CHOL_PANELS 4 /* a Cholesky on a GPU: block columns of at most order / this (copies overlap the GPU); 1: whole when it fits */
 #endif
 #ifndef BLASX_CFG_LAPACK_TEAM_MIN_N
-#define BLASX_CFG_LAPACK_TEAM_MIN_N 24576 /* order (complex: this / 1.59, the same flops); a Cholesky this large goes to every free GPU */
+#define BLASX_CFG_LAPACK_TEAM_MIN_N 24576 /* order (complex: this / 1.59, the same flops); a Cholesky or LU this large goes to every free GPU */
 #endif
 #ifndef BLASX_CFG_LAPACK_STAGE_MB
 #define BLASX_CFG_LAPACK_STAGE_MB 32 /* MiB; each of the two pinned buffers a pageable matrix crosses the link through */

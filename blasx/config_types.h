@@ -105,7 +105,7 @@ typedef struct {
     long long stage_mb;    /* MiB per pinned staging buffer of that path */
     long long ooc_min_w;   /* columns; narrowest block column of the out-of-core Cholesky and LU */
     long long chol_panels; /* a GPU Cholesky's block columns: at most order / this; 1: whole when it fits */
-    long long team_min_n;  /* order (complex: / 1.59) from which a Cholesky goes to every free GPU */
+    long long team_min_n;  /* order (complex: / 1.59) from which a Cholesky or LU goes to every free GPU */
 } blasx_lapack_cfg_t;
 
 typedef struct {

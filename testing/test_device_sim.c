@@ -1,8 +1,8 @@
 /* testing/test_device_sim.c -- tests of the simulated device backend
  * (internal/device/device_sim.c): capacity accounting, pinned-host bookkeeping,
  * 2-D copies (h2d, d2h, p2p), in-order streams, events within and across
- * streams and devices, tile steps against the CPU path, fault injection and
- * teardown with work still queued.  Meant to run under ASan and TSan too;
+ * streams and devices, tile steps against the CPU path, row moves, fault
+ * injection and teardown with work still queued.  Meant to run under ASan and TSan too;
  * an alarm turns a hang into a failure. */
 #include <pthread.h>
 #include <stdio.h>
@@ -181,6 +181,54 @@ static void test_copies(void) {
     be->mem_free(1, d1);
     free(h);
     free(out);
+}
+
+/* Row moves (row_move) for each element size: a random permutation of
+ * some rows of a block with ld > rows, against the same moves on the host;
+ * the other rows and the padding untouched; bad arguments refused. */
+static void test_row_move(void) {
+    const int64_t rows = 29, ld = 33, cols = 7;
+    const size_t sizes[3] = {4, 8, 16};
+    for (int z = 0; z < 3; z++) {
+        size_t e = sizes[z], bytes = (size_t)(ld * cols) * e;
+        unsigned char *h = malloc(bytes), *want = malloc(bytes), *out = malloc(bytes);
+        for (size_t i = 0; i < bytes; i++) h[i] = (unsigned char)(tds_rand() * 128 + 128);
+        int64_t nm = 0, moves[2 * 29], perm[29];
+        for (int64_t r = 0; r < rows; r++) perm[r] = r;
+        for (int64_t r = rows - 1; r > 0; r--) { /* Fisher-Yates, then the rows it moved */
+            int64_t k = (int64_t)((tds_rand() + 1) / 2 * (double)(r + 1)) % (r + 1), t = perm[r];
+            perm[r] = perm[k], perm[k] = t;
+        }
+        for (int64_t r = 0; r < rows; r++)
+            if (perm[r] != r) moves[nm++] = r;
+        for (int64_t t = 0; t < nm; t++) moves[nm + t] = perm[moves[t]];
+        memcpy(want, h, bytes);
+        for (int64_t c = 0; c < cols; c++)
+            for (int64_t t = 0; t < nm; t++)
+                memcpy(want + ((size_t)(moves[t] + c * ld)) * e, h + ((size_t)(moves[nm + t] + c * ld)) * e, e);
+        uintptr_t d, ws;
+        size_t wsb = (size_t)nm * (16 + e) + 3 * e; /* the least the contract asks, a little more */
+        blasx_stream_t s;
+        CHECK(be->mem_alloc(0, bytes, &d) == 0 && be->mem_alloc(0, wsb, &ws) == 0 && be->stream_create(0, &s) == 0,
+              "row moves: memory and stream");
+        CHECK(be->copy_h2d(s, d, ld, h, ld, (blasx_shape_t){ld, cols, ld, e}) == 0, "row moves: block up");
+        CHECK(be->row_move(s, e, d, ld, cols, nm, moves, ws, wsb) == 0, "row moves queued (esz %zu, %lld rows)", e,
+              (long long)nm);
+        moves[0] = -1; /* read at the call: changing it now changes nothing */
+        CHECK(be->copy_d2h(s, out, ld, d, ld, (blasx_shape_t){ld, cols, ld, e}) == 0 && be->stream_sync(s) == 0,
+              "row moves: block back");
+        CHECK(memcmp(out, want, bytes) == 0, "row moves (esz %zu) as on the host, other rows and padding untouched", e);
+        moves[0] = ld; /* a row past the block */
+        CHECK(be->row_move(s, e, d, ld, cols, nm, moves, ws, wsb) == BLASX_ERR_INTERNAL, "row moves: row >= ld refused");
+        moves[0] = 0;
+        CHECK(be->row_move(s, e, d, ld, cols, nm, moves, ws, (size_t)nm * 16) == BLASX_ERR_INTERNAL,
+              "row moves: scratch too small refused");
+        CHECK(be->row_move(s, 12, d, ld, cols, nm, moves, ws, wsb) == BLASX_ERR_INTERNAL, "row moves: esz 12 refused");
+        CHECK(be->row_move(s, e, d, ld, cols, 0, NULL, ws, wsb) == 0, "row moves: none is a no-op");
+        be->stream_destroy(s);
+        be->mem_free(0, d), be->mem_free(0, ws);
+        free(h), free(want), free(out);
+    }
 }
 
 /* ---- streams, events, steps ------------------------------------------------------ */
@@ -452,6 +500,7 @@ int main(void) {
     test_memory();
     CHECK(blasx_sim_configure(2, (size_t)64 << 20) == 0, "configure 2 x 64 MiB");
     test_copies();
+    test_row_move();
     test_ordering_and_waits();
     test_step_matches_cpu();
     test_faults();

@@ -52,6 +52,7 @@ static const int64_t sizes[] = {0, 1, 2, 3, 7, 16, 17, 31, 32, 33, 40, 64, 65, 9
 static int64_t max_dim = 200;
 static long whole_calls; /* factorizations that ran whole on GPUs */
 static long team_calls;  /* of them, Cholesky on several GPUs */
+static long lu_team_calls; /* of them, LU on several GPUs */
 static long lu_ooc_calls; /* LU out of core on a GPU */
 static long ooc_calls;   /* Cholesky factorizations out of core on a GPU */
 /* 1: two calls on the same data take the same path, so posv/gesv factor
@@ -62,9 +63,9 @@ static long ooc_calls;   /* Cholesky factorizations out of core on a GPU */
 static int exact_paths = 1;
 
 /* Counts the last factorization if it ran whole on GPUs: one task on each,
- * the m x n matrix in and out (LU, one GPU), or a Cholesky's triangle at
- * least over all of them (block columns: each once back, finished ones
- * streamed up again); a Cholesky on several GPUs as a team's too. */
+ * the m x n matrix in and out (LU whole on one GPU; in block columns each
+ * column back once, finished ones streamed up again), or a Cholesky's
+ * triangle at least over all of them; on several GPUs as a team's too. */
 static void note_whole(int64_t m, int64_t n, size_t esz, int chol) {
     int64_t bytes = m * n * (int64_t)esz, tri = n * (n + 1) / 2 * (int64_t)esz, h2d = 0, d2h = 0;
     int on = 0;
@@ -73,9 +74,10 @@ static void note_whole(int64_t m, int64_t n, size_t esz, int chol) {
         if (blasx_last_call_stats(g, &s) != 0 || s.tasks != 1) continue;
         on++, h2d += s.h2d_bytes, d2h += s.d2h_bytes;
     }
-    if (on && (chol ? d2h >= tri && d2h <= bytes && h2d >= d2h : on == 1 && h2d == bytes && d2h == bytes)) {
+    if (on && (chol ? d2h >= tri && d2h <= bytes && h2d >= d2h : d2h == bytes && h2d >= bytes)) {
         whole_calls++;
-        team_calls += on > 1;
+        team_calls += on > 1 && chol;
+        lu_team_calls += on > 1 && !chol;
     }
 }
 
@@ -194,10 +196,12 @@ int main(void) {
         CHECK(team_calls > 0 || blasx_gpu_count() < 2 || getenv("BLASX_LAPACK_CHOL_PANELS") ||
                   blasx_setting_int(BLASX_SETTING_LAPACK_TEAM_MIN_N) > 8,
               "Cholesky from order %s on %d GPUs ran on several (%ld did)", wm, blasx_gpu_count(), team_calls);
+        CHECK(lu_team_calls > 0 || blasx_gpu_count() < 2 || blasx_setting_int(BLASX_SETTING_LAPACK_TEAM_MIN_N) > 8,
+              "LU from order %s on %d GPUs ran on several (%ld did)", wm, blasx_gpu_count(), lu_team_calls);
         test_whole_fault(24);
     }
-    printf("test_lapack: %ld factorizations whole on GPUs (%ld Cholesky on several), %ld Cholesky and %ld LU out of "
-           "core\n", whole_calls, team_calls, ooc_calls, lu_ooc_calls);
+    printf("test_lapack: %ld factorizations whole on GPUs (%ld Cholesky, %ld LU on several), %ld Cholesky and %ld LU "
+           "out of core\n", whole_calls, team_calls, lu_team_calls, ooc_calls, lu_ooc_calls);
     printf("test_lapack: %d GPUs\n", blasx_gpu_count());
     return bx_summary("test_lapack");
 }

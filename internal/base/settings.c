@@ -89,8 +89,8 @@ static void table_fill(void) {
               "GPU's work; 1: whole when the GPU holds it");
     INT_ENTRY(BLASX_SETTING_LAPACK_TEAM_MIN_N, "BLASX_LAPACK_TEAM_MIN_N", BLASX_SETTING_ONCE, 1, INT32_MAX,
               blasx_cfg.lapack.team_min_n, "1 to 2^31-1", "`cfg.lapack.team_min_n`",
-              "a Cholesky on the GPUs of at least this order (complex: this / 1.59, the same flops) goes to every "
-              "free GPU, else to one");
+              "a Cholesky or an LU on the GPUs of at least this order (complex: this / 1.59, the same flops) goes "
+              "to every free GPU in block columns, else to one");
     INT_ENTRY(BLASX_SETTING_ASYNC_THREADS, "BLASX_ASYNC_THREADS", BLASX_SETTING_ONCE, 1, 64,
               blasx_cfg.sched.async_threads, "1 to 64", "`cfg.sched.async_threads`",
               "threads running asynchronous calls (`blasx_dgemm_async` ...) whose dependencies have finished");

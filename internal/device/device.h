@@ -56,6 +56,9 @@ enum { BLASX_EVENT_DONE = 0, BLASX_EVENT_PENDING = 1 };
 /* factor_ws/factor are there (a backend may still decline one size or
  * precision through factor_ws's status, e.g. its solver library missing). */
 #define BLASX_DEV_CAP_FACTOR 0x2u
+/* row_move is there (it may still decline at run time, e.g. a driver that
+ * cannot load the kernels). */
+#define BLASX_DEV_CAP_ROWMOVE 0x4u
 
 /* Dense factorizations a device runs whole (factor's kind). */
 enum { BLASX_FACTOR_POTRF = 0, BLASX_FACTOR_GETRF = 1 };
@@ -127,6 +130,18 @@ typedef struct blasx_device_backend {
      * bytes.  NULL without BLASX_DEV_CAP_FACTOR. */
     int (*factor)(blasx_stream_t s, int prec, int kind, char uplo, int64_t m, int64_t n, uintptr_t a, int64_t lda,
                   uintptr_t ipiv, uintptr_t ws, size_t ws_bytes, uintptr_t info);
+    /* Queues on stream s row moves in the cols columns of the device block
+     * at a (leading dimension ld, elements of esz = 4, 8 or 16 bytes): for
+     * every t < nm at once, row to[t] receives what row from[t] held (rows
+     * counted from 0 at a; the from rows a permutation of the to rows) --
+     * a sequence of LAPACK row interchanges composed.  moves: 2 nm int64_t
+     * in host memory that is not page-locked, to[] then from[], read
+     * before the call returns.  ws: device scratch of ws_bytes >= 16 nm +
+     * nm esz (FC_ALIGN-aligned; more lets more columns move per pass).
+     * nm == 0 queues nothing but still answers whether moves can run.  A
+     * status declines (nothing queued).  NULL without BLASX_DEV_CAP_ROWMOVE. */
+    int (*row_move)(blasx_stream_t s, size_t esz, uintptr_t a, int64_t ld, int64_t cols, int64_t nm,
+                    const int64_t *moves, uintptr_t ws, size_t ws_bytes);
     /* Fault injection (tests): set *fail_after = n > 0 and the n-th
      * mem_alloc, copy or run_step from then on fails with BLASX_ERR_DEVICE
      * (once), and so does the n-th host_alloc (pinned staging memory not

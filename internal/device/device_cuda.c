@@ -441,7 +441,7 @@ static int cuda_run_step(blasx_stream_t s, int prec, const blasx_step_t *step, c
 
 const blasx_device_backend_t blasx_cuda_backend = {
     .name = "cuda",
-    .caps = BLASX_DEV_CAP_TIMED_RATES | BLASX_DEV_CAP_FACTOR,
+    .caps = BLASX_DEV_CAP_TIMED_RATES | BLASX_DEV_CAP_FACTOR | BLASX_DEV_CAP_ROWMOVE,
     .count = cuda_count,
     .mem_info = cuda_mem_info,
     .mem_alloc = cuda_mem_alloc,
@@ -472,6 +472,7 @@ const blasx_device_backend_t blasx_cuda_backend = {
     .run_step = cuda_run_step,
     .factor_ws = blasx_cuda_factor_ws,
     .factor = blasx_cuda_factor,
+    .row_move = blasx_cuda_row_move,
 };
 
 #else

@@ -1,6 +1,7 @@
 /* internal/device/device_cuda_private.h -- what the CUDA backend's files
  * share (device_cuda.c: streams, copies, tile steps; device_cuda_solver.c:
- * the whole factorizations): the stream record and the status helpers.
+ * the whole factorizations; device_cuda_kernels.c: blasx's own kernels):
+ * the stream record and the status helpers.
  *
  * Invariants: every CUDA/cuBLAS/cuSOLVER call goes through CU() / CUBLAS()
  * / CUSOLVER(), which map a failure to BLASX_ERR_DEVICE and record the
@@ -58,5 +59,9 @@ BLASX_INTERNAL int blasx_cuda_factor(blasx_stream_t s, int prec, int kind, char 
                                      uintptr_t a, int64_t lda, uintptr_t ipiv, uintptr_t ws, size_t ws_bytes,
                                      uintptr_t info);
 BLASX_INTERNAL void blasx_cuda_sol_destroy(blasx_stream_t s, int *st);
+
+/* device_cuda_kernels.c: the backend's row_move (device.h). */
+BLASX_INTERNAL int blasx_cuda_row_move(blasx_stream_t s, size_t esz, uintptr_t a, int64_t ld, int64_t cols, int64_t nm,
+                                       const int64_t *moves, uintptr_t ws, size_t ws_bytes);
 
 #endif

@@ -45,28 +45,16 @@
  * the choice is deterministic for a single submitting thread) and fails when
  * it executes, marking its stream failed.
  */
-#include <math.h>
 #include <pthread.h>
 #include <stdlib.h>
 #include <string.h>
 #include "internal/device/device_sim_private.h"
 #include "internal/cpu/cpu_worker.h"
-#include "kernels/cpu_factor.h"
 #include "internal/base/clock.h"
 
 /* ---- streams and events ------------------------------------------------- */
 
-enum { SIM_OP_COPY, SIM_OP_STEP, SIM_OP_FACTOR, SIM_OP_RECORD, SIM_OP_WAIT };
-
-/* A whole factorization (sim_factor): device addresses as host pointers. */
-typedef struct {
-    int prec, kind;
-    char uplo;
-    int64_t m, n, lda;
-    void *a;
-    int64_t *ipiv;
-    int32_t *info;
-} sim_factor_t;
+enum { SIM_OP_COPY, SIM_OP_STEP, SIM_OP_FACTOR, SIM_OP_ROWMOVE, SIM_OP_RECORD, SIM_OP_WAIT };
 
 typedef struct sim_op {
     struct sim_op *next;
@@ -86,7 +74,13 @@ typedef struct sim_op {
             blasx_view_t v[3]; /* a, b, c */
             int has[3];        /* a view pointer may be NULL (unused operand) */
         } step;
-        sim_factor_t factor;
+        blasx_sim_factor_t factor;
+        struct {
+            char *a;
+            int64_t ld, cols, nm;
+            size_t esz;
+            int64_t *moves; /* to[], then from[]: the op's own copy */
+        } rm;
         struct {
             struct blasx_stream *target; /* holds a reference */
             uint64_t seq;
@@ -137,37 +131,6 @@ static void sim_copy2d(char *dst, int64_t dld, const char *src, int64_t sld, bla
         memcpy(dst + (size_t)(j * dld) * sh.esz, src + (size_t)(j * sld) * sh.esz, col);
 }
 
-/* The whole factorization with the CPU's unblocked kernels (sim matrices
- * are small); INFO as LAPACK's, in the int32 a real device would write. */
-static void sim_factor_exec(const sim_factor_t *f) {
-    double sum = 0; /* the packed input's sum of |re| + |im| (factor's contract) */
-    int cplx = f->prec >= BLASX_PREC_C, dbl = f->prec == BLASX_PREC_D || f->prec == BLASX_PREC_Z;
-    for (int64_t j = 0; j < f->n && f->lda == f->m; j++)
-        for (int64_t i = 0; i < f->m * (1 + cplx); i++) {
-            int64_t at = j * f->lda * (1 + cplx) + i;
-            sum += dbl ? fabs(((const double *)f->a)[at]) : fabs((double)((const float *)f->a)[at]);
-        }
-    float fs = (float)sum;
-    if (f->lda == f->m) memcpy((char *)f->info + 8, dbl ? (const void *)&sum : (const void *)&fs, dbl ? 8 : 4);
-    int64_t info = 0;
-    if (f->kind == BLASX_FACTOR_POTRF) {
-        switch (f->prec) {
-        case BLASX_PREC_S: info = blasx_k_spotf2(f->uplo, f->n, f->a, f->lda); break;
-        case BLASX_PREC_D: info = blasx_k_dpotf2(f->uplo, f->n, f->a, f->lda); break;
-        case BLASX_PREC_C: info = blasx_k_cpotf2(f->uplo, f->n, f->a, f->lda); break;
-        default: info = blasx_k_zpotf2(f->uplo, f->n, f->a, f->lda); break;
-        }
-    } else {
-        switch (f->prec) {
-        case BLASX_PREC_S: info = blasx_k_sgetf2(f->m, f->n, f->a, f->lda, f->ipiv); break;
-        case BLASX_PREC_D: info = blasx_k_dgetf2(f->m, f->n, f->a, f->lda, f->ipiv); break;
-        case BLASX_PREC_C: info = blasx_k_cgetf2(f->m, f->n, f->a, f->lda, f->ipiv); break;
-        default: info = blasx_k_zgetf2(f->m, f->n, f->a, f->lda, f->ipiv); break;
-        }
-    }
-    *f->info = (int32_t)info;
-}
-
 /* Runs one op on its stream's thread; returns its status. */
 static int sim_exec(sim_op_t *op) {
     switch (op->kind) {
@@ -184,8 +147,12 @@ static int sim_exec(sim_op_t *op) {
     }
     case SIM_OP_FACTOR:
         if (op->doomed) return BLASX_ERR_DEVICE;
-        sim_factor_exec(&op->u.factor);
+        blasx_sim_factor_exec(&op->u.factor);
         return 0;
+    case SIM_OP_ROWMOVE:
+        return op->doomed ? BLASX_ERR_DEVICE
+                          : blasx_sim_rowmove_exec(op->u.rm.a, op->u.rm.ld, op->u.rm.cols, op->u.rm.nm, op->u.rm.esz,
+                                                   op->u.rm.moves);
     case SIM_OP_RECORD: { /* retiring it is what completes the event */
         struct blasx_event *e = op->u.timed;
         if (e) {
@@ -209,6 +176,7 @@ static int sim_exec(sim_op_t *op) {
 
 static void sim_op_free(sim_op_t *op) {
     if (op->kind == SIM_OP_WAIT) sim_stream_unref(op->u.wait.target);
+    if (op->kind == SIM_OP_ROWMOVE) free(op->u.rm.moves);
     free(op);
 }
 
@@ -534,6 +502,36 @@ static int sim_factor(blasx_stream_t s, int prec, int kind, char uplo, int64_t m
     return 0;
 }
 
+/* Checks the rows against the block and the scratch's size as the CUDA
+ * backend's would be used, then queues a copy of the moves. */
+static int sim_row_move(blasx_stream_t s, size_t esz, uintptr_t a, int64_t ld, int64_t cols, int64_t nm,
+                        const int64_t *moves, uintptr_t ws, size_t ws_bytes) {
+    if ((esz != 4 && esz != 8 && esz != 16) || nm < 0 || cols < 0 || ld < 1) return BLASX_ERR_INTERNAL;
+    if (nm == 0 || cols == 0) return 0;
+    int64_t rows = 0;
+    for (int64_t t = 0; t < 2 * nm; t++) {
+        if (moves[t] < 0 || moves[t] >= ld) return BLASX_ERR_INTERNAL;
+        rows = blasx_max64(rows, moves[t] + 1);
+    }
+    if (ws_bytes < (size_t)nm * (16 + esz) || !blasx_sim_in_device(s->dev, ws, ws_bytes) ||
+        !blasx_sim_in_device(s->dev, a, sim_extent(rows, cols, ld, esz)))
+        return BLASX_ERR_INTERNAL;
+    int doomed = blasx_sim_fault();
+    if (doomed && blasx_sim_fault_at_issue()) return BLASX_ERR_DEVICE;
+    sim_op_t *op = sim_op_new(SIM_OP_ROWMOVE);
+    int64_t *copy = malloc((size_t)nm * 16);
+    if (!op || !copy) {
+        free(op), free(copy);
+        return BLASX_ERR_NOMEM;
+    }
+    memcpy(copy, moves, (size_t)nm * 16);
+    op->doomed = doomed;
+    op->u.rm.a = (char *)a, op->u.rm.ld = ld, op->u.rm.cols = cols, op->u.rm.nm = nm, op->u.rm.esz = esz;
+    op->u.rm.moves = copy;
+    sim_enqueue(s, op, NULL);
+    return 0;
+}
+
 /* ---- the memory entries (device_sim_mem.c) under the table's names ---- */
 
 static int sim_count(int *n) { return blasx_sim_count(n); }
@@ -548,7 +546,7 @@ static int sim_host_is_pinned(const void *ptr) { return blasx_sim_host_is_pinned
 
 const blasx_device_backend_t blasx_sim_backend = {
     .name = "sim", /* no TIMED_RATES: its timings are a host thread's, not a GPU's */
-    .caps = BLASX_DEV_CAP_FACTOR,
+    .caps = BLASX_DEV_CAP_FACTOR | BLASX_DEV_CAP_ROWMOVE,
     .count = sim_count,
     .mem_info = sim_mem_info,
     .mem_alloc = sim_mem_alloc,
@@ -577,4 +575,5 @@ const blasx_device_backend_t blasx_sim_backend = {
     .run_step = sim_run_step,
     .factor_ws = sim_factor_ws,
     .factor = sim_factor,
+    .row_move = sim_row_move,
 };

@@ -1,15 +1,16 @@
-/* internal/device/device_sim_private.h -- what the two files of the simulated
+/* internal/device/device_sim_private.h -- what the files of the simulated
  * device backend share (private to internal/device/device_sim*.c).
  *
  * Role: device_sim_mem.c owns the state of the simulated devices (device
  * count and capacity, the accounted allocations, pinned host blocks, the
  * fault-injection counter) and implements the memory entries of the backend;
  * device_sim.c (streams and events, copies and steps, the backend table
- * blasx_sim_backend) reaches that state only through the functions below.
+ * blasx_sim_backend) reaches that state only through the functions below;
+ * device_sim_solve.c runs its whole factorizations and row moves.
  * The backend as a whole -- its invariants, lock order and fault injection --
  * is described at the top of internal/device/device_sim.c.
  *
- * Invariants: only device_sim.c and device_sim_mem.c include this header;
+ * Invariants: only internal/device/device_sim*.c include this header;
  * the functions keep the statuses of internal/device/device.h (0 = ok, never
  * abort).
  *
@@ -55,5 +56,24 @@ BLASX_INTERNAL int blasx_sim_mem_free(int dev, uintptr_t addr);
 BLASX_INTERNAL int blasx_sim_host_alloc(size_t bytes, void **ptr);
 BLASX_INTERNAL int blasx_sim_host_free(void *ptr);
 BLASX_INTERNAL int blasx_sim_host_is_pinned(const void *ptr);
+
+/* ---- device_sim_solve.c -------------------------------------------------- */
+
+/* A whole factorization (device_sim.c's sim_factor): device addresses as host pointers. */
+typedef struct {
+    int prec, kind;
+    char uplo;
+    int64_t m, n, lda;
+    void *a;
+    int64_t *ipiv;
+    int32_t *info;
+} blasx_sim_factor_t;
+
+/* Runs f in place; INFO as LAPACK's, in the int32 a real device would write. */
+BLASX_INTERNAL void blasx_sim_factor_exec(const blasx_sim_factor_t *f);
+/* For every t < nm at once, row moves[t] of the cols columns at a (ld)
+ * gets what row moves[nm + t] held (elements of e bytes); 0 or
+ * BLASX_ERR_NOMEM. */
+BLASX_INTERNAL int blasx_sim_rowmove_exec(char *a, int64_t ld, int64_t cols, int64_t nm, size_t e, const int64_t *moves);
 
 #endif

@@ -65,10 +65,8 @@ static int fc_in_core(fc_t *f, int prec, int kind, char uplo, int64_t m, int64_t
     return 0;
 }
 
-/* Whole on the first free GPU (LU; Cholesky with chol_panels 1), LU in
- * block columns there when the whole matrix has no room: 0,
- * BLASX_ERR_NOMEM (a Cholesky without room, nothing done), or as
- * blasx_factor_whole.  A shortage later on (pinned memory) is a failure
+/* Whole on the first free GPU (LU; Cholesky with chol_panels 1): 0,
+ * BLASX_ERR_NOMEM (no room, nothing done), or as blasx_factor_whole.  A shortage later on (pinned memory) is a failure
  * like another, not "no room": the host may hold part of the result. */
 static int fc_whole(int ngpu, unsigned first, int prec, int kind, char uplo, int64_t m, int64_t n, char *A,
                     int64_t lda, int64_t *ipiv, int64_t *info) {
@@ -80,34 +78,32 @@ static int fc_whole(int ngpu, unsigned first, int prec, int kind, char uplo, int
     size_t ws_bytes = 0;
     int room = fc_alloc_whole(&f, prec, kind, uplo, m, n, &ws_bytes), st = room;
     if (room == 0) st = fc_in_core(&f, prec, kind, uplo, m, n, A, lda, ipiv, info, ws_bytes);
-    else if (room == BLASX_ERR_NOMEM && kind == BLASX_FACTOR_GETRF) /* larger than the pool: in block columns */
-        st = blasx_fc_getrf_panels(&f, prec, m, n, A, lda, ipiv, info);
     int dev_st = st > 0 && st != BLASX_ERR_NOMEM ? st : 0; /* a shortage does not turn the GPU off */
     int64_t h2d = f.h2d, d2h = f.d2h;
     int wrote = blasx_fc_close(&f, dev_st);
-    if (room == BLASX_ERR_NOMEM && kind == BLASX_FACTOR_POTRF) return BLASX_ERR_NOMEM; /* nothing queued */
+    if (room == BLASX_ERR_NOMEM) return BLASX_ERR_NOMEM; /* nothing queued */
     if (st && !wrote) return BLASX_FACTOR_DECLINED; /* NaN, a backend's no, or a fault: host untouched */
     if (!st) blasx_runtime_whole_call(gi, h2d, d2h);
     return st;
 }
 
-/* Cholesky in block columns on the free GPUs (factor_team.c); LU, or a
- * Cholesky with chol_panels 1, whole on one GPU when it fits there. */
+/* In block columns on the free GPUs (factor_team.c) from order
+ * team_min_n (several GPUs), or on one when the matrix does not fit it
+ * whole; else whole on one GPU (LU; Cholesky with chol_panels 1). */
 static int fc_run(int ngpu, int prec, int kind, char uplo, int64_t m, int64_t n, char *A, int64_t lda,
                   int64_t *ipiv, int64_t *info) {
     static _Atomic unsigned next;
     unsigned first = atomic_fetch_add_explicit(&next, 1, memory_order_relaxed);
     int chol = kind == BLASX_FACTOR_POTRF;
+    /* several GPUs only where their work outweighs a column's trip through the host per step */
+    double order = (double)blasx_min64(m, n) * (prec >= BLASX_PREC_C ? 1.5874 : 1.0); /* 4^(1/3): complex, 4x the flops */
+    int several = ngpu > 1 && order >= (double)blasx_setting_int(BLASX_SETTING_LAPACK_TEAM_MIN_N);
     int st = BLASX_ERR_NOMEM;
-    if (!chol || blasx_setting_int(BLASX_SETTING_LAPACK_CHOL_PANELS) == 1)
+    if (chol ? blasx_setting_int(BLASX_SETTING_LAPACK_CHOL_PANELS) == 1 : !several)
         st = fc_whole(ngpu, first, prec, kind, uplo, m, n, A, lda, ipiv, info);
-    if (chol && st == BLASX_ERR_NOMEM) { /* in block columns, or too large to be whole */
-        /* several GPUs only where their work outweighs a column's trip through the host per step */
-        double order = (double)n * (prec >= BLASX_PREC_C ? 1.5874 : 1.0); /* 4^(1/3): complex, 4x the flops */
-        int several = ngpu > 1 && order >= (double)blasx_setting_int(BLASX_SETTING_LAPACK_TEAM_MIN_N);
-        return blasx_fc_potrf_team(ngpu, several, first, prec, uplo, n, A, lda, info);
-    }
-    return st == BLASX_ERR_NOMEM ? BLASX_FACTOR_DECLINED : st;
+    if (st != BLASX_ERR_NOMEM) return st;
+    if (chol) return blasx_fc_potrf_team(ngpu, several, first, prec, uplo, n, A, lda, info);
+    return blasx_fc_getrf_team(ngpu, several, first, prec, m, n, A, lda, ipiv, info);
 }
 
 int blasx_factor_whole(int prec, int kind, char uplo, int64_t m, int64_t n, void *A, int64_t lda, int64_t *ipiv,

@@ -1,33 +1,42 @@
-/* internal/runtime/factor_lu.c -- LU with partial pivoting on one GPU in
- * left-looking block columns, for a matrix larger than its pool
- * (factor_private.h).
+/* internal/runtime/factor_lu.c -- LU with partial pivoting in left-looking
+ * block columns on one GPU or a team of them (factor_private.h), for a
+ * matrix larger than a GPU's pool or one worth several GPUs.
  *
- * Role: the out-of-core LU (the in-core one is whole: factor_call.c).
- * Block column J (all m rows, w columns) goes up; the finished columns
- * before it stream up in chunks of q through two buffers (the next copies
- * while this one is used): each solves its rows of J (TRSM with the
- * chunk's unit lower diagonal block) and updates the rows below (GEMM);
- * then the rows from J down are factored in place (the backend's getrf),
- * the column goes back with its pivots, and the host applies those row
- * interchanges to every other column, as LAPACK's xGETRF does -- so the
- * columns streamed for the next one hold the rows in its order.  The host
- * moves the matrix once each way plus about n^3 / (3 w) elements.
+ * Role: block columns of width w are dealt round robin to the members.  A
+ * member's column J (all m rows) goes up and meets the interchanges of
+ * the panels finished so far on the GPU (row moves, device.h); the
+ * finished columns before it stream up in chunks of q through two buffers,
+ * each once its owner put it back: the chunk's rows of J are solved (TRSM
+ * with its unit lower block) and the rows below updated (GEMM).  Row
+ * interchanges never touch the host between panels: a column in host
+ * memory keeps its rows in the order its own panel left them, and a chunk
+ * meets the later panels' interchanges on the GPU after its copy up; as a
+ * GEMM updates rows independently, J can take the chunks of every panel
+ * finished so far and apply a later panel's interchanges when that one
+ * finishes.  Then the rows from J down are factored in place (the
+ * backend's getrf), the column goes back with its pivots, and the team
+ * learns that panel is done.  At the end the caller applies each panel's
+ * later interchanges to its columns on the host, once (blasx_fc_lu_finish).
  *
- * Invariants: host writes begin only after the first column was factored
- * on the device, and only after a scan found no NaN or Inf in A (the
- * backend's getrf does not carry them through as LAPACK does: such a
- * matrix is declined, the recursion takes it).  INFO is LAPACK's: the
- * first exactly zero pivot, the factorization completed.
+ * Invariants: panels finish in order (J's getrf waits for every earlier
+ * panel), so "columns 0 .. done-1 are final in host memory and their
+ * pivots in ipiv" (the team's done) is all a member needs; a member waits
+ * only for panels before its current one, so the lowest unfinished
+ * panel's owner never waits.  INFO is LAPACK's: the first exactly zero
+ * pivot, the factorization completed.  The matrix holds no NaN or Inf (the
+ * caller scanned it: the backend's getrf does not carry them through).
  *
- * Failure: a failure before the first host write is declined; later it is
- * returned (the host holds part of the result).  Threading: the thread
- * holding the GPU's direct slot; the host's row interchanges and the scan
- * run on the NUMA pool.
+ * Failure: a failure before any member wrote to the host is declined;
+ * later it is returned (the host holds part of the result); either way the
+ * team ends.  Threading: one thread per member, the one holding its GPU's
+ * direct slot.
  */
-#include <math.h>
+#include <pthread.h>
 #include <stdatomic.h>
+#include <stdlib.h>
 #include <string.h>
 
+#include "internal/base/settings.h"
 #include "internal/runtime/factor_call.h"
 #include "internal/runtime/factor_private.h"
 #include "numa/hybrid_gemm.h"
@@ -35,23 +44,40 @@
 
 typedef struct {
     fc_t *f;
-    int prec;
-    int64_t m, n, lda, w, q;
+    fc_team_t *t;
+    int rank, prec;
+    int64_t m, n, mn, lda, w, q, step;
     char *A;
-    uintptr_t P, Q[2], piv, info, ws;
-    size_t ws_bytes;
+    int64_t *ipiv;    /* the program's: a panel's entries written by its owner before done passes it */
+    int64_t *moves;   /* host: 2 m entries (row moves), then m (a permutation being composed) */
+    uintptr_t P, Q[2], piv, info, ws, mv;
+    size_t ws_bytes, mv_bytes;
     blasx_event_t e_in, e_done[2];
     int q_live[2];
 } lu_t;
 
-/* ---- the host's part: row interchanges (numa/laswp.h), the scan for NaN/Inf */
+#define LU_NEV 3
 
-/* Panel J's interchanges (rows J..J+kp) applied to every other column. */
-static void lu_swap_others(const lu_t *o, const int64_t *ipiv, int64_t J, int64_t jb, int64_t kp) {
-    const size_t esz = o->f->esz;
-    blasx_laswp(o->A, esz, o->lda, J, J, J + kp, ipiv, 1);
-    blasx_laswp(o->A + (size_t)(J + jb) * (size_t)o->lda * esz, esz, o->lda, o->n - J - jb, J, J + kp, ipiv, 1);
+/* ---- row interchanges as row moves ---------------------------------------- */
+
+/* Queues on the compute stream the interchanges ipiv[k1 .. k2-1] (global,
+ * 1-based) on the cols columns of the device block at d (ld) whose row 0
+ * is global row r0 <= k1: composed on the host into moves, done at once. */
+static int lu_permute(lu_t *o, uintptr_t d, int64_t ld, int64_t cols, int64_t r0, int64_t k1, int64_t k2) {
+    if (k1 >= k2 || cols <= 0) return 0;
+    int64_t *perm = o->moves + 2 * o->m, span = o->m - k1, nm = 0;
+    for (int64_t x = 0; x < span; x++) perm[x] = k1 + x;
+    for (int64_t i = k1; i < k2; i++) { /* perm[x - k1]: the original row now at row x */
+        int64_t r = o->ipiv[i] - 1, tmp = perm[i - k1];
+        perm[i - k1] = perm[r - k1], perm[r - k1] = tmp;
+    }
+    for (int64_t x = 0; x < span; x++)
+        if (perm[x] != k1 + x) o->moves[nm++] = k1 + x - r0;
+    for (int64_t t = 0; t < nm; t++) o->moves[nm + t] = perm[o->moves[t] + r0 - k1] - r0;
+    return o->f->d.be->row_move(o->f->d.s, o->f->esz, d, ld, cols, nm, o->moves, o->mv, o->mv_bytes);
 }
+
+/* ---- the scan for NaN and Inf ------------------------------------------- */
 
 typedef struct {
     const char *A;
@@ -80,56 +106,46 @@ static void lu_scan_part(void *arg, int tid, int T) {
 
 /* On the pool as the interchanges go: a thread per laswp_par_min elements
  * and laswp_cols columns, at most one per usable core. */
-static int lu_nonfinite(const lu_t *o) {
-    lu_scan_t h = {.A = o->A, .esz = o->f->esz, .ld = (size_t)o->lda, .m = o->m, .n = o->n};
-    h.dbl = o->prec == BLASX_PREC_D || o->prec == BLASX_PREC_Z;
-    int64_t threads = blasx_min64(o->n / blasx_cfg.lapack.laswp_cols, o->m * o->n / blasx_cfg.lapack.laswp_par_min);
+int blasx_fc_nonfinite(int prec, int64_t m, int64_t n, const char *A, int64_t lda) {
+    static const size_t esz[5] = {0, 4, 8, 8, 16};
+    lu_scan_t h = {.A = A, .esz = esz[prec], .ld = (size_t)lda, .m = m, .n = n};
+    h.dbl = prec == BLASX_PREC_D || prec == BLASX_PREC_Z;
+    int64_t threads = blasx_min64(n / blasx_cfg.lapack.laswp_cols, m * n / blasx_cfg.lapack.laswp_par_min);
     threads = blasx_min64(threads, blasx_numa_usable_cores());
     if (threads < 2 || !blasx_numa_run((int)threads, lu_scan_part, &h)) lu_scan_part(&h, 0, 1);
     return atomic_load(&h.bad);
 }
 
-/* ---- the device's part ----------------------------------------------------- */
+/* ---- the member's column ---------------------------------------------------- */
 
-/* A column of width w, two chunks of q, the pivots, INFO and the
- * workspace in one pool block: the widest that fits, from n / 2 down by
- * fifths in multiples of cfg.lapack.ooc_min_w. */
-static int lu_alloc(lu_t *o) {
-    fc_t *f = o->f;
-    const int64_t wmin = blasx_cfg.lapack.ooc_min_w;
-    int64_t w0 = blasx_min64(((o->n + 1) / 2 + wmin - 1) / wmin * wmin, o->n); /* >= 1, <= n */
-    for (int64_t w = w0; w == w0 || w >= wmin; w = w * 4 / 5 / wmin * wmin) {
-        int64_t q = blasx_min64(w, 4 * wmin);
-        size_t ws = 0, pan = fc_round((size_t)o->m * (size_t)w * f->esz), chunk = fc_round((size_t)o->m * (size_t)q * f->esz);
-        if (f->d.be->factor_ws(f->d.s, o->prec, BLASX_FACTOR_GETRF, 'N', o->m, w, o->m, &ws))
-            return BLASX_FACTOR_DECLINED;
-        size_t piv = fc_round((size_t)w * 8);
-        if (blasx_cache_alloc_block(f->d.cache, pan + 2 * chunk + piv + FC_ALIGN + fc_round(ws), 0, &f->blk) != 0)
-            continue;
-        o->w = w, o->q = q, o->ws_bytes = ws;
-        o->P = f->blk, o->Q[0] = o->P + pan, o->Q[1] = o->Q[0] + chunk, o->piv = o->Q[1] + chunk;
-        o->info = o->piv + piv, o->ws = o->info + FC_ALIGN;
-        return 0;
-    }
-    return BLASX_FACTOR_DECLINED;
-}
-
-/* Column J (in P, ld m, jb wide) less the finished columns before it,
- * streamed in chunks: their rows of J solved, the rows below updated. */
-static int lu_stream(lu_t *o, int64_t J, int64_t jb) {
+/* Column J (in P, jb wide, its rows in the order of the interchanges
+ * before *applied) less the finished columns before it, streamed in
+ * chunks as their panels finish: the chunk's rows of J solved, the rows
+ * below updated.  Returns 0 (*applied: J's panel start, or mn), or
+ * FC_QUIT / a status. */
+static int lu_stream(lu_t *o, int64_t J, int64_t jb, int64_t *applied) {
     fc_t *f = o->f;
     const blasx_device_backend_t *be = f->d.be;
     blasx_stream_t cs = f->d.s, io = f->d.s_out;
     size_t e = f->esz;
-    int64_t end = blasx_min64(J, o->m), kb;
+    int64_t end = blasx_min64(J, o->mn), kb;
     for (int64_t K = 0, k = 0; K < end; K += kb, k++) {
         int b = (int)(k & 1);
-        kb = blasx_min64(o->q, end - K);
+        int64_t pend = blasx_min64((K / o->w + 1) * o->w, o->mn); /* the end of K's panel */
+        kb = blasx_min64(o->q, pend - K);
         int64_t r = o->m - K; /* the chunk's rows: K.. */
+        int st = blasx_fc_team_wait(o->t, pend);
+        if (st) return st;
+        if (*applied < pend) { /* panels finished since: their interchanges on J first */
+            int64_t upto = blasx_min64(blasx_min64(blasx_fc_team_done_now(o->t), J), o->mn);
+            BLASX_TRY(lu_permute(o, o->P, o->m, jb, 0, *applied, upto));
+            *applied = upto;
+        }
         if (o->q_live[b]) BLASX_TRY(be->stream_wait_event(io, o->e_done[b]));
         BLASX_TRY(blasx_fc_up(f, io, o->Q[b], r, o->A + ((size_t)K + (size_t)K * (size_t)o->lda) * e, o->lda, r, kb));
         BLASX_TRY(be->event_record(o->e_in, io));
         BLASX_TRY(be->stream_wait_event(cs, o->e_in));
+        BLASX_TRY(lu_permute(o, o->Q[b], r, kb, K, pend, *applied)); /* the later panels' interchanges */
         blasx_view_t l = blasx_fc_view(o->Q[b], r, 0, 0, kb, kb, e), u = blasx_fc_view(o->P, o->m, K, 0, kb, jb, e);
         BLASX_TRY(blasx_fc_step(f, o->prec, BLASX_K_TRSM, (char[4]){'L', 'L', 'N', 'U'}, 1, &l, NULL, &u));
         if (r > kb) {
@@ -143,53 +159,121 @@ static int lu_stream(lu_t *o, int64_t J, int64_t jb) {
     return 0;
 }
 
-static int lu_run(lu_t *o, int64_t *ipiv, int64_t *info) {
+/* Column J: up, updated, factored from row J down, back with its pivots;
+ * the team learns the panel is done. */
+static int lu_column(lu_t *o, int64_t J) {
     fc_t *f = o->f;
     const blasx_device_backend_t *be = f->d.be;
     blasx_stream_t s = f->d.s;
     size_t e = f->esz;
-    BLASX_TRY(lu_alloc(o));
-    const char *end = o->A + ((size_t)(o->n - 1) * (size_t)o->lda + (size_t)o->m) * e - 1;
-    BLASX_TRY(blasx_fc_host_setup(f, o->A, end, (size_t)o->m * e, (size_t)o->w * 8));
-    BLASX_TRY(be->event_create(f->d.dev, &o->e_in));
-    BLASX_TRY(be->event_create(f->d.dev, &o->e_done[0]));
-    BLASX_TRY(be->event_create(f->d.dev, &o->e_done[1]));
-    if (lu_nonfinite(o)) return BLASX_FACTOR_DECLINED;
-    int64_t first = 0;
-    for (int64_t J = 0; J < o->n; J += o->w) {
-        int64_t jb = blasx_min64(o->w, o->n - J), kp = blasx_min64(jb, o->m - J);
-        char *h = o->A + (size_t)J * (size_t)o->lda * e;
-        BLASX_TRY(blasx_fc_up(f, s, o->P, o->m, h, o->lda, o->m, jb));
-        BLASX_TRY(lu_stream(o, J, jb));
-        if (kp > 0) {
-            BLASX_TRY(be->factor(s, o->prec, BLASX_FACTOR_GETRF, 'N', o->m - J, jb, o->P + (uintptr_t)((size_t)J * e),
-                                 o->m, o->piv, o->ws, o->ws_bytes, o->info));
-            BLASX_TRY(be->copy_d2h(s, f->small, 16, o->info, 16, (blasx_shape_t){16, 1, 16, 1}));
-            BLASX_TRY(be->copy_d2h(s, f->small + FC_ALIGN, kp * 8, o->piv, kp * 8, (blasx_shape_t){kp * 8, 1, kp * 8, 1}));
-        }
-        BLASX_TRY(blasx_fc_down(f, s, h, o->lda, o->P, o->m, o->m, jb)); /* after the factorization: INFO is back */
-        if (kp <= 0) continue;
+    int64_t jb = blasx_min64(o->w, o->n - J), kp = blasx_min64(jb, o->m - J);
+    char *h = o->A + (size_t)J * (size_t)o->lda * e;
+    int64_t applied = blasx_min64(blasx_min64(blasx_fc_team_done_now(o->t), o->mn), J);
+    BLASX_TRY(blasx_fc_up(f, s, o->P, o->m, h, o->lda, o->m, jb));
+    BLASX_TRY(lu_permute(o, o->P, o->m, jb, 0, 0, applied));
+    int st = lu_stream(o, J, jb, &applied);
+    if (st) return st;
+    if (kp > 0) {
+        BLASX_TRY(be->factor(s, o->prec, BLASX_FACTOR_GETRF, 'N', o->m - J, jb, o->P + (uintptr_t)((size_t)J * e), o->m,
+                             o->piv, o->ws, o->ws_bytes, o->info));
+        BLASX_TRY(be->copy_d2h(s, f->small, 16, o->info, 16, (blasx_shape_t){16, 1, 16, 1}));
+        BLASX_TRY(be->copy_d2h(s, f->small + FC_ALIGN, kp * 8, o->piv, kp * 8, (blasx_shape_t){kp * 8, 1, kp * 8, 1}));
+    }
+    if (blasx_fc_team_ended(o->t)) return FC_QUIT; /* another failed: the host may still be untouched */
+    BLASX_TRY(blasx_fc_down(f, s, h, o->lda, o->P, o->m, o->m, jb)); /* after the factorization: INFO is back */
+    int64_t info = 0;
+    if (kp > 0) {
         int32_t inf;
         memcpy(&inf, f->small, sizeof inf);
-        if (inf > 0 && first == 0) first = J + inf;
-        memcpy(ipiv + J, f->small + FC_ALIGN, (size_t)kp * 8);
-        for (int64_t i = J; i < J + kp; i++) ipiv[i] += J;
-        lu_swap_others(o, ipiv, J, jb, kp);
+        if (inf > 0) info = J + inf;
+        memcpy(o->ipiv + J, f->small + FC_ALIGN, (size_t)kp * 8);
+        for (int64_t i = J; i < J + kp; i++) o->ipiv[i] += J;
     }
-    *info = first;
+    blasx_fc_team_pivots(o->t, J + jb, info);
     return 0;
 }
 
-int blasx_fc_getrf_panels(fc_t *f, int prec, int64_t m, int64_t n, char *A, int64_t lda, int64_t *ipiv,
-                          int64_t *info) {
+/* ---- room ------------------------------------------------------------------- */
+
+/* A column of width w, two chunks of q, the row-move scratch (the moves
+ * and a chunk's worth of rows), the pivots, INFO and the workspace in one
+ * pool block: 0, BLASX_ERR_NOMEM, or BLASX_FACTOR_DECLINED. */
+static int lu_alloc_w(lu_t *o, int64_t w) {
+    fc_t *f = o->f;
+    int64_t q = blasx_min64(w, 4 * blasx_cfg.lapack.ooc_min_w);
+    size_t ws = 0, pan = fc_round((size_t)o->m * (size_t)w * f->esz), chunk = fc_round((size_t)o->m * (size_t)q * f->esz);
+    size_t mv = fc_round((size_t)o->m * 16) + chunk, piv = fc_round((size_t)w * 8);
+    if (f->d.be->factor_ws(f->d.s, o->prec, BLASX_FACTOR_GETRF, 'N', o->m, w, o->m, &ws)) return BLASX_FACTOR_DECLINED;
+    if (blasx_cache_alloc_block(f->d.cache, pan + 2 * chunk + mv + piv + FC_ALIGN + fc_round(ws), 0, &f->blk) != 0)
+        return BLASX_ERR_NOMEM;
+    o->w = w, o->q = q, o->ws_bytes = ws, o->mv_bytes = mv;
+    o->P = f->blk, o->Q[0] = o->P + pan, o->Q[1] = o->Q[0] + chunk, o->mv = o->Q[1] + chunk;
+    o->piv = o->mv + mv, o->info = o->piv + piv, o->ws = o->info + FC_ALIGN;
+    return 0;
+}
+
+/* The widest columns that fit every member (n / (size max(2,
+ * chol_panels)), then a fifth narrower each time, in multiples of
+ * cfg.lapack.ooc_min_w), agreed by the team, then the host memory and
+ * events.  0, or what the member or the team could not do: nothing was
+ * written yet. */
+static int lu_alloc(lu_t *o) {
+    fc_t *f = o->f;
+    const int64_t wmin = blasx_cfg.lapack.ooc_min_w;
+    const int64_t parts = blasx_max64(2, blasx_setting_int(BLASX_SETTING_LAPACK_CHOL_PANELS)) * o->t->size;
+    int st = BLASX_FACTOR_DECLINED;
+    int64_t w0 = blasx_min64(((o->n + parts - 1) / parts + wmin - 1) / wmin * wmin, o->n);
+    for (int64_t w = w0; w == w0 || w >= wmin; w = w * 4 / 5 / wmin * wmin)
+        if ((st = lu_alloc_w(o, w)) != BLASX_ERR_NOMEM) break;
+    if (st == BLASX_ERR_NOMEM) st = BLASX_FACTOR_DECLINED;
+    if (!st && f->d.be->row_move(f->d.s, f->esz, o->P, o->m, 0, 0, NULL, o->mv, o->mv_bytes))
+        st = BLASX_FACTOR_DECLINED; /* the backend cannot move rows after all */
+    int64_t w = st ? 0 : o->w;
+    if (!blasx_fc_team_meet(o->t, st == 0, &w)) return st ? st : BLASX_FACTOR_DECLINED;
+    if (w < o->w) { /* the team's narrower width */
+        blasx_cache_free_block(f->d.cache, f->blk);
+        f->blk = 0;
+        st = lu_alloc_w(o, w);
+        if (st == BLASX_ERR_NOMEM) st = BLASX_FACTOR_DECLINED;
+    }
+    o->step = o->w * o->t->size;
+    const char *end = o->A + ((size_t)(o->n - 1) * (size_t)o->lda + (size_t)o->m) * f->esz - 1;
+    if (!st) st = blasx_fc_host_setup(f, o->A, end, (size_t)o->m * f->esz, (size_t)o->w * 8);
+    if (!st && !(o->moves = malloc((size_t)o->m * 3 * sizeof(int64_t)))) st = BLASX_FACTOR_DECLINED;
+    blasx_event_t *ev[LU_NEV] = {&o->e_in, &o->e_done[0], &o->e_done[1]};
+    for (int i = 0; i < LU_NEV && !st; i++) st = f->d.be->event_create(f->d.dev, ev[i]);
+    int64_t none = 0;
+    if (!blasx_fc_team_meet(o->t, st == 0, &none)) return st ? st : BLASX_FACTOR_DECLINED;
+    return 0;
+}
+
+int blasx_fc_getrf_panels(fc_t *f, fc_team_t *t, int rank, int prec, int64_t m, int64_t n, char *A, int64_t lda,
+                          int64_t *ipiv) {
     lu_t o;
     memset(&o, 0, sizeof o);
-    o.f = f, o.prec = prec, o.m = m, o.n = n, o.lda = lda, o.A = A;
-    int st = lu_run(&o, ipiv, info);
-    int s1 = f->d.be->stream_sync(f->d.s), s2 = f->d.be->stream_sync(f->d.s_out); /* idle before the events go */
-    if (st == 0 && (s1 || s2)) st = s1 ? s1 : s2;
-    blasx_event_t ev[3] = {o.e_in, o.e_done[0], o.e_done[1]};
-    for (int i = 0; i < 3; i++)
+    o.f = f, o.t = t, o.rank = rank, o.prec = prec, o.m = m, o.n = n, o.mn = blasx_min64(m, n), o.lda = lda, o.A = A;
+    o.ipiv = ipiv;
+    int st = lu_alloc(&o);
+    if (!st && rank == 0) {
+        pthread_mutex_lock(&t->lock);
+        t->width = o.w;
+        pthread_mutex_unlock(&t->lock);
+    }
+    for (int64_t J = (int64_t)rank * o.w; !st && J < n; J += o.step) st = lu_column(&o, J);
+    /* streams idle before the events and the block go (a member that quit has work queued) */
+    int s1 = f->d.be->stream_sync(f->d.s), s2 = f->d.be->stream_sync(f->d.s_out);
+    if (st <= 0 && st != BLASX_FACTOR_DECLINED && (s1 || s2)) st = s1 ? s1 : s2;
+    blasx_event_t ev[LU_NEV] = {o.e_in, o.e_done[0], o.e_done[1]};
+    for (int i = 0; i < LU_NEV; i++)
         if (ev[i]) f->d.be->event_destroy(ev[i]);
+    free(o.moves);
     return st;
+}
+
+void blasx_fc_lu_finish(size_t esz, int64_t m, int64_t n, char *A, int64_t lda, const int64_t *ipiv, int64_t w) {
+    int64_t mn = blasx_min64(m, n);
+    for (int64_t J = 0; J < mn; J += w) {
+        int64_t pend = blasx_min64(J + w, mn);
+        if (pend < mn) blasx_laswp(A + (size_t)J * (size_t)lda * esz, esz, lda, pend - J, pend, mn, ipiv, 1);
+    }
 }

@@ -1,4 +1,4 @@
-/* internal/runtime/factor_meet.c -- where the members of a Cholesky's team
+/* internal/runtime/factor_meet.c -- where the members of a factorization's team
  * (factor_team.c) wait for each other: agreeing on a value, a column
  * finished in host memory, the end (factor_private.h).
  *
@@ -35,6 +35,21 @@ void blasx_fc_team_done(fc_team_t *t, int64_t upto) {
     if (upto > t->done) t->done = upto;
     pthread_cond_broadcast(&t->cond);
     pthread_mutex_unlock(&t->lock);
+}
+
+void blasx_fc_team_pivots(fc_team_t *t, int64_t upto, int64_t info) {
+    pthread_mutex_lock(&t->lock);
+    if (upto > t->done) t->done = upto;
+    if (info > 0 && (t->info == 0 || info < t->info)) t->info = info;
+    pthread_cond_broadcast(&t->cond);
+    pthread_mutex_unlock(&t->lock);
+}
+
+int64_t blasx_fc_team_done_now(fc_team_t *t) {
+    pthread_mutex_lock(&t->lock);
+    int64_t d = t->done;
+    pthread_mutex_unlock(&t->lock);
+    return d;
 }
 
 int blasx_fc_team_wait(fc_team_t *t, int64_t upto) {

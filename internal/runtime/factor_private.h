@@ -104,7 +104,7 @@ BLASX_INTERNAL int blasx_fc_close(fc_t *f, int dev_st);
  * positive -- a NaN there, which cuSOLVER's upper path lets through. */
 BLASX_INTERNAL int64_t blasx_fc_chol_info(const fc_t *f, int prec, int64_t n);
 
-/* A Cholesky shared by the GPUs of a team (factor_team.c): block columns
+/* A Cholesky or an LU shared by the GPUs of a team (factor_team.c): block columns
  * dealt round robin; a member reads another's columns from host memory once
  * their owner copied them back (done).  Size 1: one GPU, no threads.
  * Threading: every field after the first two under lock. */
@@ -112,8 +112,9 @@ typedef struct {
     pthread_mutex_t lock;
     pthread_cond_t cond;
     int size;      /* members: GPUs taking part */
-    int64_t done;  /* columns 0 .. done-1 are final in host memory */
-    int64_t info;  /* the INFO > 0 a member found, else 0 */
+    int64_t done;  /* columns 0 .. done-1 are final in host memory (LU: and their pivots) */
+    int64_t info;  /* the INFO > 0 a member found (LU: the least), else 0 */
+    int64_t width; /* LU: the block columns' width, set by member 0 */
     int quit;      /* a member stopped (INFO) or failed: the others end */
     int arrived, gen, bad; /* fc_team_meet's round */
     int64_t least;
@@ -129,6 +130,11 @@ typedef struct {
 BLASX_INTERNAL int blasx_fc_team_meet(fc_team_t *t, int ok, int64_t *v);
 /* Columns 0 .. upto-1 are final in host memory. */
 BLASX_INTERNAL void blasx_fc_team_done(fc_team_t *t, int64_t upto);
+/* LU: the panel ending at column upto is final with its pivots; info > 0:
+ * its first zero pivot (the team keeps the least). */
+BLASX_INTERNAL void blasx_fc_team_pivots(fc_team_t *t, int64_t upto, int64_t info);
+/* The columns final now (t->done). */
+BLASX_INTERNAL int64_t blasx_fc_team_done_now(fc_team_t *t);
 /* Waits until columns 0 .. upto-1 are final: 0, or FC_QUIT once a member
  * stopped or failed. */
 BLASX_INTERNAL int blasx_fc_team_wait(fc_team_t *t, int64_t upto);
@@ -147,12 +153,22 @@ BLASX_INTERNAL void blasx_fc_team_quit(fc_team_t *t, int64_t info);
 BLASX_INTERNAL int blasx_fc_potrf_panels(fc_t *f, fc_team_t *t, int rank, int prec, char uplo, int64_t n, char *A,
                                          int64_t lda);
 
-/* LU with partial pivoting of the m x n matrix A on the GPU of f in
- * left-looking block columns (factor_lu.c), for a matrix larger than its
- * pool: 0 with ipiv and *info, BLASX_FACTOR_DECLINED (no room, a NaN or
- * Inf in A, or a failure before any host write), or a status > 0. */
-BLASX_INTERNAL int blasx_fc_getrf_panels(fc_t *f, int prec, int64_t m, int64_t n, char *A, int64_t lda, int64_t *ipiv,
-                                         int64_t *info);
+/* Member `rank` of team t factors its block columns of the m x n matrix A
+ * (LU with partial pivoting, factor_lu.c), in left-looking block columns
+ * of a width the members agree on (t->width), writing its panels' ipiv
+ * entries; the interchanges of later panels are left to
+ * blasx_fc_lu_finish.  Returns 0, FC_QUIT, BLASX_FACTOR_DECLINED (no room
+ * on some member, or the backend's no: nothing written by anyone), or a
+ * status > 0.  A has no NaN or Inf (blasx_fc_nonfinite). */
+BLASX_INTERNAL int blasx_fc_getrf_panels(fc_t *f, fc_team_t *t, int rank, int prec, int64_t m, int64_t n, char *A,
+                                         int64_t lda, int64_t *ipiv);
+/* After the members: each panel of width w gets the later panels'
+ * interchanges on the host (LAPACK's L), once. */
+BLASX_INTERNAL void blasx_fc_lu_finish(size_t esz, int64_t m, int64_t n, char *A, int64_t lda, const int64_t *ipiv,
+                                       int64_t w);
+/* 1 when the m x n matrix A holds a NaN or an Inf (a scan on the NUMA
+ * pool). */
+BLASX_INTERNAL int blasx_fc_nonfinite(int prec, int64_t m, int64_t n, const char *A, int64_t lda);
 
 /* Cholesky in block columns on every free one of ngpu GPUs (several), or
  * on the first free one from GPU `first` on (factor_team.c): 0 with
@@ -160,5 +176,8 @@ BLASX_INTERNAL int blasx_fc_getrf_panels(fc_t *f, int prec, int64_t m, int64_t n
  * GPUs' copies are counted in the calling thread's per-call counters. */
 BLASX_INTERNAL int blasx_fc_potrf_team(int ngpu, int several, unsigned first, int prec, char uplo, int64_t n, char *A,
                                        int64_t lda, int64_t *info);
+/* LU with partial pivoting the same way (ipiv and *info as LAPACK's). */
+BLASX_INTERNAL int blasx_fc_getrf_team(int ngpu, int several, unsigned first, int prec, int64_t m, int64_t n, char *A,
+                                       int64_t lda, int64_t *ipiv, int64_t *info);
 
 #endif

@@ -1,7 +1,8 @@
-/* internal/runtime/factor_team.c -- a Cholesky in block columns on every
- * free GPU at once, or on the first free one (below cfg.lapack.team_min_n,
- * where a column's trip through the host per step outweighs a second GPU)
- * (factor_private.h; the columns' work in factor_panels.c).
+/* internal/runtime/factor_team.c -- a Cholesky or an LU in block columns
+ * on every free GPU at once, or on the first free one (below
+ * cfg.lapack.team_min_n, where a column's trip through the host per step
+ * outweighs a second GPU) (factor_private.h; the columns' work in
+ * factor_panels.c and factor_lu.c).
  *
  * Role: one thread per GPU, the caller's among them, each holding its
  * GPU's direct slot for the whole factorization; the block columns are
@@ -38,10 +39,11 @@ typedef struct {
     fc_team_t team;
     int expect;   /* threads that will ask for a slot; 0 until all were started */
     int asked;
-    int prec;
+    int prec, kind;
     char uplo;
-    int64_t n, lda;
+    int64_t m, n, lda;
     char *A;
+    int64_t *ipiv; /* LU */
 } fc_call_t;
 
 typedef struct {
@@ -70,7 +72,9 @@ static void *fc_member(void *arg) {
     int rank = fc_team_join(c, blasx_fc_open(&f, m->gpu, c->prec));
     if (rank < 0) return NULL;
     m->member = 1;
-    int st = blasx_fc_potrf_panels(&f, &c->team, rank, c->prec, c->uplo, c->n, c->A, c->lda);
+    int st = c->kind == BLASX_FACTOR_POTRF
+                 ? blasx_fc_potrf_panels(&f, &c->team, rank, c->prec, c->uplo, c->n, c->A, c->lda)
+                 : blasx_fc_getrf_panels(&f, &c->team, rank, c->prec, c->m, c->n, c->A, c->lda, c->ipiv);
     int dev_st = st > 0 && st != BLASX_ERR_NOMEM ? st : 0; /* a shortage does not turn the GPU off */
     if (st > 0) blasx_fc_team_quit(&c->team, 0);
     m->st = st, m->h2d = f.h2d, m->d2h = f.d2h;
@@ -78,21 +82,17 @@ static void *fc_member(void *arg) {
     return NULL;
 }
 
-int blasx_fc_potrf_team(int ngpu, int several, unsigned first, int prec, char uplo, int64_t n, char *A, int64_t lda,
-                        int64_t *info) {
-    fc_call_t c;
-    memset(&c, 0, sizeof c);
-    pthread_mutex_init(&c.team.lock, NULL);
-    pthread_cond_init(&c.team.cond, NULL);
-    c.prec = prec, c.uplo = uplo, c.n = n, c.lda = lda, c.A = A;
+/* The members run c; 0 with c->team's info, BLASX_FACTOR_DECLINED
+ * (nothing written), or a status > 0. */
+static int fc_team_run(int ngpu, int several, unsigned first, fc_call_t *c) {
     fc_member_t m[BLASX_CFG_MAX_GPUS];
     memset(m, 0, sizeof m);
     if (ngpu > BLASX_CFG_MAX_GPUS) ngpu = BLASX_CFG_MAX_GPUS;
-    for (int i = 0; i < ngpu; i++) m[i].c = &c, m[i].gpu = (int)((first + (unsigned)i) % (unsigned)ngpu);
+    for (int i = 0; i < ngpu; i++) m[i].c = c, m[i].gpu = (int)((first + (unsigned)i) % (unsigned)ngpu);
     if (!several) { /* the first free GPU, alone */
-        c.expect = 1;
-        for (int i = 0; i < ngpu && c.team.size == 0; i++) {
-            c.asked = 0;
+        c->expect = 1;
+        for (int i = 0; i < ngpu && c->team.size == 0; i++) {
+            c->asked = 0;
             fc_member(&m[i]);
         }
     } else {
@@ -101,13 +101,13 @@ int blasx_fc_potrf_team(int ngpu, int several, unsigned first, int prec, char up
             m[i].running = pthread_create(&m[i].th, NULL, fc_member, &m[i]) == 0;
             started += m[i].running;
         }
-        pthread_mutex_lock(&c.team.lock);
-        c.expect = started;
-        pthread_cond_broadcast(&c.team.cond);
-        pthread_mutex_unlock(&c.team.lock);
+        pthread_mutex_lock(&c->team.lock);
+        c->expect = started;
+        pthread_cond_broadcast(&c->team.cond);
+        pthread_mutex_unlock(&c->team.lock);
         fc_member(&m[0]);
     }
-    int st = c.team.size > 0 ? 0 : BLASX_FACTOR_DECLINED, wrote = 0, counted = 0;
+    int st = c->team.size > 0 ? 0 : BLASX_FACTOR_DECLINED, wrote = 0, counted = 0;
     for (int i = 0; i < ngpu; i++) {
         if (m[i].running) pthread_join(m[i].th, NULL);
         if (!m[i].member) continue;
@@ -120,9 +120,47 @@ int blasx_fc_potrf_team(int ngpu, int several, unsigned first, int prec, char up
             if (counted++ == 0) blasx_runtime_whole_call(m[i].gpu, m[i].h2d, m[i].d2h);
             else blasx_runtime_whole_call_also(m[i].gpu, m[i].h2d, m[i].d2h);
         }
+    }
+    return st && !wrote ? BLASX_FACTOR_DECLINED : st;
+}
+
+static void fc_call_init(fc_call_t *c, int prec, int kind, int64_t m, int64_t n, char *A, int64_t lda) {
+    memset(c, 0, sizeof *c);
+    pthread_mutex_init(&c->team.lock, NULL);
+    pthread_cond_init(&c->team.cond, NULL);
+    c->prec = prec, c->kind = kind, c->m = m, c->n = n, c->lda = lda, c->A = A;
+}
+
+static void fc_call_destroy(fc_call_t *c) {
+    pthread_cond_destroy(&c->team.cond);
+    pthread_mutex_destroy(&c->team.lock);
+}
+
+int blasx_fc_potrf_team(int ngpu, int several, unsigned first, int prec, char uplo, int64_t n, char *A, int64_t lda,
+                        int64_t *info) {
+    fc_call_t c;
+    fc_call_init(&c, prec, BLASX_FACTOR_POTRF, n, n, A, lda);
+    c.uplo = uplo;
+    int st = fc_team_run(ngpu, several, first, &c);
+    if (st == 0) *info = c.team.info;
+    fc_call_destroy(&c);
+    return st;
+}
+
+/* A matrix holding a NaN or an Inf is declined before anything is written
+ * (the backend's getrf does not carry them through as LAPACK does). */
+int blasx_fc_getrf_team(int ngpu, int several, unsigned first, int prec, int64_t m, int64_t n, char *A,
+                        int64_t lda, int64_t *ipiv, int64_t *info) {
+    static const size_t esz[5] = {0, 4, 8, 8, 16};
+    if (blasx_fc_nonfinite(prec, m, n, A, lda)) return BLASX_FACTOR_DECLINED;
+    fc_call_t c;
+    fc_call_init(&c, prec, BLASX_FACTOR_GETRF, m, n, A, lda);
+    c.ipiv = ipiv;
+    int st = fc_team_run(ngpu, several, first, &c);
+    if (st == 0) {
+        blasx_fc_lu_finish(esz[prec], m, n, A, lda, ipiv, c.team.width);
         *info = c.team.info;
     }
-    pthread_cond_destroy(&c.team.cond);
-    pthread_mutex_destroy(&c.team.lock);
-    return st && !wrote ? BLASX_FACTOR_DECLINED : st;
+    fc_call_destroy(&c);
+    return st;
 }

@@ -1,0 +1,77 @@
+/* internal/device/device_cuda_kernels.c -- blasx's own CUDA kernels in the
+ * CUDA backend: row moves (device.h, row_move) from
+ * kernels/cuda/rowmove.cu.
+ *
+ * Role: the kernels come as PTX text compiled into the library
+ * (kernels/cuda/rowmove_ptx.h), loaded once per process with
+ * cudaLibraryLoadData -- context-independent, so every GPU gets them on
+ * first launch -- and launched with cudaLaunchKernel on the caller's
+ * stream.  The library's build needs no nvcc, only the driver's PTX JIT.
+ *
+ * Failure: a driver that cannot load the PTX (too old for its version)
+ * makes every row_move decline with BLASX_ERR_DEVICE, recorded once; the
+ * callers then take a path without it.  Threading: any thread; the load
+ * runs once (pthread_once).
+ */
+#ifdef BLASX_HAVE_CUDA
+
+#include <pthread.h>
+#include <string.h>
+
+#include "internal/device/device_cuda_private.h"
+#include "kernels/cuda/rowmove_ptx.h"
+
+static pthread_once_t rm_once = PTHREAD_ONCE_INIT;
+static int rm_st;                 /* the load's status */
+static cudaKernel_t rm_k[3][2];   /* by element size 4, 8, 16; gather, scatter */
+
+static void rm_load(void) {
+    static const char *names[3][2] = {{"blasx_rowmove_gather4", "blasx_rowmove_scatter4"},
+                                      {"blasx_rowmove_gather8", "blasx_rowmove_scatter8"},
+                                      {"blasx_rowmove_gather16", "blasx_rowmove_scatter16"}};
+    cudaLibrary_t lib;
+    rm_st = cu_status(cudaLibraryLoadData(&lib, blasx_rowmove_ptx, NULL, NULL, 0, NULL, NULL, 0), __FILE__,
+                      __LINE__, "cudaLibraryLoadData(rowmove)");
+    for (int i = 0; i < 3 && !rm_st; i++)
+        for (int j = 0; j < 2 && !rm_st; j++)
+            rm_st = cu_status(cudaLibraryGetKernel(&rm_k[i][j], lib, names[i][j]), __FILE__, __LINE__,
+                              "cudaLibraryGetKernel(rowmove)");
+    if (rm_st) cudaGetLastError(); /* not sticky: the stream's later work is unaffected */
+}
+
+/* One pass: gather (k 0) or scatter (k 1) of nm rows over cols columns. */
+static int rm_launch(blasx_stream_t s, int sz, int k, uintptr_t x, uintptr_t y, int64_t ld, int64_t nm,
+                     int64_t cols, uintptr_t idx) {
+    void *px = (void *)x, *py = (void *)y, *pi = (void *)idx;
+    void *args[6] = {&px, &py, &ld, &nm, &cols, &pi};
+    dim3 grid = {(unsigned)((nm + 255) / 256), (unsigned)(cols < 65535 ? cols : 65535), 1}, block = {256, 1, 1};
+    CU(cudaLaunchKernel((const void *)rm_k[sz][k], grid, block, args, 0, s->s));
+    return 0;
+}
+
+int blasx_cuda_row_move(blasx_stream_t s, size_t esz, uintptr_t a, int64_t ld, int64_t cols, int64_t nm,
+                        const int64_t *moves, uintptr_t ws, size_t ws_bytes) {
+    int sz = esz == 4 ? 0 : esz == 8 ? 1 : esz == 16 ? 2 : -1;
+    if (sz < 0 || nm < 0 || cols < 0 || ld < 1) return BLASX_ERR_INTERNAL;
+    pthread_once(&rm_once, rm_load);
+    if (rm_st) return rm_st;
+    if (nm == 0 || cols == 0) return 0;
+    size_t idx = ((size_t)nm * 16 + 255) / 256 * 256;
+    if (ws_bytes < idx + (size_t)nm * esz) return BLASX_ERR_INTERNAL;
+    int64_t per = (int64_t)((ws_bytes - idx) / ((size_t)nm * esz)); /* columns a pass */
+    CU(cudaSetDevice(s->dev));
+    CU(cudaMemcpyAsync((void *)ws, moves, (size_t)nm * 16, cudaMemcpyHostToDevice, s->s)); /* pageable: read now */
+    uintptr_t to = ws, from = ws + (uintptr_t)nm * 8, tmp = ws + idx;
+    for (int64_t c0 = 0; c0 < cols; c0 += per) {
+        int64_t nc = cols - c0 < per ? cols - c0 : per;
+        uintptr_t ac = a + (uintptr_t)((size_t)c0 * (size_t)ld * esz);
+        BLASX_TRY(rm_launch(s, sz, 0, tmp, ac, ld, nm, nc, from));
+        BLASX_TRY(rm_launch(s, sz, 1, ac, tmp, ld, nm, nc, to));
+    }
+    return 0;
+}
+
+#else
+/* Without CUDA this translation unit is empty (ISO C wants a declaration). */
+typedef int blasx_device_cuda_kernels_unused_t;
+#endif

@@ -1,0 +1,60 @@
+/* internal/device/device_sim_solve.c -- what the simulated device runs
+ * besides copies and tile steps (see device_sim_private.h): whole
+ * factorizations with the CPU's unblocked kernels and row moves, on the
+ * stream thread that reached them.
+ *
+ * Failure: a row move without host memory for its scratch column returns
+ * BLASX_ERR_NOMEM (the stream's status); the factorizations cannot fail
+ * (INFO says how far they got). */
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "internal/device/device_sim_private.h"
+#include "kernels/cpu_factor.h"
+
+/* The whole factorization with the CPU's unblocked kernels (sim matrices
+ * are small); INFO as LAPACK's, in the int32 a real device would write. */
+void blasx_sim_factor_exec(const blasx_sim_factor_t *f) {
+    double sum = 0; /* the packed input's sum of |re| + |im| (factor's contract) */
+    int cplx = f->prec >= BLASX_PREC_C, dbl = f->prec == BLASX_PREC_D || f->prec == BLASX_PREC_Z;
+    for (int64_t j = 0; j < f->n && f->lda == f->m; j++)
+        for (int64_t i = 0; i < f->m * (1 + cplx); i++) {
+            int64_t at = j * f->lda * (1 + cplx) + i;
+            sum += dbl ? fabs(((const double *)f->a)[at]) : fabs((double)((const float *)f->a)[at]);
+        }
+    float fs = (float)sum;
+    if (f->lda == f->m) memcpy((char *)f->info + 8, dbl ? (const void *)&sum : (const void *)&fs, dbl ? 8 : 4);
+    int64_t info = 0;
+    if (f->kind == BLASX_FACTOR_POTRF) {
+        switch (f->prec) {
+        case BLASX_PREC_S: info = blasx_k_spotf2(f->uplo, f->n, f->a, f->lda); break;
+        case BLASX_PREC_D: info = blasx_k_dpotf2(f->uplo, f->n, f->a, f->lda); break;
+        case BLASX_PREC_C: info = blasx_k_cpotf2(f->uplo, f->n, f->a, f->lda); break;
+        default: info = blasx_k_zpotf2(f->uplo, f->n, f->a, f->lda); break;
+        }
+    } else {
+        switch (f->prec) {
+        case BLASX_PREC_S: info = blasx_k_sgetf2(f->m, f->n, f->a, f->lda, f->ipiv); break;
+        case BLASX_PREC_D: info = blasx_k_dgetf2(f->m, f->n, f->a, f->lda, f->ipiv); break;
+        case BLASX_PREC_C: info = blasx_k_cgetf2(f->m, f->n, f->a, f->lda, f->ipiv); break;
+        default: info = blasx_k_zgetf2(f->m, f->n, f->a, f->lda, f->ipiv); break;
+        }
+    }
+    *f->info = (int32_t)info;
+}
+
+/* Row moves, a column at a time through a scratch column (the device's
+ * scratch is not used: the host has its own). */
+int blasx_sim_rowmove_exec(char *a, int64_t ld, int64_t cols, int64_t nm, size_t e, const int64_t *moves) {
+    const int64_t *to = moves, *from = moves + nm;
+    char *tmp = malloc((size_t)nm * e);
+    if (!tmp) return BLASX_ERR_NOMEM;
+    for (int64_t c = 0; c < cols; c++) {
+        char *col = a + (size_t)c * (size_t)ld * e;
+        for (int64_t t = 0; t < nm; t++) memcpy(tmp + (size_t)t * e, col + (size_t)from[t] * e, e);
+        for (int64_t t = 0; t < nm; t++) memcpy(col + (size_t)to[t] * e, tmp + (size_t)t * e, e);
+    }
+    free(tmp);
+    return 0;
+}
