@@ -109,6 +109,22 @@ BLASX_INTERNAL int blasx_gpus_healthy(void);
 BLASX_INTERNAL int64_t blasx_gpus_pinned_live(void);
 BLASX_INTERNAL int blasx_gpu_broken(const blasx_gpu_t *g);
 
+/* Output tiles kept between asynchronous calls (gpu_keep.c).  forget ends
+ * the keep generation (the program may write memory now).  A queue thread
+ * arms its call's written (w) and read-only (r) views before running it
+ * and disarms after (1: no job used them).  The first job of an armed
+ * thread begins by dropping the kept tiles meeting w and taking over
+ * those meeting r (1: it keeps; begin disarms), and ends by keeping its
+ * written-back output tiles (ok) or ending the generation.  begin and end
+ * inside the job (the runtime entered). */
+BLASX_INTERNAL void blasx_keep_forget(void);
+BLASX_INTERNAL void blasx_keep_arm(const blasx_hview_t *w, int nw, const blasx_hview_t *r, int nr);
+BLASX_INTERNAL int blasx_keep_disarm(void);
+BLASX_INTERNAL int blasx_keep_begin(uint64_t epoch, int gpus);
+BLASX_INTERNAL void blasx_keep_end(uint64_t epoch, int ok);
+/* Tiles taken over and kept since the start (tests). */
+BLASX_INTERNAL void blasx_keep_counts(int64_t *taken, int64_t *kept);
+
 /* Works on job until it is complete or this GPU has had nothing to do for
  * cfg.sched.idle_spins polls; returns 1 if the job is complete. */
 BLASX_INTERNAL int blasx_gpu_work_on(blasx_gpu_t *g, blasx_job_t *job);

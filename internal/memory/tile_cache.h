@@ -22,6 +22,10 @@
  *  - entries carry the epoch (call) that loaded them: a lookup hits only an
  *    entry of the same epoch, since host data may change between calls;
  *    older entries are free to evict first;
+ *  - kept entries (blasx_cache_keep_*, internal/gpu/gpu_keep.c): the
+ *    written-back output tiles of an asynchronous call carry a keep
+ *    generation; a later asynchronous call that reads them takes them
+ *    over (their epoch becomes its own) while the generation is current;
  *  - all operations take the cache's mutex (the GPU's worker thread and, for
  *    invalidation, other GPUs' threads call in); they are O(1) except
  *    eviction, which walks from the back past entries in use.
@@ -40,6 +44,7 @@
 #include <string.h>
 #include "internal/base/common.h"
 #include "internal/memory/gpu_pool.h"
+#include "internal/memory/host_range.h"
 
 typedef struct {
     uintptr_t host;      /* address of the tile's element (0, 0) */
@@ -62,6 +67,8 @@ typedef struct blasx_centry {
     size_t bytes;
     int readers; /* steps of this GPU, or peer copies, that still use the memory */
     int state;   /* BLASX_TILE_*, changed under the cache lock */
+    int out_done;  /* an output tile its task wrote back: equal to the host tile */
+    uint64_t kgen; /* != 0: kept for later asynchronous calls in this keep generation */
     void *ready; /* backend event recorded after the copy in (owned by the worker) */
     struct blasx_centry *prev, *next; /* ALRU list: head = most recently used */
     struct blasx_centry *hnext;       /* hash chain */
@@ -404,6 +411,56 @@ static inline int64_t blasx_cache_drop_unused(blasx_tile_cache_t *c) {
         }
     }
     c->idle_drops += n;
+    pthread_mutex_unlock(&c->lock);
+    return n;
+}
+
+/* An output tile whose copy back completed: it equals the host tile. */
+static inline void blasx_cache_output_done(blasx_tile_cache_t *c, blasx_centry_t *e) {
+    pthread_mutex_lock(&c->lock);
+    e->out_done = 1;
+    pthread_mutex_unlock(&c->lock);
+}
+
+/* Keeps the written-back output tiles of epoch in generation gen. */
+static inline int64_t blasx_cache_keep_mark(blasx_tile_cache_t *c, uint64_t epoch, uint64_t gen) {
+    int64_t n = 0;
+    pthread_mutex_lock(&c->lock);
+    for (blasx_centry_t *e = c->head; e; e = e->next)
+        if (e->epoch == epoch && e->out_done && e->state == BLASX_TILE_VALID) e->kgen = gen, n++;
+    pthread_mutex_unlock(&c->lock);
+    return n;
+}
+
+static inline int blasx_cache_meets(const blasx_centry_t *e, const blasx_hview_t *v, int n) {
+    blasx_hview_t t = blasx_hview_matrix((const void *)e->key.host, e->key.rows, e->key.cols, e->key.ld, e->key.esz);
+    for (int i = 0; i < n; i++)
+        if (blasx_hview_meet(&t, &v[i])) return 1;
+    return 0;
+}
+
+/* For a call of epoch about to write the views w and read r: kept entries
+ * of generation gen that meet w are dropped (unused ones; in use, no
+ * longer kept), unused ones that meet r become the call's; entries of
+ * older generations are no longer kept.  Returns the entries taken over. */
+static inline int64_t blasx_cache_keep_take(blasx_tile_cache_t *c, uint64_t epoch, uint64_t gen,
+                                            const blasx_hview_t *w, int nw, const blasx_hview_t *r, int nr) {
+    int64_t n = 0;
+    pthread_mutex_lock(&c->lock);
+    for (blasx_centry_t *e = c->tail, *p; e; e = p) {
+        p = e->prev;
+        if (!e->kgen) continue;
+        if (e->kgen != gen || e->state != BLASX_TILE_VALID) {
+            e->kgen = 0;
+        } else if (blasx_cache_meets(e, w, nw)) {
+            if (e->readers == 0) blasx_cache_drop_locked(c, e);
+            else e->kgen = 0;
+        } else if (e->readers == 0 && blasx_cache_meets(e, r, nr)) {
+            e->epoch = epoch;
+            c->only_epoch = 0; /* an entry changed call */
+            n++;
+        }
+    }
     pthread_mutex_unlock(&c->lock);
     return n;
 }

@@ -2,6 +2,7 @@
  * async_queue.h). */
 #include "internal/runtime/async_queue.h"
 #include "internal/base/settings.h"
+#include "internal/gpu/gpu_worker.h"
 #include "internal/runtime/runtime.h"
 #include <pthread.h>
 #include <stdlib.h>
@@ -16,6 +17,7 @@ typedef struct aq_call {
     void *args;
     blasx_async_use_t uses[BLASX_ASYNC_MAX_USES];
     int nuses;
+    int keeps;      /* its output tiles may be kept on the GPUs for later calls (gpu_keep.c) */
     int deps;       /* unfinished calls it depends on */
     int dep_failed; /* one of them failed: do not run */
     int state;
@@ -102,6 +104,17 @@ static void aq_finish_locked(aq_call_t *c, int st) {
     pthread_cond_broadcast(&aq.done);
 }
 
+/* The call's views for the job it runs (gpu_keep.c). */
+static void aq_keep_arm(const aq_call_t *c) {
+    blasx_hview_t w[BLASX_ASYNC_MAX_USES], r[BLASX_ASYNC_MAX_USES];
+    int nw = 0, nr = 0;
+    for (int i = 0; i < c->nuses; i++) {
+        if (c->uses[i].write) w[nw++] = c->uses[i].v;
+        else r[nr++] = c->uses[i].v;
+    }
+    blasx_keep_arm(w, nw, r, nr);
+}
+
 static void *aq_thread(void *arg) {
     (void)arg;
     blasx_async_on_queue = 1;
@@ -113,7 +126,9 @@ static void *aq_thread(void *arg) {
         if (!aq.rhead) aq.rtail = NULL;
         c->state = AQ_RUNNING;
         pthread_mutex_unlock(&aq.lock);
+        if (c->keeps) aq_keep_arm(c);
         int st = c->dep_failed ? BLASX_ERR_DEPENDENCY : c->fn(c->args);
+        if (blasx_keep_disarm() || !c->keeps) blasx_keep_forget(); /* it wrote memory outside a keeping job */
         pthread_mutex_lock(&aq.lock);
         aq_finish_locked(c, st);
     }
@@ -161,8 +176,12 @@ static int aq_start_locked(void) {
     return 0;
 }
 
+void blasx_async_program_point(void) {
+    if (!blasx_async_on_queue) blasx_keep_forget();
+}
+
 int blasx_async_submit(const char *routine, blasx_async_fn_t fn, const void *args, size_t args_bytes,
-                       const blasx_async_use_t *uses, int nuses) {
+                       const blasx_async_use_t *uses, int nuses, int keeps) {
     aq_call_t *c = calloc(1, sizeof *c);
     void *a = malloc(args_bytes ? args_bytes : 1);
     if (!c || !a || nuses > BLASX_ASYNC_MAX_USES) {
@@ -171,7 +190,7 @@ int blasx_async_submit(const char *routine, blasx_async_fn_t fn, const void *arg
     }
     if (args_bytes) memcpy(a, args, args_bytes);
     memcpy(c->uses, uses, sizeof *uses * (size_t)nuses);
-    c->routine = routine, c->fn = fn, c->args = a, c->nuses = nuses;
+    c->routine = routine, c->fn = fn, c->args = a, c->nuses = nuses, c->keeps = keeps;
     pthread_mutex_lock(&aq.lock);
     int st = aq_start_locked();
     for (aq_call_t *p = aq.head; !st && p; p = p->next) { /* its dependencies, grown where needed */
@@ -263,6 +282,7 @@ int blasx_async_wait(int all, const void *p, size_t bytes, int writers_only) {
     }
     int st = aq_report_locked(upto, aq_sel, &sel, 1);
     pthread_mutex_unlock(&aq.lock);
+    blasx_async_program_point(); /* the program may write what the calls waited for touched */
     return st;
 }
 
@@ -278,6 +298,7 @@ int blasx_async_before_slow(const blasx_async_use_t *uses, int nuses) {
     }
     int st = aq_report_locked(upto, aq_sel, &sel, 0); /* left for the wait that covers it */
     pthread_mutex_unlock(&aq.lock);
+    blasx_async_program_point();
     return st ? BLASX_ERR_DEPENDENCY : 0;
 }
 
@@ -287,6 +308,7 @@ int blasx_async_changed(const void *p, size_t bytes) {
     pthread_mutex_lock(&aq.lock);
     for (aq_call_t *c = aq.head; c && !busy; c = c->next) busy = aq_meets(c, &r, 0);
     pthread_mutex_unlock(&aq.lock);
+    if (!busy) blasx_async_program_point();
     return busy ? BLASX_ERR_BUSY : 0;
 }
 

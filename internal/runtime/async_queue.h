@@ -60,9 +60,16 @@ BLASX_INTERNAL extern _Atomic long blasx_async_live;
 BLASX_INTERNAL extern _Thread_local int blasx_async_on_queue;
 
 /* Queues fn(args copy); routine names the call in error reports (a string
- * literal).  Returns 0 or a status (nothing queued). */
+ * literal); keeps: it runs as one job at most, whose written-back output
+ * tiles may stay on the GPUs for later asynchronous calls
+ * (internal/gpu/gpu_keep.c; a call that runs elsewhere, or fails, ends the
+ * keep generation instead).  Returns 0 or a status (nothing queued). */
 BLASX_INTERNAL int blasx_async_submit(const char *routine, blasx_async_fn_t fn, const void *args, size_t args_bytes,
-                                      const blasx_async_use_t *uses, int nuses);
+                                      const blasx_async_use_t *uses, int nuses, int keeps);
+/* A point where the program may write memory that finished asynchronous
+ * calls touched (a synchronous call once it waited, a wait, a declared
+ * change): kept tiles are forgotten.  Nothing on a queue thread. */
+BLASX_INTERNAL void blasx_async_program_point(void);
 
 /* A synchronous call with these uses waits for what it conflicts with. */
 BLASX_INTERNAL int blasx_async_before_slow(const blasx_async_use_t *uses, int nuses);

@@ -339,11 +339,9 @@ static int job_build(blasx_job_t *job) {
     atomic_init(&job->remaining, n);
     atomic_init(&job->status, 0);
     atomic_init(&job->refs, 0);
-    atomic_init(&job->flops_done, 0);
-    atomic_init(&job->flops_team, 0);
+    atomic_init(&job->flops_done, 0), atomic_init(&job->flops_team, 0);
     atomic_init(&job->team_waiting, 0);
-    atomic_init(&job->hand_head, 0);
-    atomic_init(&job->hand_tail, 0);
+    atomic_init(&job->hand_head, 0), atomic_init(&job->hand_tail, 0);
     job->epoch = atomic_fetch_add(&rt.epoch, 1) + 1;
     /* The strip's tasks (GEMM: no predecessors) go to job->strip, not q. */
     int64_t strip_col = job->g.strip_cols[BLASX_OPND_C] ? job->g.grid_cols[BLASX_OPND_C] - 1 : -1, ns = 0;
@@ -531,6 +529,7 @@ int blasx_runtime_execute(int prec, size_t esz, int64_t tile, const blasx_proble
         job_free(&job);
         return st;
     }
+    int keeps = blasx_keep_begin(job.epoch, job.gpus); /* an async call's: kept tiles it reads (gpu_keep.c) */
     job.t_start = blasx_now();
     pthread_mutex_lock(&rt.lock);
     job.gpus = rt.ngpu_threads ? blasx_gpus_healthy() : 0; /* again: a GPU may have failed meanwhile */
@@ -544,6 +543,7 @@ int blasx_runtime_execute(int prec, size_t esz, int64_t tile, const blasx_proble
     caller_run(&job, nteam);
     job_retire(&job);
     st = atomic_load(&job.status);
+    if (keeps) blasx_keep_end(job.epoch, st == 0 && job.gpus > 0);
     if (t_call > 0) trace_call(&job, NULL, t_call);
     job_free(&job);
     return st;
