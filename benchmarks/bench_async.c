@@ -136,7 +136,7 @@ int main(int argc, char **argv) {
         double d = 0;
         for (size_t i = 0; async && i < e; i += 97) d = fmax(d, fabs(m[6][i] - ref[i]));
         bad |= st || d > 1e-9;
-        printf("RESULT chain3 %s N=%lld %s best %.4f s host %.2f GB status %d diff %.2g\n", async ? "async" : "sync",
+        printf("RESULT chain3 %s N=%lld %s best %.4f s host %.4g GB status %d diff %.2g\n", async ? "async" : "sync",
                (long long)n, mode, best, bytes / 1e9, st, d);
         fflush(stdout);
     }
@@ -161,7 +161,7 @@ int main(int argc, char **argv) {
         }
         double err = chol_err(n, A0, A);
         bad |= st || err > 1e-10;
-        printf("RESULT cholesky %s N=%lld nb=%lld %s best %.4f s host %.2f GB status %d error %.2g\n",
+        printf("RESULT cholesky %s N=%lld nb=%lld %s best %.4f s host %.4g GB status %d error %.2g\n",
                v == 0 ? "blasx_dpotrf" : v == 1 ? "tiled-sync" : "tiled-async", (long long)n, (long long)nb, mode,
                best, bytes / 1e9, st, err);
         fflush(stdout);
