@@ -14,13 +14,18 @@
 #            SLOW_TIMEOUT, 50 s, per case), about 8 minutes on an H200
 #   n40      N = 40960, blasx, cusolver, ref_* (SLOW_TIMEOUT 40 s)
 #   n40ob    N = 40960, OpenBLAS (SLOW_TIMEOUT 280 s), about 8 minutes
+#   n40all   N = 40960, all five in one device command (about 9 minutes
+#            once built: run `make lib build/bench_dropin_factor
+#            build/bench_cusolver_factor` in an earlier command): OpenBLAS
+#            stopped after OB_TIMEOUT (60 s) per case, ref_* after
+#            SLOW_TIMEOUT (25 s); its own table in n40all/table.txt
 #   ooc      blasx out of core at N (20480): the pool capped under half
 #            the matrix (OOC_MEM 1600M; Z Cholesky OOC_MEM_Z 3200M)
 #   table    the table of the steps' logs under OUT (nothing run)
 set -u
 cd "$(dirname "$0")/.."
 OUT=${OUT:-/tmp/factor_table}
-step=${1:?usage: run_factor_table.sh n20|n40|n40ob|ooc|table}
+step=${1:?usage: run_factor_table.sh n20|n40|n40ob|n40all|ooc|table}
 N=${N:-20480}
 all="blasx openblas ref_blasx ref_nvblas cusolver"
 mkdir -p "$OUT"
@@ -32,6 +37,16 @@ case $step in
   n40) env $fast SLOW_TIMEOUT=${SLOW_TIMEOUT:-40} CONFIGS="blasx ref_blasx ref_nvblas cusolver" \
          bash benchmarks/run_factor.sh "$OUT/n40" 40960 ;;
   n40ob) env $fast SLOW_TIMEOUT=${SLOW_TIMEOUT:-280} CONFIGS=openblas bash benchmarks/run_factor.sh "$OUT/n40ob" 40960 ;;
+  n40all)
+    fails=0
+    env $fast FACTOR_BUILD=0 SLOW_TIMEOUT=${OB_TIMEOUT:-60} CONFIGS=openblas \
+      bash benchmarks/run_factor.sh "$OUT/n40all/ob" 40960 || fails=$((fails + 1))
+    env $fast FACTOR_BUILD=0 SLOW_TIMEOUT=${SLOW_TIMEOUT:-25} CONFIGS="blasx ref_blasx ref_nvblas cusolver" \
+      bash benchmarks/run_factor.sh "$OUT/n40all/rest" 40960 || fails=$((fails + 1))
+    TABLE_ONLY=1 TABLE_LOGS="$OUT/n40all/ob/factor.log $OUT/n40all/rest/factor.log" CONFIGS="$all" REPS=1 SLOW_REPS=0 \
+      bash benchmarks/run_factor.sh "$OUT/n40all/table" 40960 > "$OUT/n40all/table.txt"
+    cat "$OUT/n40all/table.txt"
+    exit $fails ;;
   ooc)
     fails=0
     BLASX_GPU_MEM=${OOC_MEM:-1600M} CONFIGS=blasx PREC=d REPS=1 bash benchmarks/run_factor.sh "$OUT/ooc" "$N" ||
