@@ -36,7 +36,6 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "internal/base/settings.h"
 #include "internal/runtime/factor_call.h"
 #include "internal/runtime/factor_private.h"
 #include "numa/hybrid_gemm.h"
@@ -197,8 +196,10 @@ static int lu_column(lu_t *o, int64_t J) {
 
 /* A column of width w, two chunks of q, the row-move scratch (the moves
  * and a chunk's worth of rows), the pivots, INFO and the workspace in one
- * pool block: 0, BLASX_ERR_NOMEM, or BLASX_FACTOR_DECLINED. */
-static int lu_alloc_w(lu_t *o, int64_t w) {
+ * pool block: 0, BLASX_ERR_NOMEM, or BLASX_FACTOR_DECLINED (the backend's
+ * no, also when it cannot move rows after all). */
+static int lu_alloc_w(void *arg, int64_t w) {
+    lu_t *o = arg;
     fc_t *f = o->f;
     int64_t q = blasx_min64(w, 4 * blasx_cfg.lapack.ooc_min_w);
     size_t ws = 0, pan = fc_round((size_t)o->m * (size_t)w * f->esz), chunk = fc_round((size_t)o->m * (size_t)q * f->esz);
@@ -209,33 +210,16 @@ static int lu_alloc_w(lu_t *o, int64_t w) {
     o->w = w, o->q = q, o->ws_bytes = ws, o->mv_bytes = mv;
     o->P = f->blk, o->Q[0] = o->P + pan, o->Q[1] = o->Q[0] + chunk, o->mv = o->Q[1] + chunk;
     o->piv = o->mv + mv, o->info = o->piv + piv, o->ws = o->info + FC_ALIGN;
+    if (f->d.be->row_move(f->d.s, f->esz, o->P, o->m, 0, 0, NULL, o->mv, o->mv_bytes)) return BLASX_FACTOR_DECLINED;
     return 0;
 }
 
-/* The widest columns that fit every member (n / (size max(2,
- * chol_panels)), then a fifth narrower each time, in multiples of
- * cfg.lapack.ooc_min_w), agreed by the team, then the host memory and
+/* The team's width (blasx_fc_team_width), then the host memory and
  * events.  0, or what the member or the team could not do: nothing was
  * written yet. */
 static int lu_alloc(lu_t *o) {
     fc_t *f = o->f;
-    const int64_t wmin = blasx_cfg.lapack.ooc_min_w;
-    const int64_t parts = blasx_max64(2, blasx_setting_int(BLASX_SETTING_LAPACK_CHOL_PANELS)) * o->t->size;
-    int st = BLASX_FACTOR_DECLINED;
-    int64_t w0 = blasx_min64(((o->n + parts - 1) / parts + wmin - 1) / wmin * wmin, o->n);
-    for (int64_t w = w0; w == w0 || w >= wmin; w = w * 4 / 5 / wmin * wmin)
-        if ((st = lu_alloc_w(o, w)) != BLASX_ERR_NOMEM) break;
-    if (st == BLASX_ERR_NOMEM) st = BLASX_FACTOR_DECLINED;
-    if (!st && f->d.be->row_move(f->d.s, f->esz, o->P, o->m, 0, 0, NULL, o->mv, o->mv_bytes))
-        st = BLASX_FACTOR_DECLINED; /* the backend cannot move rows after all */
-    int64_t w = st ? 0 : o->w;
-    if (!blasx_fc_team_meet(o->t, st == 0, &w)) return st ? st : BLASX_FACTOR_DECLINED;
-    if (w < o->w) { /* the team's narrower width */
-        blasx_cache_free_block(f->d.cache, f->blk);
-        f->blk = 0;
-        st = lu_alloc_w(o, w);
-        if (st == BLASX_ERR_NOMEM) st = BLASX_FACTOR_DECLINED;
-    }
+    int st = blasx_fc_team_width(f, o->t, o->n, lu_alloc_w, o, &o->w);
     o->step = o->w * o->t->size;
     const char *end = o->A + ((size_t)(o->n - 1) * (size_t)o->lda + (size_t)o->m) * f->esz - 1;
     if (!st) st = blasx_fc_host_setup(f, o->A, end, (size_t)o->m * f->esz, (size_t)o->w * 8);

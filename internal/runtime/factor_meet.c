@@ -1,6 +1,7 @@
-/* internal/runtime/factor_meet.c -- where the members of a factorization's team
- * (factor_team.c) wait for each other: agreeing on a value, a column
- * finished in host memory, the end (factor_private.h).
+/* internal/runtime/factor_meet.c -- where the members of a factorization's
+ * team (factor_team.c) wait for each other: agreeing on a value (and so on
+ * their block columns' width), a column finished in host memory, the end
+ * (factor_private.h).
  *
  * Invariants: every field is read and written under the team's lock; a
  * round of blasx_fc_team_meet keeps its answer until every member read it
@@ -11,7 +12,29 @@
 #include <pthread.h>
 #include <stdint.h>
 
+#include "internal/base/settings.h"
+#include "internal/runtime/factor_call.h"
 #include "internal/runtime/factor_private.h"
+
+int blasx_fc_team_width(fc_t *f, fc_team_t *t, int64_t n, int (*alloc_w)(void *arg, int64_t w), void *arg,
+                        const int64_t *got) {
+    const int64_t wmin = blasx_cfg.lapack.ooc_min_w; /* narrower streams too much to beat the recursion */
+    const int64_t parts = blasx_max64(2, blasx_setting_int(BLASX_SETTING_LAPACK_CHOL_PANELS)) * t->size;
+    int st = BLASX_FACTOR_DECLINED;
+    int64_t w0 = blasx_min64(((n + parts - 1) / parts + wmin - 1) / wmin * wmin, n); /* >= 1, <= n */
+    for (int64_t w = w0; w == w0 || w >= wmin; w = w * 4 / 5 / wmin * wmin)
+        if ((st = alloc_w(arg, w)) != BLASX_ERR_NOMEM) break;
+    if (st == BLASX_ERR_NOMEM) st = BLASX_FACTOR_DECLINED;
+    int64_t w = st ? 0 : *got;
+    if (!blasx_fc_team_meet(t, st == 0, &w)) return st ? st : BLASX_FACTOR_DECLINED;
+    if (w < *got) { /* the team's narrower width */
+        blasx_cache_free_block(f->d.cache, f->blk);
+        f->blk = 0;
+        st = alloc_w(arg, w);
+        if (st == BLASX_ERR_NOMEM) st = BLASX_FACTOR_DECLINED;
+    }
+    return st;
+}
 
 int blasx_fc_team_meet(fc_team_t *t, int ok, int64_t *v) {
     pthread_mutex_lock(&t->lock);

@@ -33,7 +33,6 @@
 #include <math.h>
 #include <string.h>
 
-#include "internal/base/settings.h"
 #include "internal/runtime/factor_call.h"
 #include "internal/runtime/factor_private.h"
 
@@ -198,7 +197,8 @@ static int ooc_factor(ooc_t *o, const ooc_pan_t *p) {
 /* Two panels of width w, two chunks of q = min(w, 4 ooc_min_w) columns,
  * INFO and the workspace in one pool block: 0, BLASX_ERR_NOMEM, or
  * BLASX_FACTOR_DECLINED (the backend's no, e.g. no solver library). */
-static int ooc_alloc_w(ooc_t *o, int64_t w) {
+static int ooc_alloc_w(void *arg, int64_t w) {
+    ooc_t *o = arg;
     fc_t *f = o->f;
     int64_t q = blasx_min64(w, 4 * blasx_cfg.lapack.ooc_min_w);
     size_t ws = 0, pan = fc_round((size_t)o->n * (size_t)w * f->esz), chunk = fc_round((size_t)o->n * (size_t)q * f->esz);
@@ -212,28 +212,12 @@ static int ooc_alloc_w(ooc_t *o, int64_t w) {
     return 0;
 }
 
-/* The widest panels that fit every member (n / (size max(2, chol_panels)),
- * then a fifth narrower each time, in multiples of cfg.lapack.ooc_min_w);
- * a member that fitted wider ones takes the team's width.  Then the
- * pinned memory and events.  0, or what the member or the team could not
- * do: no member has written anything yet. */
+/* The team's width (blasx_fc_team_width), then the pinned memory and
+ * events.  0, or what the member or the team could not do: no member has
+ * written anything yet. */
 static int ooc_alloc(ooc_t *o) {
     fc_t *f = o->f;
-    const int64_t wmin = blasx_cfg.lapack.ooc_min_w; /* narrower streams too much to beat the recursion */
-    const int64_t parts = blasx_max64(2, blasx_setting_int(BLASX_SETTING_LAPACK_CHOL_PANELS)) * o->t->size;
-    int st = BLASX_FACTOR_DECLINED;
-    int64_t w0 = blasx_min64(((o->n + parts - 1) / parts + wmin - 1) / wmin * wmin, o->n); /* >= 1, <= n */
-    for (int64_t w = w0; w == w0 || w >= wmin; w = w * 4 / 5 / wmin * wmin)
-        if ((st = ooc_alloc_w(o, w)) != BLASX_ERR_NOMEM) break;
-    if (st == BLASX_ERR_NOMEM) st = BLASX_FACTOR_DECLINED;
-    int64_t w = st ? 0 : o->w;
-    if (!blasx_fc_team_meet(o->t, st == 0, &w)) return st ? st : BLASX_FACTOR_DECLINED;
-    if (w < o->w) { /* the team's narrower width */
-        blasx_cache_free_block(f->d.cache, f->blk);
-        f->blk = 0;
-        st = ooc_alloc_w(o, w);
-        if (st == BLASX_ERR_NOMEM) st = BLASX_FACTOR_DECLINED;
-    }
+    int st = blasx_fc_team_width(f, o->t, o->n, ooc_alloc_w, o, &o->w);
     o->step = o->w * o->t->size;
     const char *end = o->A + ((size_t)(o->n - 1) * (size_t)o->lda + (size_t)o->n) * f->esz - 1;
     if (!st) st = blasx_fc_host_setup(f, o->A, end, (size_t)(o->up ? o->w : o->n) * f->esz, (size_t)o->w * f->esz);

@@ -128,6 +128,15 @@ typedef struct {
 /* Every member of t arrives with ok and a value *v; returns 1 if all were
  * ok, with the least value in *v. */
 BLASX_INTERNAL int blasx_fc_team_meet(fc_team_t *t, int ok, int64_t *v);
+/* The team's block-column width: the widest of n / (size max(2,
+ * chol_panels)), then a fifth narrower each time in multiples of
+ * cfg.lapack.ooc_min_w, for which alloc_w(arg, w) has room on this member
+ * (0; BLASX_ERR_NOMEM: try narrower; else the member's no), then the
+ * narrowest the members found, which alloc_w takes again on a member that
+ * fitted wider (*got: the width alloc_w took).  0, or what this member or
+ * the team could not do (BLASX_FACTOR_DECLINED: nothing written yet). */
+BLASX_INTERNAL int blasx_fc_team_width(fc_t *f, fc_team_t *t, int64_t n, int (*alloc_w)(void *arg, int64_t w),
+                                       void *arg, const int64_t *got);
 /* Columns 0 .. upto-1 are final in host memory. */
 BLASX_INTERNAL void blasx_fc_team_done(fc_team_t *t, int64_t upto);
 /* LU: the panel ending at column upto is final with its pivots; info > 0:
