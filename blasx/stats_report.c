@@ -1,6 +1,7 @@
 /* blasx/stats_report.c -- blasx_stats_print and the BLASX_STATS=1 exit report:
  * the per-routine counters (internal/obs/stats.h), then each GPU's counters
- * and links through the public statistics calls (which start nothing). */
+ * and links through the public statistics calls (which start nothing),
+ * and the tiles asynchronous calls kept for each other (gpu_keep.c). */
 #include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -8,6 +9,7 @@
 #include "blasx/blasx.h"
 #include "blasx/stats_report.h"
 #include "internal/base/settings.h"
+#include "internal/gpu/gpu_worker.h"
 #include "internal/obs/stats.h"
 
 static void print_gpu(int g, int ngpu) {
@@ -33,6 +35,11 @@ void blasx_stats_print(void) {
     int ngpu = 0;
     while (ngpu < BLASX_CFG_MAX_GPUS && blasx_gpu_stats(ngpu, &probe) == 0) ngpu++;
     for (int g = 0; g < ngpu; g++) print_gpu(g, ngpu);
+    int64_t taken, kept;
+    blasx_keep_counts(&taken, &kept);
+    if (ngpu > 0 && kept > 0) /* GPUs of this process (not a fork child's parent's) */
+        fprintf(stderr, "blasx stats: asynchronous calls: %lld output tiles kept on the GPUs, %lld taken over by later "
+                "calls\n", (long long)kept, (long long)taken);
 }
 
 static void report_at_exit(void) { blasx_stats_print(); }
