@@ -139,10 +139,7 @@ void blasx_gpu_task_finish(blasx_gpu_t *g, gpu_task_t *r) {
         blasx_hcopy_2d_back((void *)k->host, (size_t)k->ld * k->esz, r->stage, col, col, k->cols);
     }
     /* M -> E: the copy equals the host tile now (a triangle tile: M -> I) */
-    if (!r->tri) {
-        blasx_cache_set_state(&g->cache, r->out, BLASX_TILE_VALID);
-        blasx_cache_output_done(&g->cache, r->out); /* may be kept for later asynchronous calls */
-    }
+    if (!r->tri) blasx_cache_written_back(&g->cache, r->out);
     blasx_cache_release(&g->cache, r->out);
     if (r->tri) blasx_cache_invalidate(&g->cache, &r->out_key, job->epoch);
     r->out = NULL;

@@ -415,9 +415,11 @@ static inline int64_t blasx_cache_drop_unused(blasx_tile_cache_t *c) {
     return n;
 }
 
-/* An output tile whose copy back completed: it equals the host tile. */
-static inline void blasx_cache_output_done(blasx_tile_cache_t *c, blasx_centry_t *e) {
+/* An output tile whose copy back completed (M -> E): it equals the host
+ * tile, so peers may copy it and later asynchronous calls may keep it. */
+static inline void blasx_cache_written_back(blasx_tile_cache_t *c, blasx_centry_t *e) {
     pthread_mutex_lock(&c->lock);
+    e->state = BLASX_TILE_VALID;
     e->out_done = 1;
     pthread_mutex_unlock(&c->lock);
 }
