@@ -42,10 +42,7 @@ static void *lapack_next(char prec, const char *stem) {
 /* A call blasx forwards waits for every pending asynchronous call (all of
  * memory written); BLASX_ERR_DEPENDENCY when one of them failed unreported. */
 static int lapack_hold_all(void) {
-    if (!blasx_async_busy()) {
-        blasx_async_program_point();
-        return 0;
-    }
+    if (!blasx_async_sync_entry()) return 0;
     blasx_async_use_t all = {blasx_hview_bytes((const void *)(uintptr_t)1, SIZE_MAX), 1};
     return blasx_async_before_slow(&all, 1);
 }

@@ -66,15 +66,25 @@ BLASX_INTERNAL extern _Thread_local int blasx_async_on_queue;
  * keep generation instead).  Returns 0 or a status (nothing queued). */
 BLASX_INTERNAL int blasx_async_submit(const char *routine, blasx_async_fn_t fn, const void *args, size_t args_bytes,
                                       const blasx_async_use_t *uses, int nuses, int keeps);
-/* A point where the program may write memory that finished asynchronous
- * calls touched (a synchronous call once it waited, a wait, a declared
- * change): kept tiles are forgotten.  Nothing on a queue thread. */
-BLASX_INTERNAL void blasx_async_program_point(void);
 
 /* A synchronous call with these uses waits for what it conflicts with. */
 BLASX_INTERNAL int blasx_async_before_slow(const blasx_async_use_t *uses, int nuses);
 static inline int blasx_async_busy(void) {
     return atomic_load_explicit(&blasx_async_live, memory_order_acquire) > 0 && !blasx_async_on_queue;
+}
+
+/* A point where the program may write memory that finished asynchronous
+ * calls touched (a synchronous call once it waited, a wait, a declared
+ * change): kept tiles are forgotten.  Nothing on a queue thread. */
+BLASX_INTERNAL void blasx_async_program_point(void);
+
+/* A synchronous call's entry: 1 when it must wait for pending calls
+ * (blasx_async_before_slow, which then forgets the kept tiles); 0 when
+ * nothing is pending, the kept tiles forgotten already. */
+static inline int blasx_async_sync_entry(void) {
+    if (blasx_async_busy()) return 1;
+    blasx_async_program_point();
+    return 0;
 }
 
 /* Waits: every earlier call (all), or those meeting [p, p + bytes) that

@@ -66,8 +66,9 @@ static int fc_in_core(fc_t *f, int prec, int kind, char uplo, int64_t m, int64_t
 }
 
 /* Whole on the first free GPU (LU; Cholesky with chol_panels 1): 0,
- * BLASX_ERR_NOMEM (no room, nothing done), or as blasx_factor_whole.  A shortage later on (pinned memory) is a failure
- * like another, not "no room": the host may hold part of the result. */
+ * BLASX_ERR_NOMEM (no room, nothing done), or as blasx_factor_whole.  A
+ * shortage later on (pinned memory) is a failure like another, not "no
+ * room": the host may hold part of the result. */
 static int fc_whole(int ngpu, unsigned first, int prec, int kind, char uplo, int64_t m, int64_t n, char *A,
                     int64_t lda, int64_t *ipiv, int64_t *info) {
     fc_t f;
