@@ -18,6 +18,16 @@
  * learns that panel is done.  At the end the caller applies each panel's
  * later interchanges to its columns on the host, once (blasx_fc_lu_finish).
  *
+ * Overlap: a member's columns take turns in two buffers.  Column J goes
+ * up while the GPU factors the member's previous column, which then goes
+ * back -- at once in a team, where the others wait for it; alone, once
+ * the GPU has J's first chunk to work on -- and, still on the GPU, is
+ * J's chunk for its panel (the interchanges of the panels between met
+ * there), so it never streams up again.  Where two columns do not fit
+ * the pool at the narrowest width, one buffer serves both, without the
+ * overlap.  Unlike a Cholesky's, J's updates keep panel order (each
+ * chunk's solve needs the rows the earlier ones updated).
+ *
  * Invariants: panels finish in order (J's getrf waits for every earlier
  * panel), so "columns 0 .. done-1 are final in host memory and their
  * pivots in ipiv" (the team's done) is all a member needs; a member waits
@@ -46,16 +56,25 @@ typedef struct {
     fc_team_t *t;
     int rank, prec;
     int64_t m, n, mn, lda, w, q, step;
+    int nbuf;         /* column buffers: 2, or 1 where two do not fit (no overlap, no reuse) */
     char *A;
     int64_t *ipiv;    /* the program's: a panel's entries written by its owner before done passes it */
     int64_t *moves;   /* host: 2 m entries (row moves), then m (a permutation being composed) */
-    uintptr_t P, Q[2], piv, info, ws, mv;
+    uintptr_t P[2], Q[2], piv, info, ws, mv;
     size_t ws_bytes, mv_bytes;
-    blasx_event_t e_in, e_done[2];
-    int q_live[2];
+    blasx_event_t e_in, e_up, e_diag, e_done[2], e_read[2];
+    int q_live[2], p_read[2];
 } lu_t;
 
-#define LU_NEV 3
+/* A member's block column: its first column J, width jb, rows factored kp
+ * (0 past the last row), its buffer b; on the GPU after its factorization,
+ * the interchanges its rows met there end at applied. */
+typedef struct {
+    int64_t J, jb, kp, applied;
+    int b;
+} lu_col_t;
+
+#define LU_NEV 7
 
 /* ---- row interchanges as row moves ---------------------------------------- */
 
@@ -115,120 +134,214 @@ int blasx_fc_nonfinite(int prec, int64_t m, int64_t n, const char *A, int64_t ld
     return atomic_load(&h.bad);
 }
 
-/* ---- the member's column ---------------------------------------------------- */
+/* ---- the member's columns ---------------------------------------------------- */
 
-/* Column J (in P, jb wide, its rows in the order of the interchanges
- * before *applied) less the finished columns before it, streamed in
- * chunks as their panels finish: the chunk's rows of J solved, the rows
- * below updated.  Returns 0 (*applied: J's panel start, or mn), or
- * FC_QUIT / a status. */
-static int lu_stream(lu_t *o, int64_t J, int64_t jb, int64_t *applied) {
+static lu_col_t lu_col(const lu_t *o, int64_t J) {
+    lu_col_t c = {.J = J, .jb = blasx_min64(o->w, o->n - J), .b = (int)((J / o->step) & (o->nbuf - 1))};
+    c.kp = blasx_max64(0, blasx_min64(c.jb, o->m - J));
+    c.applied = J + c.kp;
+    return c;
+}
+
+/* Column c up into its buffer (all m rows), once the GPU's last read of
+ * that buffer (the column two back, as a chunk) is done. */
+static int lu_up(lu_t *o, const lu_col_t *c) {
+    const blasx_device_backend_t *be = o->f->d.be;
+    blasx_stream_t io = o->f->d.s_out;
+    if (o->p_read[c->b]) BLASX_TRY(be->stream_wait_event(io, o->e_read[c->b]));
+    BLASX_TRY(blasx_fc_up(o->f, io, o->P[c->b], o->m, o->A + (size_t)c->J * (size_t)o->lda * o->f->esz, o->lda, o->m,
+                          c->jb));
+    return be->event_record(o->e_up, io);
+}
+
+/* Column c back with its pivots and INFO (its factorization done, e_diag);
+ * the team learns the panel is done. */
+static int lu_publish(lu_t *o, const lu_col_t *c) {
+    fc_t *f = o->f;
+    if (blasx_fc_team_ended(o->t)) return FC_QUIT; /* another failed: the host may still be untouched */
+    BLASX_TRY(f->d.be->stream_wait_event(f->d.s_out, o->e_diag));
+    BLASX_TRY(blasx_fc_down(f, f->d.s_out, o->A + (size_t)c->J * (size_t)o->lda * f->esz, o->lda, o->P[c->b], o->m,
+                            o->m, c->jb));
+    int64_t info = 0;
+    if (c->kp > 0) {
+        int32_t inf;
+        memcpy(&inf, f->small, sizeof inf);
+        if (inf > 0) info = c->J + inf;
+        memcpy(o->ipiv + c->J, f->small + FC_ALIGN, (size_t)c->kp * 8);
+        for (int64_t i = c->J; i < c->J + c->kp; i++) o->ipiv[i] += c->J;
+    }
+    blasx_fc_team_pivots(o->t, c->J + c->jb, info);
+    return 0;
+}
+
+/* Chunk K..K+kb of the finished columns (at Q, ld qld, its row 0 global
+ * row K) applied to column c: its rows K.. solved, the rows below updated. */
+static int lu_apply(lu_t *o, const lu_col_t *c, uintptr_t Q, int64_t qld, int64_t K, int64_t kb) {
+    size_t e = o->f->esz;
+    int64_t r = o->m - K;
+    blasx_view_t l = blasx_fc_view(Q, qld, 0, 0, kb, kb, e), u = blasx_fc_view(o->P[c->b], o->m, K, 0, kb, c->jb, e);
+    BLASX_TRY(blasx_fc_step(o->f, o->prec, BLASX_K_TRSM, (char[4]){'L', 'L', 'N', 'U'}, 1, &l, NULL, &u));
+    if (r == kb) return 0;
+    blasx_view_t a = blasx_fc_view(Q, qld, kb, 0, r - kb, kb, e);
+    blasx_view_t d = blasx_fc_view(o->P[c->b], o->m, K + kb, 0, r - kb, c->jb, e);
+    return blasx_fc_step(o->f, o->prec, BLASX_K_GEMM, (char[4]){'N', 'N', 0, 0}, -1, &a, &u, &d);
+}
+
+/* Column c (its rows in the order of the interchanges before *applied)
+ * less the finished columns before it, in order: this member's previous
+ * column pv from its buffer (it met the later interchanges there), the
+ * others streamed from the host in chunks, each once its owner put it
+ * back.  *pending: pv is still to go back, once the GPU has a chunk to
+ * work on meanwhile (or before pv's own turn).  Returns 0 (*applied: c's
+ * panel start, or mn), or FC_QUIT / a status. */
+static int lu_stream(lu_t *o, const lu_col_t *c, lu_col_t *pv, int64_t *applied, int *pending) {
     fc_t *f = o->f;
     const blasx_device_backend_t *be = f->d.be;
     blasx_stream_t cs = f->d.s, io = f->d.s_out;
     size_t e = f->esz;
-    int64_t end = blasx_min64(J, o->mn), kb;
-    for (int64_t K = 0, k = 0; K < end; K += kb, k++) {
-        int b = (int)(k & 1);
+    int64_t end = blasx_min64(c->J, o->mn), kb;
+    for (int64_t K = 0, k = 0; K < end; K += kb) {
+        int own = pv->J >= 0 && K == pv->J;
+        if (*pending && (own || k > 0)) {
+            *pending = 0;
+            BLASX_TRY(lu_publish(o, pv));
+        }
         int64_t pend = blasx_min64((K / o->w + 1) * o->w, o->mn); /* the end of K's panel */
-        kb = blasx_min64(o->q, pend - K);
-        int64_t r = o->m - K; /* the chunk's rows: K.. */
+        kb = own ? pend - K : blasx_min64(o->q, pend - K);
         int st = blasx_fc_team_wait(o->t, pend);
         if (st) return st;
-        if (*applied < pend) { /* panels finished since: their interchanges on J first */
-            int64_t upto = blasx_min64(blasx_min64(blasx_fc_team_done_now(o->t), J), o->mn);
-            BLASX_TRY(lu_permute(o, o->P, o->m, jb, 0, *applied, upto));
+        if (*applied < pend) { /* panels finished since: their interchanges on c first */
+            int64_t upto = blasx_min64(blasx_min64(blasx_fc_team_done_now(o->t), c->J), o->mn);
+            BLASX_TRY(lu_permute(o, o->P[c->b], o->m, c->jb, 0, *applied, upto));
             *applied = upto;
         }
+        if (own) { /* on the GPU already: the later interchanges on it there */
+            BLASX_TRY(lu_permute(o, o->P[pv->b], o->m, pv->jb, 0, pv->applied, *applied));
+            pv->applied = blasx_max64(pv->applied, *applied);
+            BLASX_TRY(lu_apply(o, c, o->P[pv->b] + (uintptr_t)((size_t)K * e), o->m, K, kb));
+            BLASX_TRY(be->event_record(o->e_read[pv->b], cs));
+            o->p_read[pv->b] = 1;
+            continue;
+        }
+        int b = (int)(k++ & 1);
+        int64_t r = o->m - K; /* the chunk's rows: K.. */
         if (o->q_live[b]) BLASX_TRY(be->stream_wait_event(io, o->e_done[b]));
         BLASX_TRY(blasx_fc_up(f, io, o->Q[b], r, o->A + ((size_t)K + (size_t)K * (size_t)o->lda) * e, o->lda, r, kb));
         BLASX_TRY(be->event_record(o->e_in, io));
         BLASX_TRY(be->stream_wait_event(cs, o->e_in));
         BLASX_TRY(lu_permute(o, o->Q[b], r, kb, K, pend, *applied)); /* the later panels' interchanges */
-        blasx_view_t l = blasx_fc_view(o->Q[b], r, 0, 0, kb, kb, e), u = blasx_fc_view(o->P, o->m, K, 0, kb, jb, e);
-        BLASX_TRY(blasx_fc_step(f, o->prec, BLASX_K_TRSM, (char[4]){'L', 'L', 'N', 'U'}, 1, &l, NULL, &u));
-        if (r > kb) {
-            blasx_view_t a = blasx_fc_view(o->Q[b], r, kb, 0, r - kb, kb, e);
-            blasx_view_t c = blasx_fc_view(o->P, o->m, K + kb, 0, r - kb, jb, e);
-            BLASX_TRY(blasx_fc_step(f, o->prec, BLASX_K_GEMM, (char[4]){'N', 'N', 0, 0}, -1, &a, &u, &c));
-        }
+        BLASX_TRY(lu_apply(o, c, o->Q[b], r, K, kb));
         BLASX_TRY(be->event_record(o->e_done[b], cs));
         o->q_live[b] = 1;
     }
     return 0;
 }
 
-/* Column J: up, updated, factored from row J down, back with its pivots;
- * the team learns the panel is done. */
-static int lu_column(lu_t *o, int64_t J) {
+/* Column c, up already: the interchanges so far, the finished columns
+ * (pv goes back meanwhile when *pending), then its rows from J down
+ * factored in place with INFO and the pivots on their way to the host
+ * (e_diag). */
+static int lu_column(lu_t *o, const lu_col_t *c, lu_col_t *pv, int pending) {
     fc_t *f = o->f;
     const blasx_device_backend_t *be = f->d.be;
     blasx_stream_t s = f->d.s;
-    size_t e = f->esz;
-    int64_t jb = blasx_min64(o->w, o->n - J), kp = blasx_min64(jb, o->m - J);
-    char *h = o->A + (size_t)J * (size_t)o->lda * e;
-    int64_t applied = blasx_min64(blasx_min64(blasx_fc_team_done_now(o->t), o->mn), J);
-    BLASX_TRY(blasx_fc_up(f, s, o->P, o->m, h, o->lda, o->m, jb));
-    BLASX_TRY(lu_permute(o, o->P, o->m, jb, 0, 0, applied));
-    int st = lu_stream(o, J, jb, &applied);
+    BLASX_TRY(be->stream_wait_event(s, o->e_up));
+    int64_t applied = blasx_min64(blasx_min64(blasx_fc_team_done_now(o->t), o->mn), c->J);
+    BLASX_TRY(lu_permute(o, o->P[c->b], o->m, c->jb, 0, 0, applied));
+    int st = lu_stream(o, c, pv, &applied, &pending);
+    if (!st && pending) st = lu_publish(o, pv);
     if (st) return st;
-    if (kp > 0) {
-        BLASX_TRY(be->factor(s, o->prec, BLASX_FACTOR_GETRF, 'N', o->m - J, jb, o->P + (uintptr_t)((size_t)J * e), o->m,
-                             o->piv, o->ws, o->ws_bytes, o->info));
+    if (c->kp > 0) {
+        BLASX_TRY(be->factor(s, o->prec, BLASX_FACTOR_GETRF, 'N', o->m - c->J, c->jb,
+                             o->P[c->b] + (uintptr_t)((size_t)c->J * f->esz), o->m, o->piv, o->ws, o->ws_bytes, o->info));
         BLASX_TRY(be->copy_d2h(s, f->small, 16, o->info, 16, (blasx_shape_t){16, 1, 16, 1}));
-        BLASX_TRY(be->copy_d2h(s, f->small + FC_ALIGN, kp * 8, o->piv, kp * 8, (blasx_shape_t){kp * 8, 1, kp * 8, 1}));
+        BLASX_TRY(be->copy_d2h(s, f->small + FC_ALIGN, c->kp * 8, o->piv, c->kp * 8,
+                               (blasx_shape_t){c->kp * 8, 1, c->kp * 8, 1}));
     }
-    if (blasx_fc_team_ended(o->t)) return FC_QUIT; /* another failed: the host may still be untouched */
-    BLASX_TRY(blasx_fc_down(f, s, h, o->lda, o->P, o->m, o->m, jb)); /* after the factorization: INFO is back */
-    int64_t info = 0;
-    if (kp > 0) {
-        int32_t inf;
-        memcpy(&inf, f->small, sizeof inf);
-        if (inf > 0) info = J + inf;
-        memcpy(o->ipiv + J, f->small + FC_ALIGN, (size_t)kp * 8);
-        for (int64_t i = J; i < J + kp; i++) o->ipiv[i] += J;
-    }
-    blasx_fc_team_pivots(o->t, J + jb, info);
-    return 0;
+    return be->event_record(o->e_diag, s);
 }
 
 /* ---- room ------------------------------------------------------------------- */
 
-/* A column of width w, two chunks of q, the row-move scratch (the moves
- * and a chunk's worth of rows), the pivots, INFO and the workspace in one
- * pool block: 0, BLASX_ERR_NOMEM, or BLASX_FACTOR_DECLINED (the backend's
- * no, also when it cannot move rows after all). */
+/* nbuf columns of width w, two chunks of q = min(w, 2 ooc_min_w), the
+ * row-move scratch (the moves, and rows of ooc_min_w columns: a move
+ * passes over wider blocks in parts), the pivots, INFO and the workspace
+ * in one pool block: as little beside the columns as keeps the GEMMs
+ * deep, since each column narrower streams more.  0, BLASX_ERR_NOMEM, or
+ * BLASX_FACTOR_DECLINED (the backend's no, also when it cannot move rows
+ * after all). */
 static int lu_alloc_w(void *arg, int64_t w) {
     lu_t *o = arg;
     fc_t *f = o->f;
-    int64_t q = blasx_min64(w, 4 * blasx_cfg.lapack.ooc_min_w);
+    int64_t q = blasx_min64(w, 2 * blasx_cfg.lapack.ooc_min_w), mvw = blasx_min64(w, blasx_cfg.lapack.ooc_min_w);
     size_t ws = 0, pan = fc_round((size_t)o->m * (size_t)w * f->esz), chunk = fc_round((size_t)o->m * (size_t)q * f->esz);
-    size_t mv = fc_round((size_t)o->m * 16) + chunk, piv = fc_round((size_t)w * 8);
+    size_t mv = fc_round((size_t)o->m * 16) + fc_round((size_t)o->m * (size_t)mvw * f->esz), piv = fc_round((size_t)w * 8);
     if (f->d.be->factor_ws(f->d.s, o->prec, BLASX_FACTOR_GETRF, 'N', o->m, w, o->m, &ws)) return BLASX_FACTOR_DECLINED;
-    if (blasx_cache_alloc_block(f->d.cache, pan + 2 * chunk + mv + piv + FC_ALIGN + fc_round(ws), 0, &f->blk) != 0)
+    size_t cols = (size_t)o->nbuf * pan;
+    if (blasx_cache_alloc_block(f->d.cache, cols + 2 * chunk + mv + piv + FC_ALIGN + fc_round(ws), 0, &f->blk) != 0)
         return BLASX_ERR_NOMEM;
     o->w = w, o->q = q, o->ws_bytes = ws, o->mv_bytes = mv;
-    o->P = f->blk, o->Q[0] = o->P + pan, o->Q[1] = o->Q[0] + chunk, o->mv = o->Q[1] + chunk;
-    o->piv = o->mv + mv, o->info = o->piv + piv, o->ws = o->info + FC_ALIGN;
-    if (f->d.be->row_move(f->d.s, f->esz, o->P, o->m, 0, 0, NULL, o->mv, o->mv_bytes)) return BLASX_FACTOR_DECLINED;
+    o->P[0] = f->blk, o->P[1] = o->P[0] + cols - pan, o->Q[0] = o->P[0] + cols, o->Q[1] = o->Q[0] + chunk;
+    o->mv = o->Q[1] + chunk, o->piv = o->mv + mv, o->info = o->piv + piv, o->ws = o->info + FC_ALIGN;
+    if (f->d.be->row_move(f->d.s, f->esz, o->P[0], o->m, 0, 0, NULL, o->mv, o->mv_bytes)) return BLASX_FACTOR_DECLINED;
     return 0;
 }
 
-/* The team's width (blasx_fc_team_width), then the host memory and
- * events.  0, or what the member or the team could not do: nothing was
- * written yet. */
+/* The team's width (blasx_fc_team_width) with two column buffers on every
+ * member, else with one: 0, or what this member or the team could not do
+ * (the same answer on every member). */
+static int lu_room(lu_t *o) {
+    fc_t *f = o->f;
+    for (o->nbuf = 2;; o->nbuf = 1) {
+        int st = blasx_fc_team_width(f, o->t, o->n, lu_alloc_w, o, &o->w);
+        int64_t none = 0;
+        if (blasx_fc_team_meet(o->t, st == 0, &none)) return 0;
+        if (f->blk) blasx_cache_free_block(f->d.cache, f->blk);
+        f->blk = 0;
+        if (o->nbuf == 1) return st ? st : BLASX_FACTOR_DECLINED;
+    }
+}
+
+/* The room, then the host memory and events.  0, or what the member or
+ * the team could not do: nothing was written yet. */
 static int lu_alloc(lu_t *o) {
     fc_t *f = o->f;
-    int st = blasx_fc_team_width(f, o->t, o->n, lu_alloc_w, o, &o->w);
+    BLASX_TRY(lu_room(o));
     o->step = o->w * o->t->size;
     const char *end = o->A + ((size_t)(o->n - 1) * (size_t)o->lda + (size_t)o->m) * f->esz - 1;
-    if (!st) st = blasx_fc_host_setup(f, o->A, end, (size_t)o->m * f->esz, (size_t)o->w * 8);
+    int st = blasx_fc_host_setup(f, o->A, end, (size_t)o->m * f->esz, (size_t)o->w * 8);
     if (!st && !(o->moves = malloc((size_t)o->m * 3 * sizeof(int64_t)))) st = BLASX_FACTOR_DECLINED;
-    blasx_event_t *ev[LU_NEV] = {&o->e_in, &o->e_done[0], &o->e_done[1]};
+    blasx_event_t *ev[LU_NEV] = {&o->e_in, &o->e_up, &o->e_diag, &o->e_done[0], &o->e_done[1], &o->e_read[0],
+                                 &o->e_read[1]};
     for (int i = 0; i < LU_NEV && !st; i++) st = f->d.be->event_create(f->d.dev, ev[i]);
     int64_t none = 0;
     if (!blasx_fc_team_meet(o->t, st == 0, &none)) return st ? st : BLASX_FACTOR_DECLINED;
     return 0;
+}
+
+/* This member's column J goes up while the GPU factors its previous one,
+ * which then goes back: at once in a team (the others wait for it), alone
+ * once the GPU has part of J's update to work on; J meets that previous
+ * one from the GPU. */
+static int lu_run(lu_t *o) {
+    BLASX_TRY(lu_alloc(o));
+    if (o->rank == 0) {
+        pthread_mutex_lock(&o->t->lock);
+        o->t->width = o->w;
+        pthread_mutex_unlock(&o->t->lock);
+    }
+    const int two = o->nbuf == 2;
+    lu_col_t pv = {.J = -1}, none = {.J = -1};
+    for (int64_t J = o->rank * o->w;; J += o->step) {
+        lu_col_t c = lu_col(o, J < o->n ? J : 0);
+        if (pv.J >= 0 && !two) BLASX_TRY(lu_publish(o, &pv)); /* c goes where it is */
+        if (J < o->n) BLASX_TRY(lu_up(o, &c));
+        int later = two && pv.J >= 0 && o->t->size == 1 && J < o->n;
+        if (two && pv.J >= 0 && !later) BLASX_TRY(lu_publish(o, &pv));
+        if (J >= o->n) return 0;
+        BLASX_TRY(lu_column(o, &c, two ? &pv : &none, later));
+        pv = c;
+    }
 }
 
 int blasx_fc_getrf_panels(fc_t *f, fc_team_t *t, int rank, int prec, int64_t m, int64_t n, char *A, int64_t lda,
@@ -237,17 +350,11 @@ int blasx_fc_getrf_panels(fc_t *f, fc_team_t *t, int rank, int prec, int64_t m, 
     memset(&o, 0, sizeof o);
     o.f = f, o.t = t, o.rank = rank, o.prec = prec, o.m = m, o.n = n, o.mn = blasx_min64(m, n), o.lda = lda, o.A = A;
     o.ipiv = ipiv;
-    int st = lu_alloc(&o);
-    if (!st && rank == 0) {
-        pthread_mutex_lock(&t->lock);
-        t->width = o.w;
-        pthread_mutex_unlock(&t->lock);
-    }
-    for (int64_t J = (int64_t)rank * o.w; !st && J < n; J += o.step) st = lu_column(&o, J);
+    int st = lu_run(&o);
     /* streams idle before the events and the block go (a member that quit has work queued) */
     int s1 = f->d.be->stream_sync(f->d.s), s2 = f->d.be->stream_sync(f->d.s_out);
     if (st <= 0 && st != BLASX_FACTOR_DECLINED && (s1 || s2)) st = s1 ? s1 : s2;
-    blasx_event_t ev[LU_NEV] = {o.e_in, o.e_done[0], o.e_done[1]};
+    blasx_event_t ev[LU_NEV] = {o.e_in, o.e_up, o.e_diag, o.e_done[0], o.e_done[1], o.e_read[0], o.e_read[1]};
     for (int i = 0; i < LU_NEV; i++)
         if (ev[i]) f->d.be->event_destroy(ev[i]);
     free(o.moves);
