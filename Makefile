@@ -188,6 +188,24 @@ sim: $(BUILD)/tiny/test_api $(BUILD)/tiny/test_gpu $(BUILD)/tiny/test_errors $(B
 sanitize:
 	bash testing/run_sanitizers.sh $(BUILD)
 
+# ScaLAPACK's own testers (PBLAS level 3 D/Z, Cholesky, LU) on 4 ranks with
+# libblasx.so preloaded under each (testing/scalapack/run_scalapack.sh):
+# the default build on the CPU, then with 2 simulated GPUs per rank, then
+# the tiny build on them (every local call tiled on the GPUs).  Skips where
+# Debian's scalapack-mpi-test is not installed.
+scalapack: $(BUILD)/libblasx.so $(BUILD)/tiny/libblasx.so
+	bash testing/scalapack/run_scalapack.sh $(abspath $(BUILD)/libblasx.so) default
+	BLASX_SIM_GPUS=2 bash testing/scalapack/run_scalapack.sh $(abspath $(BUILD)/libblasx.so) sim2
+	BLASX_SIM_GPUS=2 BLASX_SIM_MEM_KB=64 SCALAPACK_SETS="pdblas3 pzblas3 llt lu" \
+	  bash testing/scalapack/run_scalapack.sh $(abspath $(BUILD)/tiny/libblasx.so) sim2-tiny
+
+# An MPI program timing ScaLAPACK's pdgemm and pdpotrf over the node's BLAS
+# (benchmarks/bench_scalapack.c; needs libscalapack-openmpi).
+SCALAPACK_LIB ?= -lscalapack-openmpi
+$(BUILD)/bench_scalapack: benchmarks/bench_scalapack.c
+	@mkdir -p $(dir $@)
+	$(CC) -std=c11 -O2 -Wall -Wextra $< -o $@ $(SCALAPACK_LIB) -lm
+
 # Installation: headers, both libraries, pkg-config and CMake package files
 # (third_party/install.sh, which `bazel run //:install -- PREFIX` runs too).
 PREFIX  ?= /usr/local
@@ -241,7 +259,7 @@ ptx:
 # as its own `make <stage>` and counts it, so that one failing stage does not
 # stop the others (`make -k test` does the same here); a new stage only needs
 # its target and a place in this list.
-TEST_STAGES = unit symbols house netlib lapack sim sanitize dropin nonuma
+TEST_STAGES = unit symbols house netlib lapack sim scalapack sanitize dropin nonuma
 test: $(TEST_STAGES)
 print-test-stages:
 	@echo $(TEST_STAGES)

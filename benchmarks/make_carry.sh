@@ -23,4 +23,7 @@ mkdir -p build/carry/lib
 for f in lapack/liblapack.so.3 blas/libblas.so.3 libgfortran.so.5 libquadmath.so.0; do
   cp -L "$lib/$f" build/carry/lib/
 done
-ls -l build/carry/lib
+# ScaLAPACK for benchmarks/run_scalapack.sh (the GPU machines have Open MPI
+# 4.1, libmpi.so.40, but no ScaLAPACK)
+if [ -e $lib/libscalapack-openmpi.so.2.2 ]; then mkdir -p build/carry/scalapack && cp -L $lib/libscalapack-openmpi.so.2.2 build/carry/scalapack/; fi
+ls -l build/carry/lib build/carry/scalapack 2> /dev/null

@@ -31,6 +31,9 @@ typedef int blasx_f77_int_t;
 
 BLASX_API void xerbla_(const char *srname, const blasx_f77_int_t *info, size_t srname_len);
 
+/* ScaLAPACK's PILAENV: the panel width PBLAS uses (blasx/pblas_env.c). */
+BLASX_API blasx_f77_int_t pilaenv_(const blasx_f77_int_t *ictxt, const char *prec, size_t prec_len);
+
 #define BLASX_F77_DECL(p, T, S, R)                                                                 \
     BLASX_API void p##gemm_(const char *transa, const char *transb, const blasx_f77_int_t *m,     \
                             const blasx_f77_int_t *n, const blasx_f77_int_t *k, const S *alpha,   \

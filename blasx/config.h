@@ -423,6 +423,9 @@ _Static_assert(BLASX_CFG_CPU_ZKC >= 1 && BLASX_CFG_CPU_CKC >= 1 && BLASX_CFG_CPU
 #ifndef BLASX_CFG_LAPACK_TEAM_MIN_N
 #define BLASX_CFG_LAPACK_TEAM_MIN_N 24576 /* order (complex: this / 1.59, the same flops); a Cholesky or LU this large goes to every free GPU */
 #endif
+#ifndef BLASX_CFG_PBLAS_KB
+#define BLASX_CFG_PBLAS_KB 4096 /* columns; PBLAS's panel width (pilaenv_) under ScaLAPACK: each rank's local GEMMs get this depth, not 32 */
+#endif
 #ifndef BLASX_CFG_LAPACK_STAGE_MB
 #define BLASX_CFG_LAPACK_STAGE_MB 32 /* MiB; each of the two pinned buffers a pageable matrix crosses the link through */
 #endif
@@ -585,6 +588,7 @@ static const blasx_config_t blasx_cfg = {
             .ooc_min_w = BLASX_CFG_LAPACK_OOC_MIN_W,
             .chol_panels = BLASX_CFG_LAPACK_CHOL_PANELS,
             .team_min_n = BLASX_CFG_LAPACK_TEAM_MIN_N,
+            .pblas_kb = BLASX_CFG_PBLAS_KB,
         },
     .obs = {.trace_max_events = BLASX_CFG_TRACE_MAX_EVENTS},
 };

@@ -106,6 +106,7 @@ typedef struct {
     long long ooc_min_w;   /* columns; narrowest block column of the out-of-core Cholesky and LU */
     long long chol_panels; /* a GPU Cholesky's block columns: at most order / this; 1: whole when it fits */
     long long team_min_n;  /* order (complex: / 1.59) from which a Cholesky or LU goes to every free GPU */
+    int pblas_kb;          /* columns; the panel width PBLAS asks pilaenv_ for (0: ScaLAPACK's own) */
 } blasx_lapack_cfg_t;
 
 typedef struct {

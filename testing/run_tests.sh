@@ -3,7 +3,8 @@
 # missing (apt-get), then runs every stage, each on its own, so that a failing
 # stage never keeps a later one from running:
 #   make stages   the Makefile's TEST_STAGES (`make print-test-stages`:
-#                 unit symbols netlib sim sanitize dropin nonuma), each as
+#                 unit symbols house netlib lapack sim scalapack sanitize
+#                 dropin nonuma), each as
 #                 `make -j2 <stage>`, counted as one test each;
 #   bazel         `bazel test //...` offline, each test target counted as one
 #                 (a build failure without a failed target counts as one).
@@ -26,11 +27,13 @@ have() {  # have <package>: installed, or its tool already on PATH
     valgrind) command -v valgrind >/dev/null && return 0 ;;
     cmake) command -v cmake >/dev/null && return 0 ;;
     pkg-config) command -v pkg-config >/dev/null && return 0 ;;
+    openmpi-bin) command -v mpirun >/dev/null && return 0 ;;
   esac
   dpkg -s "$1" >/dev/null 2>&1
 }
 missing=()
-for p in build-essential gfortran bazel-bootstrap libblas-test liblapack-test libblas3 libnuma-dev valgrind python3-numpy cmake pkg-config; do
+for p in build-essential gfortran bazel-bootstrap libblas-test liblapack-test libblas3 libnuma-dev valgrind python3-numpy cmake pkg-config \
+  openmpi-bin scalapack-mpi-test scalapack-test-common; do
   have "$p" || missing+=("$p")
 done
 if [ ${#missing[@]} -gt 0 ]; then
@@ -52,7 +55,7 @@ count() {    # count NAME PASSED FAILED NOTE
 }
 
 make_stages=$(make --no-print-directory -s print-test-stages 2>/dev/null)
-[ -n "$make_stages" ] || make_stages="unit symbols netlib sim sanitize dropin nonuma"
+[ -n "$make_stages" ] || make_stages="unit symbols house netlib lapack sim scalapack sanitize dropin nonuma"
 STAGES=${STAGES:-"$make_stages bazel"}
 echo "stages: $STAGES"
 

@@ -445,11 +445,16 @@ int main(void) {
     test_errors();
     test_queue(0);
     test_queue(1);
-    for (int s = 0; s < 6; s++) {
+#ifdef BX_SAN_SMALL /* sanitizer builds (testing/run_sanitizers.sh): fewer sequences, a smaller factorization */
+    enum { SEQS = 3, BIG = 120 };
+#else
+    enum { SEQS = 6, BIG = 300 };
+#endif
+    for (int s = 0; s < SEQS; s++) {
         ta_sequence_s(s, 60), ta_sequence_d(s, 60), ta_sequence_c(s, 60), ta_sequence_z(s, 60);
     }
     test_factor(40);
-    test_factor(300);
+    test_factor(BIG);
     test_keep_chain(12);
     test_threads();
     test_waits();

@@ -53,6 +53,9 @@ static void table_fill_gpu(void) {
     TEXT_ENTRY(BLASX_SETTING_GPU_MEM, "BLASX_GPU_MEM", BLASX_SETTING_AT_START,
                "bytes (`64G`, `512M`) or a fraction of the device (`0.5`, `50%`)", "`cfg.gpu.gpu_mem_pct` percent of the device",
                "most device memory blasx holds on each GPU; it takes it as calls need it");
+    INT_ENTRY(BLASX_SETTING_RANK_GPUS, "BLASX_RANK_GPUS", BLASX_SETTING_AT_START, 0, 1, 1, "0, 1", "1",
+              "with `BLASX_GPUS` unset, several MPI ranks on a node split its GPUs (more ranks than GPUs: they "
+              "share them, each pool capped at its part); 0: every rank uses every GPU");
     INT_ENTRY(BLASX_SETTING_GPU_IDLE_MS, "BLASX_GPU_IDLE_MS", BLASX_SETTING_AT_START, 0, 3600000, g->gpu_idle_ms,
               "0 to 3600000", "`cfg.gpu.gpu_idle_ms`",
               "ms a GPU stays idle before blasx gives its device memory back (0: only at `blasx_finalize`)");
@@ -99,6 +102,10 @@ static void table_fill(void) {
     INT_ENTRY(BLASX_SETTING_VERBOSE, "BLASX_VERBOSE", BLASX_SETTING_ONCE, 0, 2, 0, "0, 1, 2", "0",
               "1: a report at each runtime start (threads, GPUs, links, rates); 2: also a line per call the CPU "
               "team joins");
+    INT_ENTRY(BLASX_SETTING_PBLAS_KB, "BLASX_PBLAS_KB", BLASX_SETTING_ONCE, 0, 1048576, blasx_cfg.lapack.pblas_kb,
+              "0 to 2^20", "`cfg.lapack.pblas_kb`",
+              "under ScaLAPACK: the panel width PBLAS gets from `pilaenv_`, the depth of each rank's local GEMMs (the "
+              "same on every rank; 0: ScaLAPACK's own)");
     TEXT_ENTRY(BLASX_SETTING_TRACE, "BLASX_TRACE", BLASX_SETTING_ONCE, "a file name", "off",
                "write a Chrome/Perfetto timeline of every call, task, copy and kernel there");
     table_fill_gpu();
@@ -210,4 +217,25 @@ int blasx_settings_set_small(int mode) {
     if (mode < 0 || mode > 2) return -1;
     pthread_once(&once, read_once);
     return atomic_exchange(&snap.small, mode);
+}
+
+void blasx_setting_local_rank(int *rank, int *size, int *bound) {
+    static const char *const vars[][2] = {
+        {"OMPI_COMM_WORLD_LOCAL_RANK", "OMPI_COMM_WORLD_LOCAL_SIZE"}, {"MPI_LOCALRANKID", "MPI_LOCALNRANKS"},
+        {"MV2_COMM_WORLD_LOCAL_RANK", "MV2_COMM_WORLD_LOCAL_SIZE"},   {"PMI_LOCAL_RANK", "PMI_LOCAL_SIZE"},
+        {"PALS_LOCAL_RANKID", "PALS_LOCAL_SIZE"},                     {"SLURM_LOCALID", "SLURM_NTASKS_PER_NODE"},
+    };
+    *rank = 0, *size = 1;
+    const char *cvd = getenv("CUDA_VISIBLE_DEVICES");
+    *bound = cvd != NULL;
+    for (size_t i = 0; i < sizeof vars / sizeof *vars; i++) {
+        const char *r = getenv(vars[i][0]), *s = getenv(vars[i][1]);
+        if (!r || !s) continue;
+        char *e1, *e2;
+        long lr = strtol(r, &e1, 10), ls = strtol(s, &e2, 10);
+        if (*r && *s && !*e1 && !*e2 && ls >= 1 && ls <= 1 << 20 && lr >= 0 && lr < ls) {
+            *rank = (int)lr, *size = (int)ls;
+            return;
+        }
+    }
 }

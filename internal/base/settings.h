@@ -53,6 +53,8 @@ typedef enum {
     BLASX_SETTING_SIM_MEM_KB,
     BLASX_SETTING_GPU_MEM,
     BLASX_SETTING_GPU_IDLE_MS,
+    BLASX_SETTING_RANK_GPUS,
+    BLASX_SETTING_PBLAS_KB,
     BLASX_SETTING_COUNT
 } blasx_setting_id_t;
 
@@ -80,6 +82,13 @@ BLASX_INTERNAL long long blasx_setting_int(int id);
 /* Text setting id: the environment's value, or NULL when unset or empty.
  * The string belongs to the environment (valid until it is changed). */
 BLASX_INTERNAL const char *blasx_setting_text(int id);
+
+/* This process's place on its node as its MPI launcher tells it (Open MPI,
+ * MPICH/Hydra, MVAPICH, PMIx/PALS, Slurm): *rank of *size local ranks, or 0
+ * of 1 when no known launcher variable is set; *bound = 1 when
+ * CUDA_VISIBLE_DEVICES is set, i.e. the launcher or the user already gave
+ * this rank its devices. */
+BLASX_INTERNAL void blasx_setting_local_rank(int *rank, int *size, int *bound);
 
 /* The settings consulted on every call: read once per process. */
 typedef struct {

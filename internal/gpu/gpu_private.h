@@ -218,6 +218,10 @@ static inline gpu_stream_t *gpu_copier(blasx_gpu_t *g, gpu_stream_t *st) { retur
 
 /* gpu_buffers.c: pinned staging buffers, pinned operands, ready events;
  * gpu_copy.c: host and peer copies of input tiles, step holds. */
+/* This rank's devices of the ndev visible (gpu_ranks.c): up to max into
+ * list, the count returned; *share: ranks of the node sharing each. */
+BLASX_INTERNAL int blasx_gpu_rank_devices(int ndev, int *list, int max, int *share);
+
 BLASX_INTERNAL int blasx_gpu_pinned_alloc(const blasx_device_backend_t *be, size_t bytes, void **buf);
 BLASX_INTERNAL void blasx_gpu_pinned_free(const blasx_device_backend_t *be, void *buf);
 BLASX_INTERNAL int blasx_gpu_pinned_grow(const blasx_device_backend_t *be, void **buf, size_t *have, size_t need);

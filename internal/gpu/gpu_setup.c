@@ -159,20 +159,22 @@ static int create_streams(blasx_gpu_t *g) {
 
 /* The pool of GPU dev: empty, capped by BLASX_GPU_MEM (v) on a device of
  * `total` bytes; a malformed v is reported once and the default used. */
-static int pool_create(blasx_gpu_t *g, const char *v, size_t total) {
+static int pool_create(blasx_gpu_t *g, const char *v, size_t total, int share) {
     static _Atomic int reported;
     size_t cap = 0;
     if (blasx_pool_parse_cap(v, total, &cap) != 0 && !atomic_exchange(&reported, 1))
         fprintf(stderr, "blasx: BLASX_GPU_MEM=%s ignored (expected bytes such as `64G`, `512M`, or a fraction "
                         "such as `0.5` or `50%%`); using the default: %d%% of the device\n",
                 v, blasx_cfg.gpu.gpu_mem_pct);
+    if (!v && share > 1) cap /= (size_t)share; /* ranks sharing the GPU: each its part of the default */
     const blasx_pool_driver_t drv = {g->be->mem_info, g->be->mem_alloc, g->be->mem_free};
     const blasx_pool_policy_t pol = blasx_pool_policy_default();
     return blasx_pool_init(&g->pool, &drv, g->dev, total, cap, &pol);
 }
 
 /* GPU dev of backend be, ready; NULL with *status on failure. */
-static blasx_gpu_t *gpu_create(const blasx_device_backend_t *be, int dev, const char *gpu_mem, int *status) {
+static blasx_gpu_t *gpu_create(const blasx_device_backend_t *be, int dev, const char *gpu_mem, int share,
+                               int *status) {
     blasx_gpu_t *g = (blasx_gpu_t *)calloc(1, sizeof *g);
     *status = BLASX_ERR_NOMEM;
     if (!g) return NULL;
@@ -185,7 +187,7 @@ static blasx_gpu_t *gpu_create(const blasx_device_backend_t *be, int dev, const 
     size_t freeb = 0, total = 0;
     int st = be->mem_info(dev, &freeb, &total);
     if (st == 0 && total == 0) st = BLASX_ERR_DEVICE;
-    if (st == 0 && (st = pool_create(g, gpu_mem, total)) == 0) g->pool_ok = 1;
+    if (st == 0 && (st = pool_create(g, gpu_mem, total, share)) == 0) g->pool_ok = 1;
     if (st == 0 && (st = blasx_cache_init(&g->cache, &g->pool)) == 0) g->cache_ok = 1;
     if (st == 0) st = create_streams(g);
     *status = st;
@@ -301,10 +303,12 @@ int blasx_gpus_init(void (*on_all_failed)(void)) {
     tab->wb_stream = set.wb_stream, tab->split_stream = set.split_stream;
     tab->idle_ms = set.idle_ms;
     int list[BLASX_CFG_MAX_GPUS];
-    int n = select_devices(set.devices, ndev, list);
+    int share = 1;
+    int n = set.devices ? select_devices(set.devices, ndev, list)
+                        : blasx_gpu_rank_devices(ndev, list, BLASX_CFG_MAX_GPUS, &share);
     for (int i = 0; i < n; i++) {
         int st;
-        blasx_gpu_t *g = gpu_create(be, list[i], set.gpu_mem, &st);
+        blasx_gpu_t *g = gpu_create(be, list[i], set.gpu_mem, share, &st);
         if (!g) {
             fprintf(stderr, "blasx: GPU %d unusable (%s); continuing without it\n", list[i],
                     blasx_status_string(st));
