@@ -302,7 +302,7 @@ static void end_to_end(void) {
     }
     /* DTRSM: nothing eligible; all on the GPUs */
     {
-        const int64_t m = 768, nb = 512;
+        const int64_t m = N * 4 / 5, nb = N * 8 / 15; /* 768 x 512 at the full size */
         double *T = malloc(sizeof(double) * m * m);
         if (!T) return;
         bx_fill_d(T, (size_t)(m * m));
