@@ -46,11 +46,12 @@ check() {
 
 ASAN="-O1 -fsanitize=address,undefined -fno-omit-frame-pointer -fno-sanitize-recover=undefined $TINY"
 TSAN="-O1 -fsanitize=thread $TINY"
+SMALL=-DBX_SAN_SMALL  # the tests' heavy parts at a smaller size (same checks)
 export ASAN_OPTIONS=detect_leaks=1:abort_on_error=0 UBSAN_OPTIONS=print_stacktrace=1 TSAN_OPTIONS=halt_on_error=1:die_after_fork=0
 if build asan "$ASAN"; then
   for t in testing/test_*.c; do
     n=$(basename "$t" .c)
-    $CC $BASE $ASAN -DBX_SAN_SMALL "$t" "$B/asan/libblasx.a" -o "$B/asan/$n" $LIBS || { fail=$((fail + 1)); continue; }
+    $CC $BASE $ASAN $SMALL "$t" "$B/asan/libblasx.a" -o "$B/asan/$n" $LIBS || { fail=$((fail + 1)); continue; }
     check "asan $n" "$B/asan/$n"
   done
   for n in test_api test_gpu test_threads; do
@@ -59,7 +60,7 @@ if build asan "$ASAN"; then
 else fail=$((fail + 1)); echo "FAIL asan build"; fi
 if build tsan "$TSAN"; then
   for n in test_runtime test_threads test_gpu test_tile_dir test_small_call test_lifecycle test_host_copy test_pageable test_gpu_pool test_gpu_share test_async; do
-    $CC $BASE $TSAN -DBX_SAN_SMALL "testing/$n.c" "$B/tsan/libblasx.a" -o "$B/tsan/$n" $LIBS || { fail=$((fail + 1)); continue; }
+    $CC $BASE $TSAN $SMALL "testing/$n.c" "$B/tsan/libblasx.a" -o "$B/tsan/$n" $LIBS || { fail=$((fail + 1)); continue; }
     check "tsan $n" "$B/tsan/$n"
     # the host copy team has no GPU side: once is enough
     [ $n = test_host_copy ] || check "tsan $n (3 sim GPUs)" env BLASX_SIM_GPUS=3 BLASX_SIM_MEM_KB=16 "$B/tsan/$n"
@@ -69,7 +70,7 @@ if build tsan "$TSAN"; then
     check "tsan test_lapack (3 sim GPUs, factorizations on them)" env BLASX_SIM_GPUS=3 BLASX_SIM_MEM_KB=16 \
       BLASX_LAPACK_GPU_MIN_N=8 BLASX_LAPACK_TEAM_MIN_N=2 "$B/tsan/test_lapack" || fail=$((fail + 1))
   # the CPU path's pieces on the NUMA pool (no GPU involved)
-  $CC $BASE $TSAN -DBX_SAN_SMALL testing/test_parallel_l3.c "$B/tsan/libblasx.a" -o "$B/tsan/test_parallel_l3" $LIBS &&
+  $CC $BASE $TSAN $SMALL testing/test_parallel_l3.c "$B/tsan/libblasx.a" -o "$B/tsan/test_parallel_l3" $LIBS &&
     check "tsan test_parallel_l3" "$B/tsan/test_parallel_l3" || fail=$((fail + 1))
   $CC $BASE $TSAN testing/test_laswp.c "$B/tsan/libblasx.a" -o "$B/tsan/test_laswp" $LIBS &&
     check "tsan test_laswp" "$B/tsan/test_laswp" || fail=$((fail + 1))

@@ -226,8 +226,7 @@ void blasx_setting_local_rank(int *rank, int *size, int *bound) {
         {"PALS_LOCAL_RANKID", "PALS_LOCAL_SIZE"},                     {"SLURM_LOCALID", "SLURM_NTASKS_PER_NODE"},
     };
     *rank = 0, *size = 1;
-    const char *cvd = getenv("CUDA_VISIBLE_DEVICES");
-    *bound = cvd != NULL;
+    *bound = getenv("CUDA_VISIBLE_DEVICES") != NULL;
     for (size_t i = 0; i < sizeof vars / sizeof *vars; i++) {
         const char *r = getenv(vars[i][0]), *s = getenv(vars[i][1]);
         if (!r || !s) continue;

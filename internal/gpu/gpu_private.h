@@ -216,12 +216,12 @@ static inline blasx_view_t gpu_dev_view(const blasx_centry_t *e) {
 /* Where stream st's input copies go: the GPU's copy stream, or st itself. */
 static inline gpu_stream_t *gpu_copier(blasx_gpu_t *g, gpu_stream_t *st) { return g->cp ? g->cp : st; }
 
-/* gpu_buffers.c: pinned staging buffers, pinned operands, ready events;
- * gpu_copy.c: host and peer copies of input tiles, step holds. */
 /* This rank's devices of the ndev visible (gpu_ranks.c): up to max into
  * list, the count returned; *share: ranks of the node sharing each. */
 BLASX_INTERNAL int blasx_gpu_rank_devices(int ndev, int *list, int max, int *share);
 
+/* gpu_buffers.c: pinned staging buffers, pinned operands, ready events;
+ * gpu_copy.c: host and peer copies of input tiles, step holds. */
 BLASX_INTERNAL int blasx_gpu_pinned_alloc(const blasx_device_backend_t *be, size_t bytes, void **buf);
 BLASX_INTERNAL void blasx_gpu_pinned_free(const blasx_device_backend_t *be, void *buf);
 BLASX_INTERNAL int blasx_gpu_pinned_grow(const blasx_device_backend_t *be, void **buf, size_t *have, size_t need);
