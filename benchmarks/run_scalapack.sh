@@ -2,7 +2,7 @@
 # benchmarks/run_scalapack.sh OUTDIR N -- issue 24's node run: ScaLAPACK's
 # pdgemm and pdpotrf (benchmarks/bench_scalapack.c, matrices from malloc)
 # at order N, in one go on one machine:
-#   blasx  1, 2 and 4 ranks (GPU_RANKS) with libblasx.so preloaded, the
+#   blasx  1, 2 and 4 ranks (GPU_RUNS) with libblasx.so preloaded, the
 #          cores split between them (--map-by slot:PE=cores/ranks), all
 #          sharing the node's GPUs (BLASX_RANK_GPUS: more ranks than GPUs
 #          share them, each pool capped at its part), block NB_GPU (1024);
@@ -42,24 +42,31 @@ run() {
   echo "=== exit $rc" >> "$log"
   [ $rc = 0 ] || st=1
 }
-# OpenBLAS keeps the level-1/2 calls (ScaLAPACK's unblocked diagonal
-# blocks: thousands of small DGEMVs) on one thread: its threads would
-# compete with blasx's for the rank's cores
-for p in ${GPU_RANKS:-1 2 4}; do
-  run blasx "$p" -x LD_PRELOAD="$here/build/libblasx.so" -x BLASX_STATS=1 -x OPENBLAS_NUM_THREADS=1 \
-    "$here/build/bench_scalapack" --nb "${NB_GPU:-1024}" --reps "${GPU_REPS:-1}" "$n"
+# GPU_RUNS: one blasx configuration per word, RANKS[:OB[:AUX]] -- OB
+# OpenBLAS threads per rank (default 1: ScaLAPACK's unblocked diagonal
+# blocks are thousands of small DGEMVs, and OpenBLAS's threads would
+# compete with blasx's for the rank's cores), AUX BLASX_PBLAS_AUX (default
+# 1: PBLAS's matrix adds on blasx's pool; 0: ScaLAPACK's own).  A word
+# with OB or AUX other than the defaults is labelled blasx/obOB/auxAUX.
+for word in ${GPU_RUNS:-1 2 4}; do
+  IFS=: read -r p ob aux <<<"$word"
+  ob=${ob:-1} aux=${aux:-1} name=blasx
+  [ "$ob" = 1 ] && [ "$aux" = 1 ] || name="blasx/ob$ob/aux$aux"
+  run "$name" "$p" -x LD_PRELOAD="$here/build/libblasx.so" -x BLASX_STATS=1 -x OPENBLAS_NUM_THREADS="$ob" \
+    -x BLASX_PBLAS_AUX="$aux" "$here/build/bench_scalapack" --nb "${NB_GPU:-1024}" --reps "${GPU_REPS:-1}" "$n"
 done
 cpu_ranks=${CPU_RANKS:-$cores}
-for op in ${CPU_OPS:-potrf gemm}; do  # the long one last
+for op in ${CPU_OPS:-potrf gemm}; do  # the long one last; "none": no CPU run
+  [ "$op" = none ] && continue
   run cpu "$cpu_ranks" -x OPENBLAS_NUM_THREADS=1 "$here/build/bench_scalapack" --nb "${NB_CPU:-256}" \
     --reps "${CPU_REPS:-0}" --ops "$op" "$n"
 done
 # table: seconds per configuration (best), and the CPU run's time over each
-awk '/^=== (cpu|blasx) ranks=/ {c = $2 " " $3} /^RESULT/ {
+awk '/^=== (cpu|blasx[^ ]*) ranks=/ {c = $2 " " $3} /^RESULT/ {
        for (i = 1; i <= NF; i++) if ($i == "best") t = $(i + 1)
        print $2, c, t, $0 ~ /WRONG/ ? "WRONG" : "ok" }' "$log" |
   awk '{k = $1; if ($2 == "cpu") cpu[k] = $4; row[NR] = $0; key[NR] = k; tm[NR] = $4}
-       END {printf "%-8s %-6s %-9s %10s %8s %s\n", "op", "config", "ranks", "seconds", "cpu/this", "check";
+       END {printf "%-8s %-17s %-9s %10s %8s %s\n", "op", "config", "ranks", "seconds", "cpu/this", "check";
             for (i = 1; i <= NR; i++) { split(row[i], f, " ");
-              printf "%-8s %-6s %-9s %10s %8.2f %s\n", f[1], f[2], f[3], f[4], cpu[key[i]] / f[4], f[5] } }'
+              printf "%-8s %-17s %-9s %10s %8.2f %s\n", f[1], f[2], f[3], f[4], cpu[key[i]] / f[4], f[5] } }'
 exit $st

@@ -1,4 +1,5 @@
-/* blasx/blasx_f77.h -- the Fortran level-3 BLAS names served by blasx.
+/* blasx/blasx_f77.h -- the Fortran level-3 BLAS names served by blasx
+ * (and the ScaLAPACK helpers pilaenv_ and PBLAS's matrix adds).
  *
  * Role: C declarations of the 30 Fortran-callable routines (sgemm_ ...
  * zher2k_), gfortran calling convention: every argument by address, a hidden
@@ -33,6 +34,24 @@ BLASX_API void xerbla_(const char *srname, const blasx_f77_int_t *info, size_t s
 
 /* ScaLAPACK's PILAENV: the panel width PBLAS uses (blasx/pblas_env.c). */
 BLASX_API blasx_f77_int_t pilaenv_(const blasx_f77_int_t *ictxt, const char *prec, size_t prec_len);
+
+/* PBLAS's matrix adds (blasx/pblas_aux.c): B := alpha * op(A) + beta * B
+ * with op none (xMMADD), conjugate (xMMCADD), transpose (xMMTADD) or
+ * conjugate transpose (xMMTCADD). */
+#define BLASX_F77_MADD_DECL(p, T)                                                                                \
+    BLASX_API void p##mmadd_(const blasx_f77_int_t *m, const blasx_f77_int_t *n, const T *alpha, const T *A,    \
+                             const blasx_f77_int_t *lda, const T *beta, T *B, const blasx_f77_int_t *ldb);      \
+    BLASX_API void p##mmcadd_(const blasx_f77_int_t *m, const blasx_f77_int_t *n, const T *alpha, const T *A,   \
+                              const blasx_f77_int_t *lda, const T *beta, T *B, const blasx_f77_int_t *ldb);     \
+    BLASX_API void p##mmtadd_(const blasx_f77_int_t *m, const blasx_f77_int_t *n, const T *alpha, const T *A,   \
+                              const blasx_f77_int_t *lda, const T *beta, T *B, const blasx_f77_int_t *ldb);     \
+    BLASX_API void p##mmtcadd_(const blasx_f77_int_t *m, const blasx_f77_int_t *n, const T *alpha, const T *A,  \
+                               const blasx_f77_int_t *lda, const T *beta, T *B, const blasx_f77_int_t *ldb);
+BLASX_F77_MADD_DECL(s, float)
+BLASX_F77_MADD_DECL(d, double)
+BLASX_F77_MADD_DECL(c, float _Complex)
+BLASX_F77_MADD_DECL(z, double _Complex)
+#undef BLASX_F77_MADD_DECL
 
 #define BLASX_F77_DECL(p, T, S, R)                                                                 \
     BLASX_API void p##gemm_(const char *transa, const char *transb, const blasx_f77_int_t *m,     \

@@ -426,6 +426,12 @@ _Static_assert(BLASX_CFG_CPU_ZKC >= 1 && BLASX_CFG_CPU_CKC >= 1 && BLASX_CFG_CPU
 #ifndef BLASX_CFG_PBLAS_KB
 #define BLASX_CFG_PBLAS_KB 4096 /* columns; PBLAS's panel width (pilaenv_) under ScaLAPACK: each rank's local GEMMs get this depth, not 32 */
 #endif
+#ifndef BLASX_CFG_PBLAS_AUX
+#define BLASX_CFG_PBLAS_AUX 1 /* 1 = PBLAS's matrix adds under ScaLAPACK (dmmadd_, dmmtadd_ ...) run blasx's, on the pool; 0 = ScaLAPACK's own */
+#endif
+#ifndef BLASX_CFG_PBLAS_MADD_PAR_MIN
+#define BLASX_CFG_PBLAS_MADD_PAR_MIN 32768 /* elements per thread below which a matrix add stays on one thread */
+#endif
 #ifndef BLASX_CFG_LAPACK_STAGE_MB
 #define BLASX_CFG_LAPACK_STAGE_MB 32 /* MiB; each of the two pinned buffers a pageable matrix crosses the link through */
 #endif
@@ -589,6 +595,8 @@ static const blasx_config_t blasx_cfg = {
             .chol_panels = BLASX_CFG_LAPACK_CHOL_PANELS,
             .team_min_n = BLASX_CFG_LAPACK_TEAM_MIN_N,
             .pblas_kb = BLASX_CFG_PBLAS_KB,
+            .pblas_aux = BLASX_CFG_PBLAS_AUX,
+            .madd_par_min = BLASX_CFG_PBLAS_MADD_PAR_MIN,
         },
     .obs = {.trace_max_events = BLASX_CFG_TRACE_MAX_EVENTS},
 };

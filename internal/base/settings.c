@@ -106,6 +106,10 @@ static void table_fill(void) {
               "0 to 2^20", "`cfg.lapack.pblas_kb`",
               "under ScaLAPACK: the panel width PBLAS gets from `pilaenv_`, the depth of each rank's local GEMMs (the "
               "same on every rank; 0: ScaLAPACK's own)");
+    INT_ENTRY(BLASX_SETTING_PBLAS_AUX, "BLASX_PBLAS_AUX", BLASX_SETTING_ONCE, 0, 1, blasx_cfg.lapack.pblas_aux, "0, 1",
+              "`cfg.lapack.pblas_aux`",
+              "under ScaLAPACK: 1, PBLAS's matrix adds and transposes (`dmmadd_`, `dmmtadd_` ...) run blasx's, on the "
+              "cores; 0, ScaLAPACK's own (one thread, a strided copy per column)");
     TEXT_ENTRY(BLASX_SETTING_TRACE, "BLASX_TRACE", BLASX_SETTING_ONCE, "a file name", "off",
                "write a Chrome/Perfetto timeline of every call, task, copy and kernel there");
     table_fill_gpu();

@@ -1,0 +1,67 @@
+/* numa/madd.c -- the matrix adds of numa/madd.h: the case PBLAS's
+ * branches pick, the cut into threads, and the four precisions
+ * (numa/madd.inc). */
+#include <complex.h>
+#include <stdint.h>
+
+#include "blasx/config.h"
+#include "numa/hybrid_gemm.h"
+#include "numa/madd.h"
+
+/* Columns of B in one unit of the cut into threads. */
+#define MA_TILE 64
+
+/* PBLAS's branches on alpha and beta, as one number. */
+enum { MA_NONE, MA_ZERO, MA_SCALE, MA_COPY, MA_ADD, MA_A_BB, MA_AA, MA_AXPY, MA_GEN };
+
+static int ma_case(int a0, int a1, int b0, int b1) {
+    if (a0) return b0 ? MA_ZERO : b1 ? MA_NONE : MA_SCALE;
+    if (a1) return b0 ? MA_COPY : b1 ? MA_ADD : MA_A_BB;
+    return b0 ? MA_AA : b1 ? MA_AXPY : MA_GEN;
+}
+
+/* Runs part on the pool when B has elements enough for two threads;
+ * returns the threads that ran it, 0 when the caller must do it all. */
+static int ma_run(int64_t rows, int64_t cols, void (*part)(void *, int, int), void *w) {
+    const int64_t blocks = (cols + MA_TILE - 1) / MA_TILE;
+    int64_t th = blasx_min64(blocks, rows * cols / blasx_cfg.lapack.madd_par_min);
+    if (th < 2) return 0;
+    th = blasx_min64(th, blasx_numa_usable_cores());
+    return th >= 2 ? blasx_numa_run((int)th, part, w) : 0;
+}
+
+#define MA_T float
+#define MA_P s
+#define MA_CPLX 0
+#include "numa/madd.inc"
+#undef MA_T
+#undef MA_P
+#undef MA_CPLX
+
+#define MA_T double
+#define MA_P d
+#define MA_CPLX 0
+#include "numa/madd.inc"
+#undef MA_T
+#undef MA_P
+#undef MA_CPLX
+
+#define MA_T float _Complex
+#define MA_P c
+#define MA_CPLX 1
+#define MA_CONJ conjf
+#include "numa/madd.inc"
+#undef MA_T
+#undef MA_P
+#undef MA_CPLX
+#undef MA_CONJ
+
+#define MA_T double _Complex
+#define MA_P z
+#define MA_CPLX 1
+#define MA_CONJ conj
+#include "numa/madd.inc"
+#undef MA_T
+#undef MA_P
+#undef MA_CPLX
+#undef MA_CONJ
