@@ -1,5 +1,5 @@
 /* blasx/blasx_f77.h -- the Fortran level-3 BLAS names served by blasx
- * (and the ScaLAPACK helpers pilaenv_ and PBLAS's matrix adds).
+ * (and the ScaLAPACK helpers pilaenv_ and PBLAS's matrix adds and pads).
  *
  * Role: C declarations of the 30 Fortran-callable routines (sgemm_ ...
  * zher2k_), gfortran calling convention: every argument by address, a hidden
@@ -37,7 +37,8 @@ BLASX_API blasx_f77_int_t pilaenv_(const blasx_f77_int_t *ictxt, const char *pre
 
 /* PBLAS's matrix adds (blasx/pblas_aux.c): B := alpha * op(A) + beta * B
  * with op none (xMMADD), conjugate (xMMCADD), transpose (xMMTADD) or
- * conjugate transpose (xMMTCADD). */
+ * conjugate transpose (xMMTCADD); and xTZPAD (a trapezoid set to alpha,
+ * its diagonal to beta). */
 #define BLASX_F77_MADD_DECL(p, T)                                                                                \
     BLASX_API void p##mmadd_(const blasx_f77_int_t *m, const blasx_f77_int_t *n, const T *alpha, const T *A,    \
                              const blasx_f77_int_t *lda, const T *beta, T *B, const blasx_f77_int_t *ldb);      \
@@ -46,7 +47,10 @@ BLASX_API blasx_f77_int_t pilaenv_(const blasx_f77_int_t *ictxt, const char *pre
     BLASX_API void p##mmtadd_(const blasx_f77_int_t *m, const blasx_f77_int_t *n, const T *alpha, const T *A,   \
                               const blasx_f77_int_t *lda, const T *beta, T *B, const blasx_f77_int_t *ldb);     \
     BLASX_API void p##mmtcadd_(const blasx_f77_int_t *m, const blasx_f77_int_t *n, const T *alpha, const T *A,  \
-                               const blasx_f77_int_t *lda, const T *beta, T *B, const blasx_f77_int_t *ldb);
+                               const blasx_f77_int_t *lda, const T *beta, T *B, const blasx_f77_int_t *ldb);    \
+    BLASX_API void p##tzpad_(const char *uplo, const char *herm, const blasx_f77_int_t *m,                     \
+                             const blasx_f77_int_t *n, const blasx_f77_int_t *ioffd, const T *alpha,            \
+                             const T *beta, T *A, const blasx_f77_int_t *lda, size_t uplo_len, size_t herm_len);
 BLASX_F77_MADD_DECL(s, float)
 BLASX_F77_MADD_DECL(d, double)
 BLASX_F77_MADD_DECL(c, float _Complex)

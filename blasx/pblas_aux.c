@@ -1,17 +1,17 @@
-/* blasx/pblas_aux.c -- PBLAS's matrix adds under ScaLAPACK: the Fortran
- * names xMMADD, xMMCADD, xMMTADD and xMMTCADD (S, D, C, Z).
+/* blasx/pblas_aux.c -- PBLAS's matrix adds and pads under ScaLAPACK: the
+ * Fortran names xMMADD, xMMCADD, xMMTADD, xMMTCADD and xTZPAD (S, D, C, Z).
  *
  * Role: PBLAS packs, transposes and accumulates its panels through these
  * helpers (ScaLAPACK's PTZBLAS): with the level-3 work on a GPU, their
  * one-thread strided loops are what is left of a rank's time.  Preloaded
  * or linked before ScaLAPACK, blasx defines them with PBLAS's semantics
- * (numa/madd.h has them, with every alpha/beta case) on the rank's cores.
+ * (numa/madd.h and numa/tzpad.h have them, every case) on the rank's cores.
  * BLASX_PBLAS_AUX=0 (cfg.lapack.pblas_aux) hands every call to the next
  * definition in the process (ScaLAPACK's), or runs blasx's where there is
  * none.  The real xMMCADD/xMMTCADD are xMMADD/xMMTADD, as in PBLAS.
  *
  * Invariants: PBLAS's argument conventions (no checks: M or N <= 0 does
- * nothing, as its loops do); nothing but B's leading part is written.
+ * nothing, as its loops do); nothing but what PBLAS writes is written.
  * Threading: any thread; the setting and each forward are looked up once.
  * Failure: none.
  */
@@ -22,6 +22,7 @@
 #include "blasx/blasx_f77.h"
 #include "internal/base/settings.h"
 #include "numa/madd.h"
+#include "numa/tzpad.h"
 
 typedef blasx_f77_int_t fint;
 
@@ -54,11 +55,27 @@ static void *pa_forward(_Atomic(void *) *slot, const char *name, void *self) {
         blasx_##p##madd(op, *m, *n, *alpha, A, *lda, *beta, B, *ldb);                                        \
     }
 
+#define PA_TZPAD(p, T)                                                                                        \
+    typedef void (*p##tzpad_fn_t)(const char *, const char *, const fint *, const fint *, const fint *, const T *, \
+                                  const T *, T *, const fint *, size_t, size_t);                                 \
+    BLASX_API void p##tzpad_(const char *uplo, const char *herm, const fint *m, const fint *n, const fint *ioffd, \
+                             const T *alpha, const T *beta, T *A, const fint *lda, size_t uplo_len,              \
+                             size_t herm_len) {                                                                  \
+        static _Atomic(void *) next;                                                                             \
+        p##tzpad_fn_t f = (p##tzpad_fn_t)pa_forward(&next, #p "tzpad_", (void *)p##tzpad_);                      \
+        if (f) {                                                                                                 \
+            f(uplo, herm, m, n, ioffd, alpha, beta, A, lda, uplo_len, herm_len);                                 \
+            return;                                                                                              \
+        }                                                                                                        \
+        blasx_##p##tzpad(*uplo, *herm == 'Z' || *herm == 'z', *m, *n, *ioffd, *alpha, *beta, A, *lda);           \
+    }
+
 #define PA_PREC(p, T)                                 \
     PA_DEF(p##mmadd_, p, T, BLASX_MADD_N)             \
     PA_DEF(p##mmcadd_, p, T, BLASX_MADD_C)            \
     PA_DEF(p##mmtadd_, p, T, BLASX_MADD_T)            \
-    PA_DEF(p##mmtcadd_, p, T, BLASX_MADD_CT)
+    PA_DEF(p##mmtcadd_, p, T, BLASX_MADD_CT)          \
+    PA_TZPAD(p, T)
 
 PA_PREC(s, float)
 PA_PREC(d, double)

@@ -40,12 +40,12 @@ for r in dgemm sgemm zgemm cgemm dtrsm; do
 done
 # exports: the 30 Fortran and 30 CBLAS level-3 names, the 24 Fortran names
 # of the factorizations, ScaLAPACK's pilaenv_ (PBLAS's panel width), PBLAS's
-# 16 matrix adds and
+# 16 matrix adds and 4 pads, and
 # blasx_* only
 l3re='cblas_[sdcz](gemm|symm|hemm|syrk|herk|syr2k|her2k|trmm|trsm)|[sdcz](gemm|symm|hemm|syrk|herk|syr2k|her2k|trmm|trsm)_'
 lare='[sdcz](potrf|potrs|posv|getrf|getrs|gesv)_'
 names=$(nm -D --defined-only "$SO" | awk '{print $3}')
-other=$(grep -v '^blasx_' <<<"$names" | grep -cv -E "^($l3re|$lare|pilaenv_|[sdcz]mmt?c?add_)$")
+other=$(grep -v '^blasx_' <<<"$names" | grep -cv -E "^($l3re|$lare|pilaenv_|[sdcz]mmt?c?add_|[sdcz]tzpad_)$")
 l3=$(grep -cE "^($l3re)$" <<<"$names")
 la=$(grep -cE "^($lare)$" <<<"$names")
 echo "preload: $SO exports $l3 level-3 names, $la LAPACK names and $other other non-blasx_ names"

@@ -64,13 +64,13 @@ one() {
   else fail=$((fail + 1)); printf 'FAIL %-10s %-14s %s\n' "$(basename "$t")" "$src" "$note"
     grep -v 'IEEE\|^ *$' "$out" | grep -i -B2 -A2 'fail\|illegal\|error\|abort' | head -n 30; fi
 }
-# ScaLAPACK's calls to PBLAS's matrix adds and to pilaenv_ must reach
+# ScaLAPACK's calls to PBLAS's matrix adds and pads and to pilaenv_ must reach
 # blasx's definitions (the dynamic linker's bindings, resolved up front)
 bind=$(LD_DEBUG=bindings LD_BIND_NOW=1 LD_TRACE_LOADED_OBJECTS=1 LD_WARN=1 LD_PRELOAD="$so" "$T/xdllt" 2>&1 |
-  grep -E "libscalapack[^ ]* .* to [^ ]*$(basename "$so") .*symbol .([dz]mmt?c?add|pilaenv)_'" |
+  grep -E "libscalapack[^ ]* .* to [^ ]*$(basename "$so") .*symbol .([dz]mmt?c?add|[dz]tzpad|pilaenv)_'" |
   sed -n "s/.*symbol .\([a-z]*_\)'.*/\1/p" | sort -u | tr '\n' ' ')
-if [ "$(wc -w <<<"$bind")" = 9 ]; then pass=$((pass + 1)); echo "PASS bindings  ScaLAPACK -> blasx: $bind"
-else fail=$((fail + 1)); echo "FAIL bindings  ScaLAPACK -> blasx: '$bind' (want D/Z xMMADD, xMMCADD, xMMTADD, xMMTCADD and pilaenv_)"; fi
+if [ "$(wc -w <<<"$bind")" = 11 ]; then pass=$((pass + 1)); echo "PASS bindings  ScaLAPACK -> blasx: $bind"
+else fail=$((fail + 1)); echo "FAIL bindings  ScaLAPACK -> blasx: '$bind' (want D/Z xMMADD, xMMCADD, xMMTADD, xMMTCADD, xTZPAD and pilaenv_)"; fi
 sets=${SCALAPACK_SETS:-"pdblas3 pzblas3 llt lltu lu"}
 for s in $sets; do
   case $s in
