@@ -42,18 +42,23 @@ run() {
   echo "=== exit $rc" >> "$log"
   [ $rc = 0 ] || st=1
 }
-# GPU_RUNS: one blasx configuration per word, RANKS[:OB[:AUX]] -- OB
-# OpenBLAS threads per rank (default 1: ScaLAPACK's unblocked diagonal
+# GPU_RUNS: one blasx configuration per word, RANKS[:OB[:AUX[:HEAP]]] --
+# OB OpenBLAS threads per rank (default 1: ScaLAPACK's unblocked diagonal
 # blocks are thousands of small DGEMVs, and OpenBLAS's threads would
 # compete with blasx's for the rank's cores), AUX BLASX_PBLAS_AUX (default
-# 1: PBLAS's matrix adds on blasx's pool; 0: ScaLAPACK's own).  A word
-# with OB or AUX other than the defaults is labelled blasx/obOB/auxAUX.
+# 1: PBLAS's matrix adds and pads on blasx's pool; 0: ScaLAPACK's own),
+# HEAP "keep" to run the ranks with glibc's malloc keeping freed memory
+# (GLIBC_TUNABLES: no mmap, no trim), so PBLAS's per-call work buffers
+# stop costing fresh page faults.  A word other than RANKS alone is
+# labelled blasx/obOB/auxAUX[/keep].
 for word in ${GPU_RUNS:-1 2 4}; do
-  IFS=: read -r p ob aux <<<"$word"
-  ob=${ob:-1} aux=${aux:-1} name=blasx
-  [ "$ob" = 1 ] && [ "$aux" = 1 ] || name="blasx/ob$ob/aux$aux"
+  IFS=: read -r p ob aux heap <<<"$word"
+  ob=${ob:-1} aux=${aux:-1} heap=${heap:-} name=blasx tun=()
+  [ "$ob" = 1 ] && [ "$aux" = 1 ] && [ -z "$heap" ] || name="blasx/ob$ob/aux$aux${heap:+/$heap}"
+  [ "$heap" = keep ] && tun=(-x GLIBC_TUNABLES=glibc.malloc.mmap_max=0:glibc.malloc.trim_threshold=68719476736)
   run "$name" "$p" -x LD_PRELOAD="$here/build/libblasx.so" -x BLASX_STATS=1 -x OPENBLAS_NUM_THREADS="$ob" \
-    -x BLASX_PBLAS_AUX="$aux" "$here/build/bench_scalapack" --nb "${NB_GPU:-1024}" --reps "${GPU_REPS:-1}" "$n"
+    -x BLASX_PBLAS_AUX="$aux" "${tun[@]}" "$here/build/bench_scalapack" --nb "${NB_GPU:-1024}" \
+    --reps "${GPU_REPS:-1}" "$n"
 done
 cpu_ranks=${CPU_RANKS:-$cores}
 for op in ${CPU_OPS:-potrf gemm}; do  # the long one last; "none": no CPU run
@@ -66,7 +71,7 @@ awk '/^=== (cpu|blasx[^ ]*) ranks=/ {c = $2 " " $3} /^RESULT/ {
        for (i = 1; i <= NF; i++) if ($i == "best") t = $(i + 1)
        print $2, c, t, $0 ~ /WRONG/ ? "WRONG" : "ok" }' "$log" |
   awk '{k = $1; if ($2 == "cpu") cpu[k] = $4; row[NR] = $0; key[NR] = k; tm[NR] = $4}
-       END {printf "%-8s %-17s %-9s %10s %8s %s\n", "op", "config", "ranks", "seconds", "cpu/this", "check";
+       END {printf "%-8s %-20s %-9s %10s %8s %s\n", "op", "config", "ranks", "seconds", "cpu/this", "check";
             for (i = 1; i <= NR; i++) { split(row[i], f, " ");
-              printf "%-8s %-17s %-9s %10s %8.2f %s\n", f[1], f[2], f[3], f[4], cpu[key[i]] / f[4], f[5] } }'
+              printf "%-8s %-20s %-9s %10s %8.2f %s\n", f[1], f[2], f[3], f[4], cpu[key[i]] / f[4], f[5] } }'
 exit $st
