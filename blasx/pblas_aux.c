@@ -12,7 +12,7 @@
  *
  * Invariants: PBLAS's argument conventions (no checks: M or N <= 0 does
  * nothing, as its loops do); nothing but what PBLAS writes is written.
- * Threading: any thread; the setting and each forward are looked up once.
+ * Threading: any thread; each forward is looked up once.
  * Failure: none.
  */
 #include <dlfcn.h>
@@ -28,10 +28,7 @@ typedef blasx_f77_int_t fint;
 
 /* The next definition of name, or NULL when blasx's must run. */
 static void *pa_forward(_Atomic(void *) *slot, const char *name, void *self) {
-    static _Atomic int serve = -1;
-    int s = atomic_load_explicit(&serve, memory_order_relaxed);
-    if (s < 0) atomic_store(&serve, s = (int)blasx_setting_int(BLASX_SETTING_PBLAS_AUX));
-    if (s) return NULL;
+    if (blasx_setting_int(BLASX_SETTING_PBLAS_AUX)) return NULL; /* read once by the settings table */
     void *f = atomic_load_explicit(slot, memory_order_acquire);
     if (!f) {
         f = dlsym(RTLD_NEXT, name);

@@ -475,6 +475,14 @@ int blasx_numa_run(int threads, void (*fn)(void *arg, int tid, int T), void *arg
     return T;
 }
 
+int blasx_numa_run_split(int64_t units, int64_t work, int64_t work_min, void (*fn)(void *arg, int tid, int T),
+                         void *arg) {
+    int64_t th = blasx_min64(units, work / (work_min > 0 ? work_min : 1));
+    if (th < 2) return 0;
+    th = blasx_min64(th, blasx_numa_usable_cores());
+    return th >= 2 ? blasx_numa_run((int)th, fn, arg) : 0;
+}
+
 /* ---- the GEMM, per precision ------------------------------------------ */
 #define BX_PREC BX_PREC_S
 #include "internal/base/prec_begin.h"

@@ -92,6 +92,12 @@ BLASX_INTERNAL void blasx_numa_first_touch(void *p, size_t bytes, int threads);
  * then does the work itself. */
 BLASX_INTERNAL int blasx_numa_run(int threads, void (*fn)(void *arg, int tid, int T), void *arg);
 
+/* blasx_numa_run for memory-bound work cut into `units` independent pieces:
+ * min(units, work / work_min, usable cores) threads when that is 2 or
+ * more, else 0 at once (the caller does it all, as when the pool is busy). */
+BLASX_INTERNAL int blasx_numa_run_split(int64_t units, int64_t work, int64_t work_min,
+                                        void (*fn)(void *arg, int tid, int T), void *arg);
+
 /* Joins the pool threads and frees the packing buffers (also run at exit);
  * the next call creates the pool again. */
 BLASX_INTERNAL void blasx_numa_finalize(void);

@@ -82,9 +82,8 @@ int blasx_laswp(void *A, size_t esz, int64_t lda, int64_t ncols, int64_t k1, int
     if (ncols <= 0 || k2 <= k1 || esz == 0) return 1;
     lw_t w = {(char *)A, esz, lda, ncols, blasx_laswp_block(lda, esz), k1, k2, ipiv, fwd};
     /* Swaps of many columns are memory-bound: whole blocks on the cores. */
-    int64_t th = blasx_min64(ncols / w.nb, ncols * (k2 - k1) / blasx_cfg.lapack.laswp_par_min);
-    th = th >= 2 ? blasx_min64(th, blasx_numa_usable_cores()) : th;
-    const int ran = th >= 2 ? blasx_numa_run((int)th, lw_part, &w) : 0;
+    const int ran =
+        blasx_numa_run_split(ncols / w.nb, ncols * (k2 - k1), blasx_cfg.lapack.laswp_par_min, lw_part, &w);
     if (ran) return ran;
     lw_blocks(&w, 0, (ncols + w.nb - 1) / w.nb);
     return 1;

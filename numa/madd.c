@@ -20,16 +20,6 @@ static int ma_case(int a0, int a1, int b0, int b1) {
     return b0 ? MA_AA : b1 ? MA_AXPY : MA_GEN;
 }
 
-/* Runs part on the pool when B has elements enough for two threads;
- * returns the threads that ran it, 0 when the caller must do it all. */
-static int ma_run(int64_t rows, int64_t cols, void (*part)(void *, int, int), void *w) {
-    const int64_t blocks = (cols + MA_TILE - 1) / MA_TILE;
-    int64_t th = blasx_min64(blocks, rows * cols / blasx_cfg.lapack.madd_par_min);
-    if (th < 2) return 0;
-    th = blasx_min64(th, blasx_numa_usable_cores());
-    return th >= 2 ? blasx_numa_run((int)th, part, w) : 0;
-}
-
 #define MA_T float
 #define MA_P s
 #define MA_CPLX 0

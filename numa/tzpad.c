@@ -16,8 +16,6 @@ typedef struct {
     int64_t a0, a1, dg, b0, b1;
 } tz_col_t;
 
-static int64_t tz_max(int64_t a, int64_t b) { return a > b ? a : b; }
-
 static tz_col_t tz_col(char uplo, int64_t m, int64_t n, int64_t ioffd, int alpha_is_beta, int64_t j) {
     const int64_t d = j + ioffd;
     tz_col_t c = {0, 0, -1, 0, 0};
@@ -27,7 +25,7 @@ static tz_col_t tz_col(char uplo, int64_t m, int64_t n, int64_t ioffd, int alpha
         else if (d < m) c.dg = d, c.b0 = d + 1, c.b1 = m;
         break;
     case 'U':
-        if (j >= tz_max(0, m - ioffd < n ? m - ioffd : n)) c.a1 = m; /* past the last diagonal */
+        if (j >= blasx_max64(0, blasx_min64(m - ioffd, n))) c.a1 = m; /* past the last diagonal */
         else if (d >= 0) c.a1 = d, c.dg = d;
         break;
     case 'D':
@@ -38,19 +36,7 @@ static tz_col_t tz_col(char uplo, int64_t m, int64_t n, int64_t ioffd, int alpha
         if (!alpha_is_beta && d >= 0 && d < m) c.dg = d;
         break;
     }
-    (void)n;
     return c;
-}
-
-/* Runs part on the pool when A has elements enough for two threads;
- * returns the threads that ran it, 0 when the caller must do it all. */
-static int tz_run(int64_t m, int64_t n, void (*part)(void *, int, int), void *w) {
-    int64_t th = (n + TZ_RUN - 1) / TZ_RUN, e = m * n / blasx_cfg.lapack.madd_par_min;
-    th = th < e ? th : e;
-    if (th < 2) return 0;
-    const int64_t cores = blasx_numa_usable_cores();
-    th = th < cores ? th : cores;
-    return th >= 2 ? blasx_numa_run((int)th, part, w) : 0;
 }
 
 #define TZ_PREC(p, T, CPLX, RE)                                                                              \
@@ -81,7 +67,8 @@ static int tz_run(int64_t m, int64_t n, void (*part)(void *, int, int), void *w)
         uplo = uplo >= 'a' && uplo <= 'z' ? (char)(uplo - 'a' + 'A') : uplo;                                \
         if (uplo != 'L' && uplo != 'U' && uplo != 'D') uplo = 'X', herm_z = 0;                               \
         tz_##p##_t w = {uplo, herm_z, m, n, ioffd, lda, alpha, beta, A};                                     \
-        const int ran = tz_run(m, n, tz_##p##_part, &w);                                                     \
+        const int ran = blasx_numa_run_split((n + TZ_RUN - 1) / TZ_RUN, m * n, blasx_cfg.lapack.madd_par_min,  \
+                                             tz_##p##_part, &w);                                             \
         if (ran) return ran;                                                                                 \
         tz_##p##_cols(&w, 0, n);                                                                             \
         return 1;                                                                                            \

@@ -128,9 +128,9 @@ int blasx_fc_nonfinite(int prec, int64_t m, int64_t n, const char *A, int64_t ld
     static const size_t esz[5] = {0, 4, 8, 8, 16};
     lu_scan_t h = {.A = A, .esz = esz[prec], .ld = (size_t)lda, .m = m, .n = n};
     h.dbl = prec == BLASX_PREC_D || prec == BLASX_PREC_Z;
-    int64_t threads = blasx_min64(n / blasx_cfg.lapack.laswp_cols, m * n / blasx_cfg.lapack.laswp_par_min);
-    threads = blasx_min64(threads, blasx_numa_usable_cores());
-    if (threads < 2 || !blasx_numa_run((int)threads, lu_scan_part, &h)) lu_scan_part(&h, 0, 1);
+    if (!blasx_numa_run_split(n / blasx_cfg.lapack.laswp_cols, m * n, blasx_cfg.lapack.laswp_par_min, lu_scan_part,
+                              &h))
+        lu_scan_part(&h, 0, 1);
     return atomic_load(&h.bad);
 }
 
