@@ -10,7 +10,8 @@
 #          starts its own worker threads, which blasx supports -- the GPU
 #          pool's segments taken while another thread gives them back and
 #          idle GPUs giving memory back between calls, and the CPU
-#          path's pieces on the NUMA pool);
+#          path's pieces on the NUMA pool: level 3, row swaps, PBLAS's
+#          matrix adds and pads);
 #   valgrind memcheck on the demo (default configuration, CPU only).
 # Built without CUDA (these runs have no GPU).  Prints one line per run and
 # "sanitizers: N passed, M failed"; exits non-zero if anything failed.
@@ -72,8 +73,10 @@ if build tsan "$TSAN"; then
   # the CPU path's pieces on the NUMA pool (no GPU involved)
   $CC $BASE $TSAN $SMALL testing/test_parallel_l3.c "$B/tsan/libblasx.a" -o "$B/tsan/test_parallel_l3" $LIBS &&
     check "tsan test_parallel_l3" "$B/tsan/test_parallel_l3" || fail=$((fail + 1))
-  $CC $BASE $TSAN testing/test_laswp.c "$B/tsan/libblasx.a" -o "$B/tsan/test_laswp" $LIBS &&
-    check "tsan test_laswp" "$B/tsan/test_laswp" || fail=$((fail + 1))
+  for n in test_laswp test_madd test_tzpad; do
+    $CC $BASE $TSAN "testing/$n.c" "$B/tsan/libblasx.a" -o "$B/tsan/$n" $LIBS &&
+      check "tsan $n" "$B/tsan/$n" || fail=$((fail + 1))
+  done
 else fail=$((fail + 1)); echo "FAIL tsan build"; fi
 if command -v valgrind >/dev/null && build plain "-O2"; then
   $CC $BASE -O2 benchmarks/demo_dgemm.c "$B/plain/libblasx.a" -o "$B/plain/demo_dgemm" $LIBS &&

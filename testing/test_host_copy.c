@@ -61,6 +61,16 @@ static int one_copy(size_t rb, int64_t cols, size_t sld, size_t dld, uint64_t se
  * at byte offset soff from a 64-byte boundary, the destination at doff,
  * leading dimensions sld and dld; 1 when exact and nothing else written. */
 enum { GUARD = 192 };
+
+#ifdef BX_SAN_SMALL /* sanitizer builds (testing/run_sanitizers.sh): copies up to 4 MiB, fewer around the threshold */
+#define SHAPE_MAX_BYTES ((size_t)4 << 20)
+#define NT_COLS 1, 1000
+#define NT_DOFFS 0, 63
+#else
+#define SHAPE_MAX_BYTES ((size_t)64 << 20)
+#define NT_COLS 1, 3, 64, 1000
+#define NT_DOFFS 0, 1, 24, 63
+#endif
 static int poisoned(const unsigned char *p, size_t n) {
     for (size_t i = 0; i < n; i++)
         if (p[i] != 0xA5) return 0;
@@ -126,8 +136,8 @@ static void nt_threshold(int helpers) {
         printf("test_host_copy: streaming threshold %zu bytes: copies around it not tried (over 64 MiB)\n", thr);
         return;
     }
-    static const int64_t colss[] = {1, 3, 64, 1000};
-    static const size_t doffs[] = {0, 1, 24, 63};
+    static const int64_t colss[] = {NT_COLS};
+    static const size_t doffs[] = {NT_DOFFS};
     int bad = 0, n = 0;
     for (int how = 0; how <= 1; how++)
         for (size_t c = 0; c < sizeof colss / sizeof *colss; c++)
@@ -161,7 +171,7 @@ static void shapes(int helpers) {
     for (size_t a = 0; a < sizeof rows / sizeof *rows; a++)
         for (size_t b = 0; b < sizeof cols / sizeof *cols; b++) {
             const size_t rb = rows[a];
-            if (rb * (size_t)cols[b] > ((size_t)64 << 20)) continue;
+            if (rb * (size_t)cols[b] > SHAPE_MAX_BYTES) continue;
             for (int pad = 0; pad < 2; pad++) {
                 const size_t sld = rb + (size_t)(pad * 40), dld = rb + (size_t)(pad * 24);
                 CHECK(one_copy(rb, cols[b], sld, dld, a * 7 + b),

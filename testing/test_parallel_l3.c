@@ -27,10 +27,12 @@
 #include "numa/parallel_l3.h"
 #include "testing/harness.h"
 
-#ifdef BX_SAN_SMALL /* sanitizer builds (testing/run_sanitizers.sh): every other piece count */
+#ifdef BX_SAN_SMALL /* sanitizer builds (testing/run_sanitizers.sh): every other piece count, the two large shapes halved */
 #define PIECE_STEP 2
+#define LARGE_SIZES {66, 49, 75}, {129, 100, 35}
 #else
 #define PIECE_STEP 1
+#define LARGE_SIZES {130, 97, 150}, {257, 200, 70}
 #endif
 
 enum { GEMM, SYMM, HEMM, SYRK, HERK, SYR2K, HER2K, TRMM, TRSM, NROUT };
@@ -119,7 +121,7 @@ static double cdiff(double _Complex x, double _Complex y) { return fabs(creal(x)
     }                                                                                                      \
                                                                                                            \
     static void test_##P(void) {                                                                           \
-        static const int64_t sizes[][3] = {{5, 3, 4}, {37, 61, 29}, {130, 97, 150}, {257, 200, 70}};        \
+        static const int64_t sizes[][3] = {{5, 3, 4}, {37, 61, 29}, LARGE_SIZES};        \
         const T alphas[2] = {(T)1, CX ? (T)(0.5 + 0.25 * I) : (T)-0.75};                                   \
         const T betas[3] = {(T)0, (T)1, CX ? (T)(0.25 - 0.5 * I) : (T)0.5};                                \
         static const char *const opts[NROUT][16] = {                                                       \
