@@ -147,7 +147,7 @@ lapack: $(BUILD)/libblasx.so $(BUILD)/tiny/libblasx.so
 	  bash testing/lapack/run_lapack_lin.sh $(abspath $(BUILD)/tiny/libblasx.so) sim2-whole
 
 sim: $(BUILD)/tiny/test_api $(BUILD)/tiny/test_gpu $(BUILD)/tiny/test_errors $(BUILD)/tiny/test_naninf $(BUILD)/tiny/test_trace $(BUILD)/tiny/test_lapack $(BUILD)/tiny/test_async $(BUILD)/tiny/libblasx.so \
-     $(BUILD)/test_api $(BUILD)/test_errors $(BUILD)/test_naninf $(BUILD)/test_threads $(BUILD)/libblasx.so \
+     $(BUILD)/test_api $(BUILD)/test_errors $(BUILD)/test_naninf $(BUILD)/test_threads $(BUILD)/test_lapack $(BUILD)/libblasx.so \
      $(BUILD)/test_gpu_share $(BUILD)/tiny/test_gpu_share
 	for g in 1 2 3; do \
 	  echo "=== $$g simulated GPU(s)"; \
@@ -178,6 +178,8 @@ sim: $(BUILD)/tiny/test_api $(BUILD)/tiny/test_gpu $(BUILD)/tiny/test_errors $(B
 	echo "=== 2 simulated GPU(s), default build: calls below the offload threshold forced whole on a GPU (BLASX_SMALL=2)"
 	BLASX_SMALL=2 BLASX_SIM_GPUS=2 BLASX_SIM_MEM_KB=4096 bash testing/run_unit.sh $(BUILD)/test_api $(BUILD)/test_errors $(BUILD)/test_naninf $(BUILD)/test_threads
 	BLASX_SMALL=2 BLASX_SIM_GPUS=2 BLASX_SIM_MEM_KB=4096 NETLIB_SETS=debian bash testing/netlib/run_netlib.sh $(abspath $(BUILD)/libblasx.so) sim2-small
+	echo "=== 2 simulated GPU(s), default build: factorizations from order 8 on the GPUs, a team from order 2 (block columns too wide for the pool: whole on one GPU)"
+	BLASX_LAPACK_GPU_MIN_N=8 BLASX_LAPACK_TEAM_MIN_N=2 BLASX_SIM_GPUS=2 BLASX_SIM_MEM_KB=16 bash testing/run_unit.sh $(BUILD)/test_lapack
 	echo "=== 1, 2 and 3 simulated GPU(s) of 64 MiB: pools grow within their cap, idle GPUs give memory back, the program holds nearly all of it between calls, finalize gives all back"
 	for g in 1 2 3; do BLASX_SIM_GPUS=$$g bash testing/run_unit.sh $(BUILD)/test_gpu_share $(BUILD)/tiny/test_gpu_share || exit 1; done
 	echo "=== 3 simulated GPU(s) of 512 KiB with 128-tiles: 2-4 tiles fit (stalls, CPU fallbacks), traced"

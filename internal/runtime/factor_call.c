@@ -100,11 +100,18 @@ static int fc_run(int ngpu, int prec, int kind, char uplo, int64_t m, int64_t n,
     double order = (double)blasx_min64(m, n) * (prec >= BLASX_PREC_C ? 1.5874 : 1.0); /* 4^(1/3): complex, 4x the flops */
     int several = ngpu > 1 && order >= (double)blasx_setting_int(BLASX_SETTING_LAPACK_TEAM_MIN_N);
     int st = BLASX_ERR_NOMEM;
-    if (chol ? blasx_setting_int(BLASX_SETTING_LAPACK_CHOL_PANELS) == 1 : !several)
-        st = fc_whole(ngpu, first, prec, kind, uplo, m, n, A, lda, ipiv, info);
+    const int whole_first = chol ? blasx_setting_int(BLASX_SETTING_LAPACK_CHOL_PANELS) == 1 : !several;
+    if (whole_first) st = fc_whole(ngpu, first, prec, kind, uplo, m, n, A, lda, ipiv, info);
     if (st != BLASX_ERR_NOMEM) return st;
-    if (chol) return blasx_fc_potrf_team(ngpu, several, first, prec, uplo, n, A, lda, info);
-    return blasx_fc_getrf_team(ngpu, several, first, prec, m, n, A, lda, ipiv, info);
+    st = chol ? blasx_fc_potrf_team(ngpu, several, first, prec, uplo, n, A, lda, info)
+              : blasx_fc_getrf_team(ngpu, several, first, prec, m, n, A, lda, ipiv, info);
+    /* Declined with the host untouched, e.g. block columns' buffers that
+     * outweigh a small matrix in a small pool: whole may still fit. */
+    if (st == BLASX_FACTOR_DECLINED && !whole_first) {
+        int w = fc_whole(ngpu, first, prec, kind, uplo, m, n, A, lda, ipiv, info);
+        if (w != BLASX_ERR_NOMEM) st = w;
+    }
+    return st;
 }
 
 int blasx_factor_whole(int prec, int kind, char uplo, int64_t m, int64_t n, void *A, int64_t lda, int64_t *ipiv,
