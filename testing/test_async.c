@@ -59,6 +59,39 @@ static void test_hview(void) {
     }
     CHECK(wrong == 0, "host views: %d of 20000 answers wrong", wrong);
     CHECK(meets > 2000 && meets < 18000, "host views: %d of 20000 met (both kinds drawn)", meets);
+    /* containment: an inner view drawn near a sub-block of the outer one
+     * (off by a byte or a column, or another stride), against the map */
+    enum { SPACE2 = 1200 }; /* > 100 before, the longest span 11 * 70 + 40, 100 after */
+    unsigned char map2[SPACE2];
+    int inside = 0, cwrong = 0;
+    for (int t = 0; t < 20000; t++) {
+        int64_t len = bx_rand_int(1, 40), cols = bx_rand_int(1, 12), ld = len + bx_rand_int(0, 30);
+        if (bx_rand_int(0, 7) == 0) ld = bx_rand_int(1, 50);
+        int64_t span = (cols - 1) * ld + len, base = bx_rand_int(100, SPACE2 - 100 - span);
+        blasx_hview_t o = {(uintptr_t)(1000 + base), len, cols, ld};
+        int64_t r0 = bx_rand_int(0, len - 1), c0 = bx_rand_int(0, cols - 1);
+        int64_t il = bx_rand_int(1, len - r0) + bx_rand_int(-1, 1), ic = bx_rand_int(1, cols - c0) + bx_rand_int(-1, 1);
+        int64_t ild = bx_rand_int(0, 5) == 0 ? bx_rand_int(1, 60) : ld;
+        uintptr_t ib = o.base + (uintptr_t)(c0 * ld + r0) + (uintptr_t)bx_rand_int(-1, 1);
+        if (il < 1) il = 1;
+        if (ic < 1) ic = 1;
+        if (ild < il && ic > 1 && bx_rand_int(0, 1)) ild = il + bx_rand_int(0, 3);
+        blasx_hview_t in = {ib, il, ic, ic > 1 ? ild : il};
+        if ((ic - 1) * in.ld + il + (int64_t)(ib - 1000) > SPACE2) continue;
+        memset(map2, 0, sizeof map2);
+        for (int64_t j = 0; j < o.cols; j++)
+            for (int64_t i = 0; i < o.len; i++) map2[o.base - 1000 + (uintptr_t)(j * o.ld + i)] = 1;
+        int want = 1;
+        for (int64_t j = 0; j < in.cols && want; j++)
+            for (int64_t i = 0; i < in.len && want; i++) want = map2[in.base - 1000 + (uintptr_t)(j * in.ld + i)];
+        int got = blasx_hview_contains(&o, &in);
+        inside += want;
+        if (got != want && ++cwrong <= 5)
+            CHECK(0, "view (%ld %ld %ld) inside (%ld %ld %ld), %d bytes on: contains %d, byte map %d", (long)in.len,
+                  (long)in.cols, (long)in.ld, (long)o.len, (long)o.cols, (long)o.ld, (int)(in.base - o.base), got, want);
+    }
+    CHECK(cwrong == 0, "host views: %d containment answers of 20000 wrong", cwrong);
+    CHECK(inside > 2000 && inside < 18000, "host views: %d of 20000 inside (both kinds drawn)", inside);
 }
 
 /* ------------------------------------------------------------ the queue */
@@ -424,6 +457,33 @@ static void test_waits(void) {
     CHECK(blasx_wait_all() == 0 && !blasx_async_error(&e), "reported once");
 }
 
+/* A kept tile that straddles the edge of a later call's view: that call
+ * (Y) reads only its top rows, while an independent call that runs beside
+ * it (X, a factorization: no tiled job) writes its bottom row.  A third
+ * call (Z) that reads the whole tile after both must read X's row, not
+ * the copy Y held. */
+static void test_keep_straddle(void) {
+    enum { N = 12, R = 5, NY = 20000 };
+    double *A = malloc(sizeof(double) * N * N), *B = malloc(sizeof(double) * N * N), *M = malloc(sizeof(double) * N * N);
+    double *D = malloc(sizeof(double) * N * N), *Big = malloc(sizeof(double) * N * NY), *Cy = malloc(sizeof(double) * R * NY);
+    double *Ms = malloc(sizeof(double) * N * N), *Ref = malloc(sizeof(double) * N * N);
+    int64_t info = -1;
+    bx_fill_d(A, N * N), bx_fill_d(B, N * N), bx_fill_d(D, N * N), bx_fill_d(Big, (size_t)N * NY);
+    for (int i = 0; i < N * N; i++) A[i] = fabs(A[i]) + 0.5, B[i] = fabs(B[i]) + 0.5; /* M > 0 */
+    int st = blasx_dgemm_async('N', 'N', N, N, N, 1.0, A, N, B, N, 0.0, M, N);                  /* P: M kept */
+    st |= blasx_dgemm_async('N', 'N', R, NY, N, 1.0, M, N, Big, N, 0.0, Cy, R);                 /* Y: rows 0..4, long */
+    st |= blasx_dpotrf_async('L', 1, M + R, N, &info);                                          /* X: M(5,0) = its root */
+    st |= blasx_dgemm_async('N', 'N', N, N, N, 1.0, M, N, D, N, 0.0, Big, N);                   /* Z: after X, Y */
+    st |= blasx_wait_all();
+    /* Z again on the host's M (X's rows included) */
+    memcpy(Ms, M, sizeof(double) * N * N);
+    ref_dgemm('N', 'N', N, N, N, 1.0, Ms, N, D, N, 0.0, Ref, N);
+    double d = max_diff(Big, Ref, N * N);
+    CHECK(st == 0 && info == 0 && d <= 1e-12 * N * N * N, "straddling kept tile: status %d info %lld, Z off by %.3g", st,
+          (long long)info, d);
+    free(A), free(B), free(M), free(D), free(Big), free(Cy), free(Ms), free(Ref);
+}
+
 /* ------------------------------------------------------------ API errors */
 
 static void test_errors(void) {
@@ -458,6 +518,7 @@ int main(void) {
      * already makes thousands of tile tasks (300 would make a million). */
     test_factor(blasx_cfg.tile.d < 16 && BIG > 120 ? 120 : BIG);
     test_keep_chain(12);
+    for (int i = 0; i < 3; i++) test_keep_straddle();
     test_threads();
     test_waits();
     test_exit_drain();

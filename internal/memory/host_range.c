@@ -36,3 +36,26 @@ int blasx_hview_meet(const blasx_hview_t *a, const blasx_hview_t *b) {
         if (hv_meet_run(a->base + (uintptr_t)(j * a->ld), a->len, b)) return 1;
     return 0;
 }
+
+/* 1 if the run [x, x + n) lies inside one column of v (columns apart). */
+static int hv_run_inside(uintptr_t x, int64_t n, const blasx_hview_t *v) {
+    if (x < v->base) return 0;
+    const int64_t k = v->cols == 1 ? 0 : (int64_t)((x - v->base) / (uintptr_t)v->ld);
+    if (k >= v->cols) return 0;
+    const uintptr_t c0 = v->base + (uintptr_t)(k * v->ld);
+    return x + (uintptr_t)n <= c0 + (uintptr_t)v->len;
+}
+
+int blasx_hview_contains(const blasx_hview_t *outer, const blasx_hview_t *inner) {
+    if (inner->len <= 0 || inner->cols <= 0 || outer->len <= 0 || outer->cols <= 0) return 0;
+    if (inner->base < outer->base || hv_end(inner) > hv_end(outer)) return 0;
+    if (outer->cols == 1 || outer->ld <= outer->len) return 1; /* outer is one run of bytes */
+    if (inner->cols > 1 && inner->ld <= inner->len) /* inner is one run: inside one column */
+        return hv_run_inside(inner->base, (int64_t)(hv_end(inner) - inner->base), outer);
+    if (inner->cols == 1 || inner->ld == outer->ld) /* every column shifts by one of outer's */
+        return hv_run_inside(inner->base, inner->len, outer) &&
+               hv_run_inside(inner->base + (uintptr_t)((inner->cols - 1) * inner->ld), inner->len, outer);
+    for (int64_t j = 0; j < inner->cols; j++)
+        if (!hv_run_inside(inner->base + (uintptr_t)(j * inner->ld), inner->len, outer)) return 0;
+    return 1;
+}

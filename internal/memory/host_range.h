@@ -8,8 +8,9 @@
  * A view is `cols` columns of `len` bytes, column j starting at
  * base + j * ld (ld >= len when cols > 1).  An empty view (len or cols 0)
  * meets nothing.
- * Invariants: blasx_hview_meet is exact (no false answer either way) and
- * costs O(min(cols)) after an O(1) test of the bounding ranges.
+ * Invariants: blasx_hview_meet and blasx_hview_contains are exact (no
+ * false answer either way); meet costs O(min(cols)) after an O(1) test of
+ * the bounding ranges.
  * Threading: pure functions.  Failure: none.
  */
 #ifndef BLASX_INTERNAL_HOST_RANGE_H
@@ -46,5 +47,8 @@ static inline blasx_hview_t blasx_hview_bytes(const void *p, size_t bytes) {
 
 /* 1 if some byte lies in both views. */
 BLASX_INTERNAL int blasx_hview_meet(const blasx_hview_t *a, const blasx_hview_t *b);
+/* 1 if every byte of inner (not empty) lies in outer; exact, O(1) when
+ * their column strides agree, else O(inner's columns). */
+BLASX_INTERNAL int blasx_hview_contains(const blasx_hview_t *outer, const blasx_hview_t *inner);
 
 #endif

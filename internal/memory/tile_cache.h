@@ -441,10 +441,20 @@ static inline int blasx_cache_meets(const blasx_centry_t *e, const blasx_hview_t
     return 0;
 }
 
+static inline int blasx_cache_within(const blasx_centry_t *e, const blasx_hview_t *v, int n) {
+    blasx_hview_t t = blasx_hview_matrix((const void *)e->key.host, e->key.rows, e->key.cols, e->key.ld, e->key.esz);
+    for (int i = 0; i < n; i++)
+        if (blasx_hview_contains(&v[i], &t)) return 1;
+    return 0;
+}
+
 /* For a call of epoch about to write the views w and read r: kept entries
  * of generation gen that meet w are dropped (unused ones; in use, no
- * longer kept), unused ones that meet r become the call's; entries of
- * older generations are no longer kept.  Returns the entries taken over. */
+ * longer kept), unused ones that lie inside one of r become the call's;
+ * entries of older generations are no longer kept.  Only a tile inside
+ * what the call reads: an independent call running beside it may write
+ * the rest of a tile that straddles r's edge, and the call keeps what it
+ * took over once it ends.  Returns the entries taken over. */
 static inline int64_t blasx_cache_keep_take(blasx_tile_cache_t *c, uint64_t epoch, uint64_t gen,
                                             const blasx_hview_t *w, int nw, const blasx_hview_t *r, int nr) {
     int64_t n = 0;
@@ -457,7 +467,7 @@ static inline int64_t blasx_cache_keep_take(blasx_tile_cache_t *c, uint64_t epoc
         } else if (blasx_cache_meets(e, w, nw)) {
             if (e->readers == 0) blasx_cache_drop_locked(c, e);
             else e->kgen = 0;
-        } else if (e->readers == 0 && blasx_cache_meets(e, r, nr)) {
+        } else if (e->readers == 0 && blasx_cache_within(e, r, nr)) {
             e->epoch = epoch;
             c->only_epoch = 0; /* an entry changed call */
             n++;
