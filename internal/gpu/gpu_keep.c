@@ -10,10 +10,10 @@
  * conflicts with) -- nothing but blasx writes it.  So the output tiles an
  * asynchronous level-3 call wrote back stay valid for the asynchronous
  * calls after it: they carry the current keep generation
- * (blasx_keep_end), and a later call that reads them takes them over
- * (blasx_keep_begin: their epoch becomes its own, so its lookups, the L2
- * directory and eviction treat them as its own tiles); kept tiles that
- * call writes are dropped first.  The queue thread running a call arms it
+ * (blasx_keep_end), and a later call takes over those that lie inside
+ * what it reads (blasx_keep_begin: their epoch becomes its own, so its
+ * lookups, the L2 directory and eviction treat them as its own tiles);
+ * kept tiles that call writes are dropped first.  The queue thread running a call arms it
  * with the call's views (blasx_keep_arm); its job consumes them.  blasx_keep_forget ends the generation:
  * every kept tile becomes an ordinary tile of a finished call.
  *
