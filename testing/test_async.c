@@ -457,15 +457,80 @@ static void test_waits(void) {
     CHECK(blasx_wait_all() == 0 && !blasx_async_error(&e), "reported once");
 }
 
+/* Kept tiles seeding a later call's output (C += D F after C = A B: C is
+ * not sent up again) and surviving a factorization of other memory (F's
+ * corner, after that product; G = C F, after it, reads C from the
+ * GPU); one queued
+ * after a factorization that wrote
+ * a corner of C reads that corner from the host.  Bytes up are compared
+ * with the same calls made synchronously (one simulated GPU). */
+static void test_keep_update(int64_t n) {
+    size_t sz = (size_t)(n * n);
+    double *A = malloc(sizeof(double) * sz), *B = malloc(sizeof(double) * sz), *C = malloc(sizeof(double) * sz);
+    double *D = malloc(sizeof(double) * sz), *F = malloc(sizeof(double) * sz);
+    double *G = malloc(sizeof(double) * sz), *F0 = malloc(sizeof(double) * sz), *R = malloc(sizeof(double) * sz);
+    double *R2 = malloc(sizeof(double) * sz), *Cs = malloc(sizeof(double) * sz);
+    bx_fill_d(A, sz), bx_fill_d(B, sz), bx_fill_d(D, sz), bx_fill_d(F0, sz);
+    for (size_t i = 0; i < sz; i++) A[i] = fabs(A[i]) + 0.5, B[i] = fabs(B[i]) + 0.5; /* C > 0 */
+    F0[0] = 4, F0[1] = 1, F0[n] = 1, F0[n + 1] = 4; /* F's corner: SPD */
+    int64_t info = -1, info2 = -1, up[2];
+    for (int q = 0; q < 2; q++) { /* synchronously, then queued */
+        int st = 0;
+        memcpy(F, F0, sizeof(double) * sz);
+        int64_t b0 = h2d_all();
+        if (q) {
+            st |= blasx_dgemm_async('N', 'N', n, n, n, 1.0, A, n, B, n, 0.0, C, n);
+            st |= blasx_dgemm_async('N', 'N', n, n, n, 1.0, D, n, F, n, 1.0, C, n); /* C taken over, not sent */
+            st |= blasx_dpotrf_async('L', 2, F, n, &info);                         /* after it: C stays kept */
+            st |= blasx_dgemm_async('N', 'N', n, n, n, 1.0, C, n, F, n, 0.0, G, n); /* after it; C from the GPU */
+            st |= blasx_wait_all();
+        } else {
+            st |= blasx_dgemm('N', 'N', n, n, n, 1.0, A, n, B, n, 0.0, C, n);
+            st |= blasx_dgemm('N', 'N', n, n, n, 1.0, D, n, F, n, 1.0, C, n);
+            st |= blasx_dpotrf('L', 2, F, n, &info);
+            st |= blasx_dgemm('N', 'N', n, n, n, 1.0, C, n, F, n, 0.0, G, n);
+        }
+        up[q] = h2d_all() - b0;
+        if (!q) memcpy(R, G, sizeof(double) * sz), memcpy(Cs, C, sizeof(double) * sz);
+        CHECK(st == 0 && info == 0, "keep update %ld (%s): status %d info %lld", (long)n, q ? "queued" : "sync", st,
+              (long long)info);
+    }
+    double d = fmax(max_diff(G, R, (int64_t)sz), max_diff(C, Cs, (int64_t)sz));
+    CHECK(d <= 1e-12 * (double)(n * n * n), "keep update %ld: queued against sync %.3g", (long)n, d);
+    /* a factorization writes C(n/2, 0): the product queued after it reads the new value */
+    int st = blasx_dgemm_async('N', 'N', n, n, n, 1.0, A, n, B, n, 0.0, C, n);
+    st |= blasx_dpotrf_async('L', 1, C + n / 2, n, &info2);
+    st |= blasx_dgemm_async('N', 'N', n, n, n, 1.0, C, n, F, n, 0.0, G, n);
+    st |= blasx_wait_all();
+    memcpy(Cs, C, sizeof(double) * sz);
+    ref_dgemm('N', 'N', n, n, n, 1.0, Cs, n, F, n, 0.0, R2, n);
+    d = max_diff(G, R2, (int64_t)sz);
+    CHECK(st == 0 && info2 == 0 && d <= 1e-12 * (double)(n * n * n),
+          "keep update %ld: after a factorization wrote a corner %.3g off (status %d)", (long)n, d, st);
+    if (up[0] == 0) {
+        printf("test_async: keep update %ld: no tiled GPU calls here, bytes not compared\n", (long)n);
+    } else {
+        /* sync: A B, D F C, C F up; queued on one GPU: A B, D F, F (C
+         * neither time); on several a task may find C's tile on another */
+        const int64_t cb = (int64_t)(sz * sizeof(double));
+        CHECK(blasx_gpu_count() == 1 ? up[1] + 2 * cb <= up[0] : up[1] < up[0],
+              "keep update %ld: %lld bytes up queued, %lld synchronously", (long)n, (long long)up[1], (long long)up[0]);
+        printf("test_async: keep update %ld: %lld bytes up queued, %lld synchronously\n", (long)n, (long long)up[1],
+               (long long)up[0]);
+    }
+    free(A), free(B), free(C), free(D), free(F), free(G), free(F0), free(R), free(R2), free(Cs);
+}
+
 /* A kept tile that straddles the edge of a later call's view: that call
  * (Y) reads only its top rows, while an independent call that runs beside
  * it (X, a factorization: no tiled job) writes its bottom row.  A third
  * call (Z) that reads the whole tile after both must read X's row, not
  * the copy Y held. */
-static void test_keep_straddle(void) {
-    enum { N = 12, R = 5, NY = 20000 };
+static void test_keep_straddle(int64_t NY) {
+    enum { N = 12, R = 5 };
     double *A = malloc(sizeof(double) * N * N), *B = malloc(sizeof(double) * N * N), *M = malloc(sizeof(double) * N * N);
-    double *D = malloc(sizeof(double) * N * N), *Big = malloc(sizeof(double) * N * NY), *Cy = malloc(sizeof(double) * R * NY);
+    double *D = malloc(sizeof(double) * N * N), *Big = malloc(sizeof(double) * N * (size_t)NY);
+    double *Cy = malloc(sizeof(double) * R * (size_t)NY);
     double *Ms = malloc(sizeof(double) * N * N), *Ref = malloc(sizeof(double) * N * N);
     int64_t info = -1;
     bx_fill_d(A, N * N), bx_fill_d(B, N * N), bx_fill_d(D, N * N), bx_fill_d(Big, (size_t)N * NY);
@@ -506,9 +571,9 @@ int main(void) {
     test_queue(0);
     test_queue(1);
 #ifdef BX_SAN_SMALL /* sanitizer builds (testing/run_sanitizers.sh): fewer sequences, a smaller factorization */
-    enum { SEQS = 3, BIG = 120 };
+    enum { SEQS = 3, BIG = 120, STRADDLE = 1, NY = 4000 };
 #else
-    enum { SEQS = 6, BIG = 300 };
+    enum { SEQS = 6, BIG = 300, STRADDLE = 3, NY = 20000 };
 #endif
     for (int s = 0; s < SEQS; s++) {
         ta_sequence_s(s, 60), ta_sequence_d(s, 60), ta_sequence_c(s, 60), ta_sequence_z(s, 60);
@@ -518,7 +583,8 @@ int main(void) {
      * already makes thousands of tile tasks (300 would make a million). */
     test_factor(blasx_cfg.tile.d < 16 && BIG > 120 ? 120 : BIG);
     test_keep_chain(12);
-    for (int i = 0; i < 3; i++) test_keep_straddle();
+    for (int i = 0; i < STRADDLE; i++) test_keep_straddle(NY); /* NY: Y's columns, Y outlasts X */
+    test_keep_update(12);
     test_threads();
     test_waits();
     test_exit_drain();

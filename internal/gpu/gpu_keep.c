@@ -13,7 +13,13 @@
  * (blasx_keep_end), and a later call takes over those that lie inside
  * what it reads (blasx_keep_begin: their epoch becomes its own, so its
  * lookups, the L2 directory and eviction treat them as its own tiles);
- * kept tiles that call writes are dropped first.  The queue thread running a call arms it
+ * kept tiles that call writes are dropped first, or, for a call whose
+ * output tiles are each written by one task and read by no other, those
+ * inside what it writes become its own (the task that writes one finds
+ * it VALID and claims it without a copy up: C += A B again).  A call
+ * that ran without a keeping job (the CPU, a factorization) drops the
+ * kept tiles meeting what it wrote (blasx_keep_drop): it wrote nothing
+ * else.  The queue thread running a call arms it
  * with the call's views (blasx_keep_arm); its job consumes them.  blasx_keep_forget ends the generation:
  * every kept tile becomes an ordinary tile of a finished call.
  *
@@ -38,19 +44,27 @@ void blasx_keep_forget(void) {
     if (atomic_load(&keep_live) && atomic_exchange(&keep_live, 0)) atomic_fetch_add(&keep_gen, 1);
 }
 
+int blasx_keep_live(void) { return atomic_load(&keep_live); }
+
+void blasx_keep_drop(const blasx_hview_t *w, int nw) {
+    if (!atomic_load(&keep_live)) return;
+    for (int i = 0; i < blasx_gpu_table.n; i++)
+        if (!atomic_load(&blasx_gpu_table.gpu[i]->broken)) blasx_cache_keep_drop(&blasx_gpu_table.gpu[i]->cache, w, nw);
+}
+
 /* The armed call of this thread (a queue thread) */
 #define KEEP_VIEWS 4
 static _Thread_local struct {
-    int armed, nw, nr;
+    int armed, nw, nr, take_out;
     blasx_hview_t w[KEEP_VIEWS], r[KEEP_VIEWS];
 } tl_keep;
 static _Atomic int64_t keep_taken, keep_kept;
 
-void blasx_keep_arm(const blasx_hview_t *w, int nw, const blasx_hview_t *r, int nr) {
+void blasx_keep_arm(const blasx_hview_t *w, int nw, const blasx_hview_t *r, int nr, int take_out) {
     if (nw > KEEP_VIEWS || nr > KEEP_VIEWS) return; /* not armed: the call ends the generation */
     memcpy(tl_keep.w, w, sizeof *w * (size_t)nw);
     memcpy(tl_keep.r, r, sizeof *r * (size_t)nr);
-    tl_keep.nw = nw, tl_keep.nr = nr, tl_keep.armed = 1;
+    tl_keep.nw = nw, tl_keep.nr = nr, tl_keep.take_out = take_out, tl_keep.armed = 1;
 }
 
 int blasx_keep_disarm(void) {
@@ -68,7 +82,7 @@ int blasx_keep_begin(uint64_t epoch, int gpus) {
     for (int i = 0; i < blasx_gpu_table.n; i++)
         if (!atomic_load(&blasx_gpu_table.gpu[i]->broken))
             n += blasx_cache_keep_take(&blasx_gpu_table.gpu[i]->cache, epoch, gen, tl_keep.w, tl_keep.nw, tl_keep.r,
-                                       tl_keep.nr);
+                                       tl_keep.nr, tl_keep.take_out);
     atomic_fetch_add(&keep_taken, n);
     return 1;
 }

@@ -110,15 +110,22 @@ BLASX_INTERNAL int64_t blasx_gpus_pinned_live(void);
 BLASX_INTERNAL int blasx_gpu_broken(const blasx_gpu_t *g);
 
 /* Output tiles kept between asynchronous calls (gpu_keep.c).  forget ends
- * the keep generation (the program may write memory now).  A queue thread
- * arms its call's written (w) and read-only (r) views before running it
- * and disarms after (1: no job used them).  The first job of an armed
- * thread begins by dropping the kept tiles meeting w and taking over
- * those meeting r (1: it keeps; begin disarms), and ends by keeping its
- * written-back output tiles (ok) or ending the generation.  begin and end
- * inside the job (the runtime entered). */
+ * the keep generation (the program may write memory now); drop forgets
+ * only the kept tiles meeting w (a call that ran without a keeping job
+ * wrote no other memory; the runtime entered).  A queue thread arms its
+ * call's written (w) and read-only (r) views before running it and
+ * disarms after (1: no job used them); with take_out, kept tiles inside w
+ * may seed the call's own output tiles (each written by its own task and
+ * read by no other: GEMM, SYMM/HEMM, the rank-k family).  The first job
+ * of an armed thread begins by dropping (or, take_out, taking over) the
+ * kept tiles meeting w and taking over those inside r (1: it keeps; begin
+ * disarms), and ends by keeping its written-back output tiles (ok) or
+ * ending the generation.  begin and end inside the job (the runtime
+ * entered). */
 BLASX_INTERNAL void blasx_keep_forget(void);
-BLASX_INTERNAL void blasx_keep_arm(const blasx_hview_t *w, int nw, const blasx_hview_t *r, int nr);
+BLASX_INTERNAL int blasx_keep_live(void); /* 1: tiles may be kept now */
+BLASX_INTERNAL void blasx_keep_drop(const blasx_hview_t *w, int nw);
+BLASX_INTERNAL void blasx_keep_arm(const blasx_hview_t *w, int nw, const blasx_hview_t *r, int nr, int take_out);
 BLASX_INTERNAL int blasx_keep_disarm(void);
 BLASX_INTERNAL int blasx_keep_begin(uint64_t epoch, int gpus);
 BLASX_INTERNAL void blasx_keep_end(uint64_t epoch, int ok);

@@ -450,13 +450,17 @@ static inline int blasx_cache_within(const blasx_centry_t *e, const blasx_hview_
 
 /* For a call of epoch about to write the views w and read r: kept entries
  * of generation gen that meet w are dropped (unused ones; in use, no
- * longer kept), unused ones that lie inside one of r become the call's;
- * entries of older generations are no longer kept.  Only a tile inside
- * what the call reads: an independent call running beside it may write
- * the rest of a tile that straddles r's edge, and the call keeps what it
- * took over once it ends.  Returns the entries taken over. */
+ * longer kept) -- with take_out, unused ones inside w become the call's,
+ * no longer kept and not written back (out_done 0: kept again only once
+ * its task writes it back) --; unused ones that lie inside one of r
+ * become the call's; entries of older generations are no longer kept.
+ * Only a tile inside what the call touches: an independent call running
+ * beside it may write the rest of a tile that straddles a view's edge,
+ * and the call keeps what it took over once it ends.  Returns the
+ * entries taken over. */
 static inline int64_t blasx_cache_keep_take(blasx_tile_cache_t *c, uint64_t epoch, uint64_t gen,
-                                            const blasx_hview_t *w, int nw, const blasx_hview_t *r, int nr) {
+                                            const blasx_hview_t *w, int nw, const blasx_hview_t *r, int nr,
+                                            int take_out) {
     int64_t n = 0;
     pthread_mutex_lock(&c->lock);
     for (blasx_centry_t *e = c->tail, *p; e; e = p) {
@@ -465,8 +469,15 @@ static inline int64_t blasx_cache_keep_take(blasx_tile_cache_t *c, uint64_t epoc
         if (e->kgen != gen || e->state != BLASX_TILE_VALID) {
             e->kgen = 0;
         } else if (blasx_cache_meets(e, w, nw)) {
-            if (e->readers == 0) blasx_cache_drop_locked(c, e);
-            else e->kgen = 0;
+            if (e->readers > 0) {
+                e->kgen = 0;
+            } else if (take_out && blasx_cache_within(e, w, nw)) {
+                e->epoch = epoch, e->kgen = 0, e->out_done = 0;
+                c->only_epoch = 0;
+                n++;
+            } else {
+                blasx_cache_drop_locked(c, e);
+            }
         } else if (e->readers == 0 && blasx_cache_within(e, r, nr)) {
             e->epoch = epoch;
             c->only_epoch = 0; /* an entry changed call */
@@ -475,6 +486,19 @@ static inline int64_t blasx_cache_keep_take(blasx_tile_cache_t *c, uint64_t epoc
     }
     pthread_mutex_unlock(&c->lock);
     return n;
+}
+
+/* A call that wrote the views w outside a keeping job: kept entries that
+ * meet them are dropped (unused) or no longer kept. */
+static inline void blasx_cache_keep_drop(blasx_tile_cache_t *c, const blasx_hview_t *w, int nw) {
+    pthread_mutex_lock(&c->lock);
+    for (blasx_centry_t *e = c->tail, *p; e; e = p) {
+        p = e->prev;
+        if (!e->kgen || !blasx_cache_meets(e, w, nw)) continue;
+        if (e->readers == 0) blasx_cache_drop_locked(c, e);
+        else e->kgen = 0;
+    }
+    pthread_mutex_unlock(&c->lock);
 }
 
 /* Frees every entry (readers must all be zero) and the table.  Calls

@@ -105,14 +105,27 @@ static void aq_finish_locked(aq_call_t *c, int st) {
 }
 
 /* The call's views for the job it runs (gpu_keep.c). */
+static int aq_views(const aq_call_t *c, int write, blasx_hview_t v[BLASX_ASYNC_MAX_USES]) {
+    int n = 0;
+    for (int i = 0; i < c->nuses; i++)
+        if (c->uses[i].write == write) v[n++] = c->uses[i].v;
+    return n;
+}
+
 static void aq_keep_arm(const aq_call_t *c) {
     blasx_hview_t w[BLASX_ASYNC_MAX_USES], r[BLASX_ASYNC_MAX_USES];
-    int nw = 0, nr = 0;
-    for (int i = 0; i < c->nuses; i++) {
-        if (c->uses[i].write) w[nw++] = c->uses[i].v;
-        else r[nr++] = c->uses[i].v;
-    }
-    blasx_keep_arm(w, nw, r, nr);
+    int nw = aq_views(c, 1, w), nr = aq_views(c, 0, r);
+    blasx_keep_arm(w, nw, r, nr, (c->keeps & BLASX_ASYNC_KEEP_TAKE_OUT) != 0);
+}
+
+/* A call that ran without a keeping job wrote only its written views:
+ * the kept tiles meeting them go, the others stay valid. */
+static void aq_keep_drop(const aq_call_t *c) {
+    if (!blasx_keep_live()) return; /* nothing kept: no reason to enter the runtime (or start it) */
+    blasx_hview_t w[BLASX_ASYNC_MAX_USES];
+    int nw = aq_views(c, 1, w);
+    if (blasx_runtime_small_enter() > 0) blasx_keep_drop(w, nw); /* the GPU table stays while entered */
+    blasx_runtime_small_leave();
 }
 
 static void *aq_thread(void *arg) {
@@ -128,7 +141,7 @@ static void *aq_thread(void *arg) {
         pthread_mutex_unlock(&aq.lock);
         if (c->keeps) aq_keep_arm(c);
         int st = c->dep_failed ? BLASX_ERR_DEPENDENCY : c->fn(c->args);
-        if (blasx_keep_disarm() || !c->keeps) blasx_keep_forget(); /* it wrote memory outside a keeping job */
+        if (blasx_keep_disarm() || !c->keeps) aq_keep_drop(c); /* it wrote memory outside a keeping job */
         pthread_mutex_lock(&aq.lock);
         aq_finish_locked(c, st);
     }

@@ -59,11 +59,18 @@ BLASX_INTERNAL extern _Atomic long blasx_async_live;
 /* 1 on a queue thread. */
 BLASX_INTERNAL extern _Thread_local int blasx_async_on_queue;
 
+/* keeps: BLASX_ASYNC_KEEP_OUT, the call runs as one job at most, whose
+ * written-back output tiles may stay on the GPUs for later asynchronous
+ * calls (internal/gpu/gpu_keep.c; a call that runs elsewhere drops the
+ * kept tiles meeting what it writes, one that fails ends the keep
+ * generation); with BLASX_ASYNC_KEEP_TAKE_OUT too, kept tiles inside what
+ * it writes may seed its output tiles (each written by one task, read by
+ * no other). */
+enum { BLASX_ASYNC_KEEP_OUT = 1, BLASX_ASYNC_KEEP_TAKE_OUT = 2 };
+
 /* Queues fn(args copy); routine names the call in error reports (a string
- * literal); keeps: it runs as one job at most, whose written-back output
- * tiles may stay on the GPUs for later asynchronous calls
- * (internal/gpu/gpu_keep.c; a call that runs elsewhere, or fails, ends the
- * keep generation instead).  Returns 0 or a status (nothing queued). */
+ * literal); keeps: 0 or BLASX_ASYNC_KEEP_* flags.  Returns 0 or a status
+ * (nothing queued). */
 BLASX_INTERNAL int blasx_async_submit(const char *routine, blasx_async_fn_t fn, const void *args, size_t args_bytes,
                                       const blasx_async_use_t *uses, int nuses, int keeps);
 
