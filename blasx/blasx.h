@@ -243,6 +243,12 @@ BLASX_API int blasx_ztrsm(char side, char uplo, char transa, char diag, int64_t 
                                    const int64_t *ipiv, T *B, int64_t ldb);                              \
     BLASX_API int blasx_##p##gesv(int64_t n, int64_t nrhs, T *A, int64_t lda, int64_t *ipiv, T *B,       \
                                   int64_t ldb, int64_t *info);
+/* The LAPACK names (dpotrf_ ...) have no status: a call that could not
+ * complete (status > 0, after every retry on the other GPUs and the CPU)
+ * sets INFO = BLASX_LAPACK_INFO_FAILED - status (below every argument
+ * position and every INFO LAPACK defines) and goes to the error handler
+ * (blasx_set_error_handler), never INFO = 0 with a partial result. */
+#define BLASX_LAPACK_INFO_FAILED (-1000)
 BLASX_LAPACK_DECL(s, float)
 BLASX_LAPACK_DECL(d, double)
 BLASX_LAPACK_DECL(c, void)

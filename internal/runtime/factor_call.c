@@ -47,9 +47,11 @@ static int fc_alloc_whole(fc_t *f, int prec, int kind, char uplo, int64_t m, int
     return blasx_cache_alloc_block(f->d.cache, total, 0, &f->blk);
 }
 
-/* In core; once f->wrote a failure is returned, not declined. */
+/* In core; once f->wrote a failure is returned, not declined, with the
+ * leading columns copied back before it in *ck (a Cholesky 'U': U11 of
+ * them; LU: ipiv already whole). */
 static int fc_in_core(fc_t *f, int prec, int kind, char uplo, int64_t m, int64_t n, char *A, int64_t lda,
-                      int64_t *ipiv, int64_t *info, size_t ws_bytes) {
+                      int64_t *ipiv, int64_t *info, size_t ws_bytes, blasx_factor_ckpt_t *ck) {
     int64_t mn = blasx_min64(m, n);
     const char *end = A + ((size_t)(n - 1) * (size_t)lda + (size_t)m) * f->esz - 1;
     size_t small = (size_t)mn * (kind == BLASX_FACTOR_GETRF ? 8 : f->esz); /* ipiv, or the diagonal */
@@ -59,8 +61,14 @@ static int fc_in_core(fc_t *f, int prec, int kind, char uplo, int64_t m, int64_t
     int32_t inf;
     memcpy(&inf, f->small, sizeof inf);
     int64_t res = kind == BLASX_FACTOR_POTRF ? blasx_fc_chol_info(f, prec, n) : inf;
-    BLASX_TRY(blasx_fc_down(f, f->d.s_out, A, lda, f->blk, m, m, n));
     if (kind == BLASX_FACTOR_GETRF) memcpy(ipiv, f->small + FC_ALIGN, (size_t)mn * 8);
+    int st = blasx_fc_down_tri(f, f->d.s_out, A, lda, f->blk, m, m, n, kind == BLASX_FACTOR_POTRF ? uplo : 0, 0);
+    if (st) {
+        /* a Cholesky that stopped (INFO) is not resumed: the CPU finds the same minor from the start */
+        *ck = (blasx_factor_ckpt_t){.resume = !f->torn && res == 0, .k = f->kept, .solve = kind == BLASX_FACTOR_POTRF && uplo == 'U',
+                                    .unpivot = kind == BLASX_FACTOR_GETRF};
+        return st;
+    }
     *info = res;
     return 0;
 }
@@ -70,7 +78,7 @@ static int fc_in_core(fc_t *f, int prec, int kind, char uplo, int64_t m, int64_t
  * shortage later on (pinned memory) is a failure like another, not "no
  * room": the host may hold part of the result. */
 static int fc_whole(int ngpu, unsigned first, int prec, int kind, char uplo, int64_t m, int64_t n, char *A,
-                    int64_t lda, int64_t *ipiv, int64_t *info) {
+                    int64_t lda, int64_t *ipiv, int64_t *info, blasx_factor_ckpt_t *ck) {
     fc_t f;
     int gi = -1;
     for (int i = 0; i < ngpu && gi < 0; i++)
@@ -78,7 +86,7 @@ static int fc_whole(int ngpu, unsigned first, int prec, int kind, char uplo, int
     if (gi < 0) return BLASX_FACTOR_DECLINED;
     size_t ws_bytes = 0;
     int room = fc_alloc_whole(&f, prec, kind, uplo, m, n, &ws_bytes), st = room;
-    if (room == 0) st = fc_in_core(&f, prec, kind, uplo, m, n, A, lda, ipiv, info, ws_bytes);
+    if (room == 0) st = fc_in_core(&f, prec, kind, uplo, m, n, A, lda, ipiv, info, ws_bytes, ck);
     int dev_st = st > 0 && st != BLASX_ERR_NOMEM ? st : 0; /* a shortage does not turn the GPU off */
     int64_t h2d = f.h2d, d2h = f.d2h;
     int wrote = blasx_fc_close(&f, dev_st);
@@ -92,7 +100,7 @@ static int fc_whole(int ngpu, unsigned first, int prec, int kind, char uplo, int
  * team_min_n (several GPUs), or on one when the matrix does not fit it
  * whole; else whole on one GPU (LU; Cholesky with chol_panels 1). */
 static int fc_run(int ngpu, int prec, int kind, char uplo, int64_t m, int64_t n, char *A, int64_t lda,
-                  int64_t *ipiv, int64_t *info) {
+                  int64_t *ipiv, int64_t *info, blasx_factor_ckpt_t *ck) {
     static _Atomic unsigned next;
     unsigned first = atomic_fetch_add_explicit(&next, 1, memory_order_relaxed);
     int chol = kind == BLASX_FACTOR_POTRF;
@@ -101,24 +109,25 @@ static int fc_run(int ngpu, int prec, int kind, char uplo, int64_t m, int64_t n,
     int several = ngpu > 1 && order >= (double)blasx_setting_int(BLASX_SETTING_LAPACK_TEAM_MIN_N);
     int st = BLASX_ERR_NOMEM;
     const int whole_first = chol ? blasx_setting_int(BLASX_SETTING_LAPACK_CHOL_PANELS) == 1 : !several;
-    if (whole_first) st = fc_whole(ngpu, first, prec, kind, uplo, m, n, A, lda, ipiv, info);
+    if (whole_first) st = fc_whole(ngpu, first, prec, kind, uplo, m, n, A, lda, ipiv, info, ck);
     if (st != BLASX_ERR_NOMEM) return st;
-    st = chol ? blasx_fc_potrf_team(ngpu, several, first, prec, uplo, n, A, lda, info)
-              : blasx_fc_getrf_team(ngpu, several, first, prec, m, n, A, lda, ipiv, info);
+    st = chol ? blasx_fc_potrf_team(ngpu, several, first, prec, uplo, n, A, lda, info, ck)
+              : blasx_fc_getrf_team(ngpu, several, first, prec, m, n, A, lda, ipiv, info, ck);
     /* Declined with the host untouched, e.g. block columns' buffers that
      * outweigh a small matrix in a small pool: whole may still fit. */
     if (st == BLASX_FACTOR_DECLINED && !whole_first) {
-        int w = fc_whole(ngpu, first, prec, kind, uplo, m, n, A, lda, ipiv, info);
+        int w = fc_whole(ngpu, first, prec, kind, uplo, m, n, A, lda, ipiv, info, ck);
         if (w != BLASX_ERR_NOMEM) st = w;
     }
     return st;
 }
 
 int blasx_factor_whole(int prec, int kind, char uplo, int64_t m, int64_t n, void *A, int64_t lda, int64_t *ipiv,
-                       int64_t *info) {
+                       int64_t *info, blasx_factor_ckpt_t *ck) {
+    memset(ck, 0, sizeof *ck);
     if (prec < BLASX_PREC_S || prec > BLASX_PREC_Z || m <= 0 || n <= 0) return BLASX_FACTOR_DECLINED;
     int ngpu = blasx_runtime_small_enter(); /* until small_leave: no finalize meanwhile */
-    int st = ngpu > 0 ? fc_run(ngpu, prec, kind, uplo, m, n, A, lda, ipiv, info) : BLASX_FACTOR_DECLINED;
+    int st = ngpu > 0 ? fc_run(ngpu, prec, kind, uplo, m, n, A, lda, ipiv, info, ck) : BLASX_FACTOR_DECLINED;
     blasx_runtime_small_leave();
     return st;
 }

@@ -27,8 +27,9 @@
  * its INFO came back without a device error, so a failure before that
  * leaves it untouched and the caller runs its CPU path (the GPU takes no
  * more whole calls: blasx_gpu_direct_end); a failure during the copy back
- * is returned (the host holds part of the result).  ipiv and *info are
- * written only on success.
+ * is returned with where the host stands (blasx_factor_ckpt_t: the final
+ * columns, ipiv's entries for them).  *info is written only on success.
+ * A Cholesky writes only its triangle (blasx_fc_down_tri).
  *
  * Threading: any thread; one whole call per GPU at a time, never waiting
  * for a slot (busy GPUs: declined).
@@ -44,15 +45,33 @@
 /* blasx_factor_whole's answer when it did nothing: run the CPU path. */
 #define BLASX_FACTOR_DECLINED (-1)
 
+/* Where a factorization that failed on the GPUs left the host matrix, for
+ * the caller to finish it (blasx/lapack.inc): its leading k columns final
+ * (Cholesky 'U' in block rows: rows; LU: with their pivots in ipiv), the
+ * rest as the program passed it. */
+typedef struct {
+    int resume;   /* 0: the host holds a mix not known: the failure stands */
+    int64_t k;
+    int solve;    /* Cholesky 'U': only U11 is final, U12 still the program's */
+    int unpivot;  /* LU: columns 0..k-1 carry ipiv's later swaps too (k..min(m,n)-1) */
+} blasx_factor_ckpt_t;
+
 /* Factors the m x n matrix A (leading dimension lda, elements of precision
  * prec, BLASX_PREC_*) with kind BLASX_FACTOR_POTRF (m == n, triangle uplo)
  * or BLASX_FACTOR_GETRF (ipiv: min(m, n) entries, 1-based) whole on one
  * GPU.  Returns 0 with *info as LAPACK's INFO, BLASX_FACTOR_DECLINED (no
  * GPU that can, none free, no room, or a device failure before any host
- * write: nothing written), or a status > 0 (a failure while the result
- * was being copied back). */
+ * write: nothing written), or a status > 0 (a failure after part of the
+ * result was copied back) with *ck saying where the host stands. */
 BLASX_INTERNAL int blasx_factor_whole(int prec, int kind, char uplo, int64_t m, int64_t n, void *A, int64_t lda,
-                                      int64_t *ipiv, int64_t *info);
+                                      int64_t *ipiv, int64_t *info, blasx_factor_ckpt_t *ck);
+
+#ifdef BLASX_FAULT_INJECTION
+/* Tests (fault-injection builds): when > 0, caps the pinned staging
+ * buffers (bytes; at least one column still fits), so that small matrices
+ * cross the link in many blocks and a fault can fall between them. */
+BLASX_INTERNAL extern size_t blasx_fc_stage_cap;
+#endif
 
 /* 1 if a factorization of order n should try blasx_factor_whole: n at
  * least cfg.lapack.gpu_min_n (BLASX_LAPACK_GPU_MIN_N) and a GPU that

@@ -37,8 +37,9 @@
  * caller scanned it: the backend's getrf does not carry them through).
  *
  * Failure: a failure before any member wrote to the host is declined;
- * later it is returned (the host holds part of the result); either way the
- * team ends.  Threading: one thread per member, the one holding its GPU's
+ * later it is returned with the team's `done` panels final and their
+ * pivots in ipiv, the columns after them the program's (`torn` where a
+ * panel was part written); either way the team ends.  Threading: one thread per member, the one holding its GPU's
  * direct slot.
  */
 #include <pthread.h>
@@ -160,8 +161,12 @@ static int lu_publish(lu_t *o, const lu_col_t *c) {
     fc_t *f = o->f;
     if (blasx_fc_team_ended(o->t)) return FC_QUIT; /* another failed: the host may still be untouched */
     BLASX_TRY(f->d.be->stream_wait_event(f->d.s_out, o->e_diag));
-    BLASX_TRY(blasx_fc_down(f, f->d.s_out, o->A + (size_t)c->J * (size_t)o->lda * f->esz, o->lda, o->P[c->b], o->m,
-                            o->m, c->jb));
+    int st = blasx_fc_down(f, f->d.s_out, o->A + (size_t)c->J * (size_t)o->lda * f->esz, o->lda, o->P[c->b], o->m,
+                           o->m, c->jb);
+    if (st) { /* part of a panel without its pivots: not a state to resume from */
+        if (blasx_fc_partial(f)) blasx_fc_team_torn(o->t);
+        return st;
+    }
     int64_t info = 0;
     if (c->kp > 0) {
         int32_t inf;

@@ -97,3 +97,9 @@ void blasx_fc_team_quit(fc_team_t *t, int64_t info) {
     pthread_cond_broadcast(&t->cond);
     pthread_mutex_unlock(&t->lock);
 }
+
+void blasx_fc_team_torn(fc_team_t *t) {
+    pthread_mutex_lock(&t->lock);
+    t->torn = 1;
+    pthread_mutex_unlock(&t->lock);
+}

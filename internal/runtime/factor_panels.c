@@ -27,7 +27,10 @@
  * their solve) and INFO = J + the block's order; the team ends.
  *
  * Failure: a failure before any member wrote to the host is declined (the
- * host untouched); later it is returned; either way the team ends.
+ * host untouched); later it is returned with the team's `done` final (a
+ * lower factor's whole columns copied back before the failure count), and
+ * `torn` where more than that was written; either way the team ends.
+ * Only the factor's triangle is written (blasx_fc_down_tri).
  * Threading: one thread per member, the one holding its GPU's direct slot.
  */
 #include <math.h>
@@ -111,7 +114,8 @@ static int ooc_up(ooc_t *o, const ooc_pan_t *p) {
 /* The leading rows x cols of panel p back, after its solve. */
 static int ooc_down(ooc_t *o, const ooc_pan_t *p, int64_t rows, int64_t cols) {
     BLASX_TRY(o->f->d.be->stream_wait_event(o->f->d.s_out, o->e_trsm));
-    return blasx_fc_down(o->f, o->f->d.s_out, ooc_host(o, p->J, p->J), o->lda, o->P[p->b], p->pld, rows, cols);
+    return blasx_fc_down_tri(o->f, o->f->d.s_out, ooc_host(o, p->J, p->J), o->lda, o->P[p->b], p->pld, rows, cols,
+                             o->up ? 'U' : 'L', 0);
 }
 
 /* The leading jb columns of panel p back in chunks that the other members
@@ -124,8 +128,13 @@ static int ooc_publish(ooc_t *o, const ooc_pan_t *p) {
     for (int64_t c = 0; c < p->jb; c += step) {
         int64_t cb = blasx_min64(step, p->jb - c);
         uintptr_t d = o->P[p->b] + (uintptr_t)((size_t)c * (o->up ? 1 : (size_t)p->pld) * f->esz);
-        BLASX_TRY(blasx_fc_down(f, f->d.s_out, ooc_host(o, p->J, p->J + c), o->lda, d, p->pld, o->up ? cb : p->r,
-                                o->up ? p->r : cb));
+        int st = blasx_fc_down_tri(f, f->d.s_out, ooc_host(o, p->J, p->J + c), o->lda, d, p->pld, o->up ? cb : p->r,
+                                   o->up ? p->r : cb, o->up ? 'U' : 'L', c);
+        if (st) { /* whole columns of a lower factor extend the final ones; part of a block row does not */
+            if (!o->up && !f->torn) blasx_fc_team_done(o->t, p->J + c + f->kept);
+            else if (blasx_fc_partial(f)) blasx_fc_team_torn(o->t);
+            return st;
+        }
         blasx_fc_team_done(o->t, p->J + c + cb);
     }
     return 0;
@@ -243,6 +252,7 @@ static int ooc_run(ooc_t *o) {
             BLASX_TRY(be->event_sync(o->e_diag));
             int64_t stop = blasx_fc_chol_info(o->f, o->prec, pv.jb);
             if (stop) { /* as LAPACK: the block as far as it got, the rows below it untouched */
+                blasx_fc_team_torn(o->t); /* written beyond `done`: a failure now cannot resume */
                 BLASX_TRY(ooc_down(o, &pv, pv.jb, pv.jb));
                 blasx_fc_team_quit(o->t, pv.J + stop);
                 return 0;

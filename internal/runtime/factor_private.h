@@ -20,6 +20,7 @@
 #include <string.h>
 
 #include "internal/gpu/gpu_worker.h"
+#include "internal/runtime/factor_call.h"
 
 #define FC_ALIGN 256 /* device blocks start here: what cuBLAS/cuSOLVER and the copy engines like */
 
@@ -37,6 +38,12 @@ typedef struct {
     void *pin;           /* the pinned memory holding small and buf: the direct slot's */
     uintptr_t blk;       /* the device block (pool) */
     int64_t h2d, d2h;    /* bytes moved */
+    /* The last copy back (blasx_fc_down/_tri): its leading `kept` columns
+     * are final in host memory, the rest as before -- unless `torn`: a
+     * direct DMA into the program's memory failed, what it holds is not
+     * known. */
+    int64_t kept;
+    int torn;
 } fc_t;
 
 static inline size_t fc_round(size_t b) { return (b + FC_ALIGN - 1) / FC_ALIGN * FC_ALIGN; }
@@ -89,6 +96,16 @@ BLASX_INTERNAL int blasx_fc_up(fc_t *f, blasx_stream_t st, uintptr_t d, int64_t 
  * succeeded (a failure there leaves the call declinable). */
 BLASX_INTERNAL int blasx_fc_down(fc_t *f, blasx_stream_t st, char *h, int64_t hld, uintptr_t d, int64_t dld,
                                  int64_t rows, int64_t cols);
+/* As blasx_fc_down, but only the elements (i, j) of the block that a
+ * factor's triangle holds: uplo 'L': i - j >= off, 'U': j - i >= off (off
+ * >= 0: the block's offset from the matrix's diagonal); the others, which
+ * LAPACK never references, are not written.  Goes by block columns, each
+ * one's diagonal part first (through a pinned buffer), so that f->kept
+ * counts whole columns. */
+BLASX_INTERNAL int blasx_fc_down_tri(fc_t *f, blasx_stream_t st, char *h, int64_t hld, uintptr_t d, int64_t dld,
+                                     int64_t rows, int64_t cols, char uplo, int64_t off);
+/* 1 when the last copy back failed with part of its block written. */
+static inline int blasx_fc_partial(const fc_t *f) { return f->torn || f->kept > 0; }
 
 /* GPU i's direct slot for a factorization in precision prec: 1, or 0
  * when it is busy or takes no whole calls. */
@@ -116,6 +133,7 @@ typedef struct {
     int64_t info;  /* the INFO > 0 a member found (LU: the least), else 0 */
     int64_t width; /* LU: the block columns' width, set by member 0 */
     int quit;      /* a member stopped (INFO) or failed: the others end */
+    int torn;      /* a member wrote to the host beyond `done` and failed, or stopped there: no resume */
     int arrived, gen, bad; /* fc_team_meet's round */
     int64_t least;
     int res_ok;
@@ -149,6 +167,8 @@ BLASX_INTERNAL int64_t blasx_fc_team_done_now(fc_team_t *t);
 BLASX_INTERNAL int blasx_fc_team_wait(fc_team_t *t, int64_t upto);
 /* 1 once the team ended (a member stopped or failed). */
 BLASX_INTERNAL int blasx_fc_team_ended(fc_team_t *t);
+/* A member wrote to the host beyond t->done (see fc_team_t.torn). */
+BLASX_INTERNAL void blasx_fc_team_torn(fc_team_t *t);
 /* The team ends: info > 0 for a stop (the first one kept), 0 for a failure. */
 BLASX_INTERNAL void blasx_fc_team_quit(fc_team_t *t, int64_t info);
 
@@ -184,9 +204,9 @@ BLASX_INTERNAL int blasx_fc_nonfinite(int prec, int64_t m, int64_t n, const char
  * *info, BLASX_FACTOR_DECLINED (nothing written), or a status > 0.  The
  * GPUs' copies are counted in the calling thread's per-call counters. */
 BLASX_INTERNAL int blasx_fc_potrf_team(int ngpu, int several, unsigned first, int prec, char uplo, int64_t n, char *A,
-                                       int64_t lda, int64_t *info);
+                                       int64_t lda, int64_t *info, blasx_factor_ckpt_t *ck);
 /* LU with partial pivoting the same way (ipiv and *info as LAPACK's). */
 BLASX_INTERNAL int blasx_fc_getrf_team(int ngpu, int several, unsigned first, int prec, int64_t m, int64_t n, char *A,
-                                       int64_t lda, int64_t *ipiv, int64_t *info);
+                                       int64_t lda, int64_t *ipiv, int64_t *info, blasx_factor_ckpt_t *ck);
 
 #endif

@@ -20,7 +20,8 @@
  *
  * Failure: a member's device failure turns whole calls off on its GPU
  * (blasx_gpu_direct_end); the call is declined if no member wrote to the
- * host, else the status is returned.  A helper thread that cannot start
+ * host, else the status is returned with the columns final so far
+ * (blasx_factor_ckpt_t) for the caller to finish.  A helper thread that cannot start
  * leaves the work to the others.
  *
  * Threading: the caller's thread; the helpers live for one call.
@@ -136,12 +137,23 @@ static void fc_call_destroy(fc_call_t *c) {
     pthread_mutex_destroy(&c->team.lock);
 }
 
+/* Where a team that failed after writing left the host: its done columns
+ * (block rows for 'U'), unless a member wrote beyond them. */
+static void fc_team_ckpt(const fc_call_t *c, int st, blasx_factor_ckpt_t *ck) {
+    memset(ck, 0, sizeof *ck);
+    if (st <= 0) return;
+    ck->resume = !c->team.torn;
+    ck->k = c->team.done < c->n ? c->team.done : c->n;
+    if (c->kind == BLASX_FACTOR_GETRF) ck->k = blasx_min64(ck->k, blasx_min64(c->m, c->n));
+}
+
 int blasx_fc_potrf_team(int ngpu, int several, unsigned first, int prec, char uplo, int64_t n, char *A, int64_t lda,
-                        int64_t *info) {
+                        int64_t *info, blasx_factor_ckpt_t *ck) {
     fc_call_t c;
     fc_call_init(&c, prec, BLASX_FACTOR_POTRF, n, n, A, lda);
     c.uplo = uplo;
     int st = fc_team_run(ngpu, several, first, &c);
+    fc_team_ckpt(&c, st, ck);
     if (st == 0) *info = c.team.info;
     fc_call_destroy(&c);
     return st;
@@ -150,13 +162,16 @@ int blasx_fc_potrf_team(int ngpu, int several, unsigned first, int prec, char up
 /* A matrix holding a NaN or an Inf is declined before anything is written
  * (the backend's getrf does not carry them through as LAPACK does). */
 int blasx_fc_getrf_team(int ngpu, int several, unsigned first, int prec, int64_t m, int64_t n, char *A,
-                        int64_t lda, int64_t *ipiv, int64_t *info) {
+                        int64_t lda, int64_t *ipiv, int64_t *info, blasx_factor_ckpt_t *ck) {
     static const size_t esz[5] = {0, 4, 8, 8, 16};
     if (blasx_fc_nonfinite(prec, m, n, A, lda)) return BLASX_FACTOR_DECLINED;
     fc_call_t c;
     fc_call_init(&c, prec, BLASX_FACTOR_GETRF, m, n, A, lda);
     c.ipiv = ipiv;
     int st = fc_team_run(ngpu, several, first, &c);
+    fc_team_ckpt(&c, st, ck);
+    if (st > 0 && ck->resume && ck->k > 0) /* the final panels as the right-looking step leaves them */
+        blasx_fc_lu_finish(esz[prec], m, ck->k, A, lda, ipiv, c.team.width);
     if (st == 0) {
         blasx_fc_lu_finish(esz[prec], m, n, A, lda, ipiv, c.team.width);
         *info = c.team.info;
