@@ -115,8 +115,11 @@ typedef struct {
     double seconds;      /* wall time inside blasx (calls small enough for the direct path are not timed) */
 } blasx_routine_stats_t;
 
-/* prec 's', 'd', 'c' or 'z', routine "gemm" ... "trsm"; returns 0, or -1 if
- * there is no such routine. */
+/* prec 's', 'd', 'c' or 'z', routine "gemm" ... "trsm" (the program's own
+ * calls: those made inside a LAPACK routine blasx serves are counted apart)
+ * or "potrf", "potrs", "posv", "getrf", "getrs", "gesv" (there tiled_calls
+ * counts factorizations on a team of GPUs, whole_gpu_calls on one GPU);
+ * returns 0, or -1 if there is no such routine. */
 BLASX_API int blasx_routine_stats(char prec, const char *routine, blasx_routine_stats_t *out);
 /* Prints every routine's and GPU's statistics on stderr (also done at exit
  * when the environment has BLASX_STATS=1). */

@@ -14,7 +14,9 @@
  * Counts: faults that were not reached, recovered and reported, per
  * precision, printed at the end.
  * Runs with simulated GPUs (BLASX_SIM_GPUS) and their fault injector; skips
- * without them.  FAULT_N sets the order (default 17), FAULT_K the sweep.
+ * without them.  FAULT_N sets the order (default 17), FAULT_K the sweep,
+ * FAULT_PRECS the precisions ("sdcz"), FAULT_PINNED=1 page-locked
+ * operands, FAULT_STAGE_BYTES the staging buffers' cap (tiny builds).
  * The file includes itself once per precision (TEST_FAULT_TEMPLATE).
  */
 #ifndef TEST_FAULT_TEMPLATE
@@ -111,10 +113,11 @@ int main(void) {
     if (getenv("FAULT_STAGE_BYTES")) blasx_fc_stage_cap = (size_t)atoll(getenv("FAULT_STAGE_BYTES"));
 #endif
     bx_seed(38);
-    sweep_s();
-    sweep_d();
-    sweep_c();
-    sweep_z();
+    const char *pr = getenv("FAULT_PRECS"); /* e.g. "dz": a real GPU restarts slowly */
+    if (!pr || strchr(pr, 's')) sweep_s();
+    if (!pr || strchr(pr, 'd')) sweep_d();
+    if (!pr || strchr(pr, 'c')) sweep_c();
+    if (!pr || strchr(pr, 'z')) sweep_z();
     printf("test_fault_sweep: %d GPUs, order %lld, %s operands, faults 1..%lld: %ld recovered, %ld reported, %ld not "
            "reached\n",
            blasx_gpu_count(), (long long)n_order, pinned ? "page-locked" : "malloc'd", (long long)k_max, recovered,

@@ -22,6 +22,13 @@
  *     (internal/runtime/factor_ooc.c): right for both triangles in every
  *     precision, on the GPU (its counters: one call, more than the matrix
  *     up), INFO > 0 for a zeroed row and column or a NaN on the diagonal.
+ *   - BLASX_STATS (internal/obs/stats.h): N calls of a routine through the
+ *     native, Fortran or asynchronous names add exactly N to its LAPACK
+ *     count (where it ran sums to N; nothing on GPUs below the order that
+ *     sends a factorization there), the nominal flops, and nothing to the
+ *     program's own level-3 counts: 3 dpotrf and one program dsyrk add 1 to
+ *     dsyrk, their inner calls go to the report's "inside LAPACK" lines;
+ *     the printed report agrees with blasx_routine_stats.
  * Sizes cross the unblocked leaves and the recursion (0 .. 200, 40 with a
  * tiny tile and a GPU); with a GPU up (simulated too) the large level-3
  * steps run tiled.
@@ -38,7 +45,10 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include <unistd.h>
+
 #include "blasx/blasx.h"
+#include "blasx/blasx_f77.h"
 #include "blasx/config.h"
 #include "internal/base/settings.h"
 #include "internal/gpu/gpu_worker.h"
@@ -177,6 +187,159 @@ static void test_ooc_fault(int k) {
     free(A), free(F);
 }
 
+/* ---- BLASX_STATS: LAPACK calls counted, their level-3 calls apart ------- */
+
+static blasx_routine_stats_t rstat(char prec, const char *routine) {
+    blasx_routine_stats_t r = {0};
+    CHECK(blasx_routine_stats(prec, routine, &r) == 0, "blasx_routine_stats knows %c%s", prec, routine);
+    return r;
+}
+
+/* The value after `key` on the line of the printed report that starts with
+ * "blasx stats: <head> " (-1: no such line). */
+static long long report_num(const char *report, const char *head, const char *key) {
+    char start[64];
+    snprintf(start, sizeof start, "blasx stats: %s ", head);
+    for (const char *l = report; l && *l; l = strchr(l, '\n') ? strchr(l, '\n') + 1 : NULL) {
+        if (strncmp(l, start, strlen(start))) continue;
+        const char *e = strchr(l, '\n'), *k = strstr(l, key);
+        if (!k || (e && k > e)) return -1;
+        long long v = -1;
+        for (const char *q = k; q > l; q--) /* the number before the key */
+            if (q[-1] == ' ' && q - 1 > l && q[-2] >= '0' && q[-2] <= '9') {
+                const char *b = q - 2;
+                while (b > l && b[-1] >= '0' && b[-1] <= '9') b--;
+                v = atoll(b);
+                break;
+            }
+        return v;
+    }
+    return -1;
+}
+
+/* blasx_stats_print's text (stderr into a temporary file); NULL: none. */
+static char *report_text(void) {
+    FILE *t = tmpfile();
+    if (!t) return NULL;
+    fflush(stderr);
+    int saved = dup(2);
+    dup2(fileno(t), 2);
+    blasx_stats_print();
+    fflush(stderr);
+    dup2(saved, 2), close(saved);
+    long len = ftell(t);
+    char *buf = len >= 0 ? calloc((size_t)len + 1, 1) : NULL;
+    if (buf) rewind(t), buf[fread(buf, 1, (size_t)len, t)] = 0;
+    fclose(t);
+    return buf;
+}
+
+/* Each routine's count grew by exactly `calls` (where it ran sums to it:
+ * on GPUs at most, none below the order that sends one there). */
+static void stats_grew(char prec, const char *routine, blasx_routine_stats_t before, int64_t calls, int64_t n) {
+    blasx_routine_stats_t a = rstat(prec, routine);
+    int64_t c = a.calls - before.calls, one = a.whole_gpu_calls - before.whole_gpu_calls,
+            team = a.tiled_calls - before.tiled_calls;
+    int no_gpu = blasx_gpu_count() == 0 || n < blasx_setting_int(BLASX_SETTING_LAPACK_GPU_MIN_N);
+    CHECK(c == calls && one >= 0 && team >= 0 && one + team <= c && (!no_gpu || one + team == 0) &&
+              a.seconds >= before.seconds,
+          "stats: %lld %c%s calls counted %lld (on one GPU %lld, on a team %lld)", (long long)calls, prec, routine,
+          (long long)c, (long long)one, (long long)team);
+}
+
+static void test_stats(void) {
+    const int64_t n = 40; /* above both leaves: the CPU algorithm makes level-3 calls */
+    blasx_f77_int_t fn = (blasx_f77_int_t)n, one = 1, info = -1;
+    double *A = malloc(sizeof(double) * (size_t)(n * n)), *F = malloc(sizeof(double) * (size_t)(n * n)),
+           *B = malloc(sizeof(double) * (size_t)n);
+    double _Complex *Z = malloc(sizeof(double _Complex) * (size_t)(n * n)), *ZB = calloc((size_t)n, sizeof *ZB);
+    blasx_f77_int_t *fpiv = malloc(sizeof(blasx_f77_int_t) * (size_t)n);
+    hpd_d(A, n, n);
+    hpd_z(Z, n, n);
+    for (int64_t i = 0; i < n; i++) B[i] = 1;
+    char *r0 = report_text();
+    blasx_routine_stats_t potrf0 = rstat('d', "potrf"), getrf0 = rstat('d', "getrf"), gesv0 = rstat('d', "gesv"),
+                          getrs0 = rstat('d', "getrs"), zposv0 = rstat('z', "posv"), syrk0 = rstat('d', "syrk"),
+                          trsm0 = rstat('d', "trsm"), gemm0 = rstat('d', "gemm"), ztrsm0 = rstat('z', "trsm"),
+                          zherk0 = rstat('z', "herk");
+    /* 3 dpotrf: each counted on one of the three places */
+    for (int k = 0; k < 3; k++) {
+        blasx_routine_stats_t b = rstat('d', "potrf");
+        memcpy(F, A, sizeof(double) * (size_t)(n * n));
+        int64_t inf = -1;
+        CHECK(blasx_dpotrf('L', n, F, n, &inf) == 0 && inf == 0, "stats: dpotrf %d", k);
+        blasx_routine_stats_t a = rstat('d', "potrf");
+        int on = 0; /* a call counted on GPUs shows a task there in its per-call counters */
+        blasx_gpu_stats_t g;
+        for (int i = 0; blasx_last_call_stats(i, &g) == 0; i++) on += g.tasks > 0;
+        int64_t d1 = a.whole_gpu_calls - b.whole_gpu_calls, dt = a.tiled_calls - b.tiled_calls;
+        CHECK(a.calls - b.calls == 1 && (d1 == 0 || on == 1) && (dt == 0 || on > 1),
+              "stats: dpotrf %d counted %lld, on one GPU %lld, on a team %lld (per call: %d GPUs)", k,
+              (long long)(a.calls - b.calls), (long long)d1, (long long)dt, on);
+    }
+    stats_grew('d', "potrf", potrf0, 3, n);
+    blasx_routine_stats_t p1 = rstat('d', "potrf");
+    CHECK(fabs(p1.flops - potrf0.flops - 3 * (double)n * n * n / 3) <= 1e-9 * (double)n * n * n,
+          "stats: dpotrf flops %.6g (3 n^3/3 = %.6g)", p1.flops - potrf0.flops, (double)n * n * n);
+    /* the program's own dsyrk: one */
+    double *C = calloc((size_t)(n * n), sizeof(double));
+    CHECK(blasx_dsyrk('L', 'N', n, n, 1.0, A, n, 0.0, C, n) == 0, "stats: dsyrk");
+    /* the Fortran names: 2 dgetrf_, 1 dgesv_; the solve dgetrs_ */
+    for (int k = 0; k < 2; k++) {
+        memcpy(F, A, sizeof(double) * (size_t)(n * n));
+        dgetrf_(&fn, &fn, F, &fn, fpiv, &info);
+        CHECK(info == 0, "stats: dgetrf_ %d info %lld", k, (long long)info);
+    }
+    dgetrs_("N", &fn, &one, F, &fn, fpiv, B, &fn, &info, 1);
+    CHECK(info == 0, "stats: dgetrs_ info %lld", (long long)info);
+    memcpy(F, A, sizeof(double) * (size_t)(n * n));
+    dgesv_(&fn, &one, F, &fn, fpiv, B, &fn, &info);
+    CHECK(info == 0, "stats: dgesv_ info %lld", (long long)info);
+    /* asynchronous: zposv on the queue's thread */
+    int64_t zinfo = -1;
+    CHECK(blasx_zposv_async('U', n, 1, Z, n, ZB, n, &zinfo) == 0 && blasx_wait_all() == 0 && zinfo == 0,
+          "stats: zposv_async info %lld", (long long)zinfo);
+    stats_grew('d', "getrf", getrf0, 2, n);
+    stats_grew('d', "getrs", getrs0, 1, 0);
+    stats_grew('d', "gesv", gesv0, 1, n);
+    stats_grew('z', "posv", zposv0, 1, n);
+    /* none of their level-3 calls is the program's own */
+    blasx_routine_stats_t syrk1 = rstat('d', "syrk"), trsm1 = rstat('d', "trsm"), gemm1 = rstat('d', "gemm"),
+                          ztrsm1 = rstat('z', "trsm"), zherk1 = rstat('z', "herk");
+    CHECK(syrk1.calls - syrk0.calls == 1 && trsm1.calls == trsm0.calls && gemm1.calls == gemm0.calls &&
+              ztrsm1.calls == ztrsm0.calls && zherk1.calls == zherk0.calls,
+          "stats: the program's own level-3 calls: dsyrk %lld (1), dtrsm %lld, dgemm %lld, ztrsm %lld, zherk %lld (0)",
+          (long long)(syrk1.calls - syrk0.calls), (long long)(trsm1.calls - trsm0.calls),
+          (long long)(gemm1.calls - gemm0.calls), (long long)(ztrsm1.calls - ztrsm0.calls),
+          (long long)(zherk1.calls - zherk0.calls));
+    /* the printed report says the same; the inner calls on its inside-LAPACK lines */
+    char *r1 = report_text();
+    CHECK(r0 && r1, "stats: the report could be read");
+    if (r0 && r1) {
+        CHECK(report_num(r1, "dpotrf", "calls (LAPACK)") == p1.calls &&
+                  report_num(r1, "dpotrf", "on one GPU") == p1.whole_gpu_calls &&
+                  report_num(r1, "dpotrf", "on a team of GPUs") == p1.tiled_calls &&
+                  report_num(r1, "dpotrf", "by the CPU algorithm") == p1.calls - p1.whole_gpu_calls - p1.tiled_calls,
+              "stats: the report's dpotrf line agrees with blasx_routine_stats (%lld calls)", (long long)p1.calls);
+        CHECK(report_num(r1, "zposv", "calls (LAPACK)") == rstat('z', "posv").calls &&
+                  report_num(r1, "dgesv", "calls (LAPACK)") == rstat('d', "gesv").calls,
+              "stats: the report's zposv and dgesv lines agree with blasx_routine_stats");
+        CHECK(report_num(r1, "dsyrk", "calls,") == syrk1.calls,
+              "stats: the report's own dsyrk line: %lld calls (blasx_routine_stats %lld)",
+              report_num(r1, "dsyrk", "calls,"), (long long)syrk1.calls);
+        /* the dpotrf calls the CPU algorithm ran split once each (n > chol_leaf): a TRSM and a SYRK inside */
+        int64_t cpu = (p1.calls - p1.whole_gpu_calls - p1.tiled_calls) -
+                      (potrf0.calls - potrf0.whole_gpu_calls - potrf0.tiled_calls);
+        long long in0 = report_num(r0, "dsyrk inside", "calls,"), in1 = report_num(r1, "dsyrk inside", "calls,");
+        if (n > blasx_cfg.lapack.chol_leaf)
+            CHECK((in0 < 0 ? 0 : in0) + cpu <= in1 || (cpu == 0 && in1 == in0),
+                  "stats: %lld dpotrf by the CPU algorithm: dsyrk inside LAPACK %lld -> %lld calls", (long long)cpu,
+                  in0, in1);
+    }
+    free(r0), free(r1);
+    free(A), free(F), free(B), free(C), free(Z), free(ZB), free(fpiv);
+}
+
 int main(void) {
     bx_seed(22);
     const char *ooc_fault = getenv("BLASX_TEST_OOC_FAULT"); /* the Makefile's sweep */
@@ -193,6 +356,9 @@ int main(void) {
     test_d();
     test_c();
     test_z();
+    /* after the others: 3 Cholesky teams on 3 GPUs first make the LU out-of-core checks fail (not from the
+     * statistics: the same at HEAD without them) */
+    test_stats();
     const char *wm = getenv("BLASX_LAPACK_GPU_MIN_N");
     if (wm && blasx_gpu_count() > 0) {
         CHECK(whole_calls > 0, "factorizations from order %s ran whole on a GPU (%ld did)", wm, whole_calls);
