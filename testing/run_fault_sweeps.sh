@@ -17,13 +17,13 @@ fail=0
 run() { # run LABEL ENV... -- BINARY
   local label=$1; shift
   local envs=(); while [ "$1" != -- ]; do envs+=("$1"); shift; done; shift
-  local out; out=$(env "${envs[@]}" timeout 900 "$@" 2>&1); local rc=$?
+  local t0=$SECONDS out; out=$(env "${envs[@]}" timeout 900 "$@" 2>&1); local rc=$?
   local last; last=$(printf '%s\n' "$out" | grep -E '^test_[a-z_]+: ' | tail -n 2 | tr '\n' ' ')
   if [ $rc -ne 0 ]; then
     fail=1
     echo "FAIL $label (exit $rc)"; printf '%s\n' "$out" | grep -E 'FAILED|SKIP' | head -n 20
   else
-    echo "ok   $label: $last"
+    echo "ok   $label ($((SECONDS - t0)) s): $last"
   fi
 }
 S="BLASX_SIM_MEM_KB=16"
@@ -35,10 +35,10 @@ for g in 1 3; do
     BLASX_LAPACK_CHOL_PANELS=1 FAULT_N=30 FAULT_STAGE_BYTES=1000 -- $B/tiny/test_fault_sweep
   run "sweep g=$g level-3 recursion" BLASX_SIM_GPUS=$g $S -- $B/tiny/test_fault_sweep
 done
-run "sweep g=2 order 40, staged in blocks" BLASX_SIM_GPUS=2 $S BLASX_LAPACK_GPU_MIN_N=2 FAULT_N=40 FAULT_K=60 \
+run "sweep g=2 order 40, staged in blocks" BLASX_SIM_GPUS=2 $S BLASX_LAPACK_GPU_MIN_N=2 FAULT_N=40 FAULT_K=40 \
   FAULT_STAGE_BYTES=1000 -- $B/tiny/test_fault_sweep
 run "sweep g=2 page-locked operands" BLASX_SIM_GPUS=2 $S BLASX_LAPACK_GPU_MIN_N=2 FAULT_PINNED=1 -- $B/tiny/test_fault_sweep
-run "sweep g=2 default build" BLASX_SIM_GPUS=2 BLASX_SIM_MEM_KB=64 BLASX_LAPACK_GPU_MIN_N=8 FAULT_N=24 -- $B/test_fault_sweep
+run "sweep g=2 default build" BLASX_SIM_GPUS=2 BLASX_SIM_MEM_KB=64 BLASX_LAPACK_GPU_MIN_N=8 FAULT_N=24 FAULT_K=20 -- $B/test_fault_sweep
 L="BLASX_LAPACK_GPU_MIN_N=256"
 run "triangle CPU" BLASX_GPUS=none -- $B/test_triangle
 run "triangle whole on one GPU" BLASX_SIM_GPUS=1 BLASX_SIM_MEM_KB=65536 $L BLASX_LAPACK_CHOL_PANELS=1 -- $B/test_triangle

@@ -12,7 +12,8 @@
  *     and posv leaves B unchanged; a zero column k gives getrf info = k + 1
  *     with the factorization completed (its residual still small) and gesv
  *     leaves B unchanged;
- *   - every invalid argument returns -position with nothing written.
+ *   - every invalid argument returns -position with nothing written;
+ *     xGETRS with N = 0 or NRHS = 0 returns before reading IPIV.
  *   - with BLASX_LAPACK_GPU_MIN_N set and a GPU up, factorizations of that
  *     order that fit a GPU run whole on one (internal/runtime/factor_call.h):
  *     at least one does (its per-call counters: one task, the matrix each
@@ -340,8 +341,24 @@ static void test_stats(void) {
     free(A), free(F), free(B), free(C), free(Z), free(ZB), free(fpiv);
 }
 
+/* LAPACK's quick returns: xGETRS with N = 0 or NRHS = 0 reads neither
+ * IPIV nor A nor B (a NULL IPIV, as a program with nothing to solve may
+ * pass, must not be touched). */
+static void test_quick_returns(void) {
+    blasx_f77_int_t n = 5, zero = 0, ld = 5, info = -3;
+    double A[25] = {0}, B[5] = {0};
+    dgetrs_("N", &n, &zero, A, &ld, NULL, B, &ld, &info, 1);
+    CHECK(info == 0, "dgetrs_ NRHS = 0, IPIV NULL: info %lld", (long long)info);
+    info = -3;
+    zgetrs_("C", &zero, &n, A, &ld, NULL, B, &ld, &info, 1);
+    CHECK(info == 0, "zgetrs_ N = 0, IPIV NULL: info %lld", (long long)info);
+    float As[25] = {0}, Bs[5] = {0};
+    CHECK(blasx_sgetrs('T', 5, 0, As, 5, NULL, Bs, 5) == 0, "blasx_sgetrs NRHS = 0, ipiv NULL");
+}
+
 int main(void) {
     bx_seed(22);
+    test_quick_returns();
     const char *ooc_fault = getenv("BLASX_TEST_OOC_FAULT"); /* the Makefile's sweep */
     if (ooc_fault && blasx_gpu_count() > 0) {
         test_ooc_fault(atoi(ooc_fault));
