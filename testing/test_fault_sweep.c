@@ -38,7 +38,7 @@
 
 #define TOL 30.0
 typedef double _Complex zc_t;
-static int64_t n_order = 17, k_max = 40;
+static int64_t n_order = 17, k_min = 1, k_max = 40;
 static long not_hit, recovered, reported;
 static _Atomic int64_t *fail_after;
 static const blasx_device_backend_t *backend;
@@ -103,6 +103,7 @@ static void outcome(int hit, long long info, int ok, char p, const char *r, int6
 int main(void) {
     if (getenv("FAULT_N")) n_order = atoll(getenv("FAULT_N"));
     if (getenv("FAULT_K")) k_max = atoll(getenv("FAULT_K"));
+    if (getenv("FAULT_K_FROM")) k_min = atoll(getenv("FAULT_K_FROM")); /* one fault point: FAULT_K_FROM = FAULT_K */
     const blasx_device_backend_t *be = blasx_gpu_count() > 0 ? blasx_gpus_backend() : NULL;
     if (!be || !be->fail_after)
         return bx_skip("test_fault_sweep", "needs GPUs with a fault injector (BLASX_SIM_GPUS=1..3, a BLASX_FAULT_INJECTION "
@@ -245,7 +246,7 @@ static void BX_FN(sweep_, )(void) {
     memcpy(GA, G, asz);
     BX_FN(, getrf_)(&fn, &fn, (void *)G, &flda, lpiv, &info);
     CHECK(info == 0, "%cgetrf without a fault: INFO %lld", P, (long long)info);
-    for (int64_t k = 1; k <= k_max; k++) {
+    for (int64_t k = k_min; k <= k_max; k++) {
         for (int u = 0; u < 2; u++) { /* potrf L, U */
             const char *uplo = u ? "U" : "L";
             memcpy(F, A, asz);
