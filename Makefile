@@ -109,6 +109,16 @@ gpu-test: $(BUILD)/test_gpu $(BUILD)/tiny/test_gpu $(BUILD)/tiny/test_api $(BUIL
 	bash testing/run_gpu_tests.sh $(BUILD) $(GPU_LOG) $(GPU_MAX_DIM) "$(GPU_PHASES)"
 GPU_PHASES ?= small large
 
+# Multi-part stages (netlib, lapack, sim, scalapack, nonuma) run every part
+# even when one fails: PARTS_BEGIN starts the stage's list of failed parts,
+# a part that fails adds its name ($(call PART_FAILED,name); no commas in
+# it), and PARTS_END prints which parts failed and fails the stage then.
+PARTS_LOG    = $(BUILD)/$@.failed-parts
+PARTS_BEGIN  = @mkdir -p $(BUILD) && rm -f $(PARTS_LOG)
+PART_FAILED  = { echo "$@: FAILED: $(1)"; echo "$(1)" >> $(PARTS_LOG); }
+PARTS_END    = @if [ -s $(PARTS_LOG) ]; then echo "$@: $$(wc -l < $(PARTS_LOG)) part(s) failed:"; \
+	  sed 's/^/  /' $(PARTS_LOG); exit 1; else echo "$@: every part passed"; fi
+
 # Unit tests: each binary prints "name: N passed, M failed"; testing/run_unit.sh
 # runs them all and prints the total.
 unit: $(addprefix $(BUILD)/,$(TESTS)) $(addprefix $(BUILD)/tiny/,$(TESTS))
@@ -119,8 +129,10 @@ symbols: $(BUILD)/libblasx.a
 	bash testing/check_symbols.sh $<
 
 netlib: $(BUILD)/libblasx.so $(BUILD)/tiny/libblasx.so
-	bash testing/netlib/run_netlib.sh $(abspath $(BUILD)/libblasx.so) default
-	bash testing/netlib/run_netlib.sh $(abspath $(BUILD)/tiny/libblasx.so) tiny
+	$(PARTS_BEGIN)
+	bash testing/netlib/run_netlib.sh $(abspath $(BUILD)/libblasx.so) default || $(call PART_FAILED,netlib default)
+	bash testing/netlib/run_netlib.sh $(abspath $(BUILD)/tiny/libblasx.so) tiny || $(call PART_FAILED,netlib tiny)
+	$(PARTS_END)
 
 # The GPU-worker path on simulated GPUs (CI has none): 1, 2 and 3 devices
 # of 16 KiB each (tiles must be evicted), the tiny-tile build, the randomized
@@ -138,70 +150,83 @@ SIM_ENV = BLASX_SIM_MEM_KB=16 NETLIB_SETS=debian
 # against the tiny build on 1 and 3 simulated GPUs, every step tiled,
 # and on 2 with the factorizations whole on one GPU (BLASX_LAPACK_GPU_MIN_N).
 lapack: $(BUILD)/libblasx.so $(BUILD)/tiny/libblasx.so
-	bash testing/lapack/run_lapack_lin.sh $(abspath $(BUILD)/libblasx.so) default
+	$(PARTS_BEGIN)
+	bash testing/lapack/run_lapack_lin.sh $(abspath $(BUILD)/libblasx.so) default || $(call PART_FAILED,default build)
 	for g in 1 3; do \
 	  BLASX_SIM_GPUS=$$g BLASX_SIM_MEM_KB=16 LAPACK_PATHS="GE PO" LAPACK_DIMS="0 1 2 3 10 20" \
-	    bash testing/lapack/run_lapack_lin.sh $(abspath $(BUILD)/tiny/libblasx.so) sim$$g || exit 1; \
+	    bash testing/lapack/run_lapack_lin.sh $(abspath $(BUILD)/tiny/libblasx.so) sim$$g || $(call PART_FAILED,tiny build on $$g simulated GPUs); \
 	done
 	BLASX_LAPACK_GPU_MIN_N=2 BLASX_SIM_GPUS=2 BLASX_SIM_MEM_KB=64 LAPACK_PATHS="GE PO" LAPACK_DIMS="0 1 2 3 10 20" \
-	  bash testing/lapack/run_lapack_lin.sh $(abspath $(BUILD)/tiny/libblasx.so) sim2-whole
+	  bash testing/lapack/run_lapack_lin.sh $(abspath $(BUILD)/tiny/libblasx.so) sim2-whole || $(call PART_FAILED,tiny build whole on one of 2 GPUs)
+	$(PARTS_END)
 
 sim: $(BUILD)/tiny/test_api $(BUILD)/tiny/test_gpu $(BUILD)/tiny/test_errors $(BUILD)/tiny/test_naninf $(BUILD)/tiny/test_trace $(BUILD)/tiny/test_lapack $(BUILD)/tiny/test_async $(BUILD)/tiny/libblasx.so \
      $(BUILD)/test_api $(BUILD)/test_errors $(BUILD)/test_naninf $(BUILD)/test_threads $(BUILD)/test_lapack $(BUILD)/libblasx.so \
-     $(BUILD)/test_gpu_share $(BUILD)/tiny/test_gpu_share
+     $(BUILD)/test_gpu_share $(BUILD)/tiny/test_gpu_share \
+     $(BUILD)/test_fault_sweep $(BUILD)/tiny/test_fault_sweep $(BUILD)/test_triangle $(BUILD)/tiny/test_triangle
+	$(PARTS_BEGIN)
 	for g in 1 2 3; do \
 	  echo "=== $$g simulated GPU(s)"; \
-	  BLASX_STAGE_PAGEABLE=$$((g % 2)) BLASX_SIM_GPUS=$$g $(SIM_ENV) bash testing/run_unit.sh $(BUILD)/tiny/test_api $(BUILD)/tiny/test_gpu $(BUILD)/tiny/test_errors $(BUILD)/tiny/test_naninf $(BUILD)/tiny/test_lapack $(BUILD)/tiny/test_async || exit 1; \
-	  BLASX_SIM_GPUS=$$g $(SIM_ENV) bash testing/netlib/run_netlib.sh $(abspath $(BUILD)/tiny/libblasx.so) sim$$g || exit 1; \
+	  BLASX_STAGE_PAGEABLE=$$((g % 2)) BLASX_SIM_GPUS=$$g $(SIM_ENV) bash testing/run_unit.sh $(BUILD)/tiny/test_api $(BUILD)/tiny/test_gpu $(BUILD)/tiny/test_errors $(BUILD)/tiny/test_naninf $(BUILD)/tiny/test_lapack $(BUILD)/tiny/test_async || $(call PART_FAILED,unit tests on $$g GPUs); \
+	  BLASX_SIM_GPUS=$$g $(SIM_ENV) bash testing/netlib/run_netlib.sh $(abspath $(BUILD)/tiny/libblasx.so) sim$$g || $(call PART_FAILED,netlib on $$g GPUs); \
 	done
 	echo "=== 1 and 3 simulated GPU(s): factorizations from order 8 on the GPUs (Cholesky in block columns on all of them; then whole on one)"
-	for g in 1 3; do BLASX_LAPACK_GPU_MIN_N=8 BLASX_SIM_GPUS=$$g $(SIM_ENV) bash testing/run_unit.sh $(BUILD)/tiny/test_lapack || exit 1; done
-	BLASX_LAPACK_CHOL_PANELS=1 BLASX_LAPACK_GPU_MIN_N=8 BLASX_SIM_GPUS=1 $(SIM_ENV) bash testing/run_unit.sh $(BUILD)/tiny/test_lapack
+	for g in 1 3; do BLASX_LAPACK_GPU_MIN_N=8 BLASX_SIM_GPUS=$$g $(SIM_ENV) bash testing/run_unit.sh $(BUILD)/tiny/test_lapack || $(call PART_FAILED,test_lapack from order 8 on $$g GPUs); done
+	BLASX_LAPACK_CHOL_PANELS=1 BLASX_LAPACK_GPU_MIN_N=8 BLASX_SIM_GPUS=1 $(SIM_ENV) bash testing/run_unit.sh $(BUILD)/tiny/test_lapack || $(call PART_FAILED,test_lapack Cholesky whole on 1 GPU)
 	echo "=== 1 and 3 simulated GPU(s): an out-of-core Cholesky with a device fault at each of its first 40 operations"
-	for g in 1 3; do for k in $$(seq 1 40); do BLASX_TEST_OOC_FAULT=$$k BLASX_LAPACK_GPU_MIN_N=8 BLASX_SIM_GPUS=$$g $(SIM_ENV) $(BUILD)/tiny/test_lapack > $(BUILD)/tiny/ooc_fault.log 2>&1 || { cat $(BUILD)/tiny/ooc_fault.log; exit 1; }; done; done
+	for g in 1 3; do for k in $$(seq 1 40); do BLASX_TEST_OOC_FAULT=$$k BLASX_LAPACK_GPU_MIN_N=8 BLASX_SIM_GPUS=$$g $(SIM_ENV) $(BUILD)/tiny/test_lapack > $(BUILD)/tiny/ooc_fault.log 2>&1 || \
+	  { cat $(BUILD)/tiny/ooc_fault.log; $(call PART_FAILED,out-of-core fault at op $$k on $$g GPUs); }; done; done
 	echo "=== 2 simulated GPU(s), second cache level off"
-	BLASX_L2_CACHE=0 BLASX_SIM_GPUS=2 $(SIM_ENV) bash testing/run_unit.sh $(BUILD)/tiny/test_gpu
+	BLASX_L2_CACHE=0 BLASX_SIM_GPUS=2 $(SIM_ENV) bash testing/run_unit.sh $(BUILD)/tiny/test_gpu || $(call PART_FAILED,L2 off)
 	echo "=== 2 simulated GPU(s): no copy stream (no panels either); panels off; panels split on the copy stream; GEMM's K loops in order; the CPU team with a 2-column strip"
-	BLASX_COPY_STREAM=0 BLASX_SIM_GPUS=2 $(SIM_ENV) bash testing/run_unit.sh $(BUILD)/tiny/test_gpu
-	BLASX_PANEL=0 BLASX_SIM_GPUS=2 $(SIM_ENV) bash testing/run_unit.sh $(BUILD)/tiny/test_gpu
-	BLASX_SPLIT_STREAM=0 BLASX_SIM_GPUS=2 $(SIM_ENV) bash testing/run_unit.sh $(BUILD)/tiny/test_gpu
-	BLASX_SPLIT_STREAM=0 BLASX_SIM_GPUS=2 bash testing/run_unit.sh $(BUILD)/tiny/test_trace
-	BLASX_K_ROTATE=0 BLASX_SIM_GPUS=2 $(SIM_ENV) bash testing/run_unit.sh $(BUILD)/tiny/test_gpu $(BUILD)/tiny/test_api
-	BLASX_CPU_TEAM=1 BLASX_CPU_STRIP=2 BLASX_SIM_GPUS=2 $(SIM_ENV) bash testing/run_unit.sh $(BUILD)/tiny/test_gpu $(BUILD)/tiny/test_api
+	BLASX_COPY_STREAM=0 BLASX_SIM_GPUS=2 $(SIM_ENV) bash testing/run_unit.sh $(BUILD)/tiny/test_gpu || $(call PART_FAILED,no copy stream)
+	BLASX_PANEL=0 BLASX_SIM_GPUS=2 $(SIM_ENV) bash testing/run_unit.sh $(BUILD)/tiny/test_gpu || $(call PART_FAILED,panels off)
+	BLASX_SPLIT_STREAM=0 BLASX_SIM_GPUS=2 $(SIM_ENV) bash testing/run_unit.sh $(BUILD)/tiny/test_gpu || $(call PART_FAILED,no split stream)
+	BLASX_SPLIT_STREAM=0 BLASX_SIM_GPUS=2 bash testing/run_unit.sh $(BUILD)/tiny/test_trace || $(call PART_FAILED,test_trace without split stream)
+	BLASX_K_ROTATE=0 BLASX_SIM_GPUS=2 $(SIM_ENV) bash testing/run_unit.sh $(BUILD)/tiny/test_gpu $(BUILD)/tiny/test_api || $(call PART_FAILED,K loops in order)
+	BLASX_CPU_TEAM=1 BLASX_CPU_STRIP=2 BLASX_SIM_GPUS=2 $(SIM_ENV) bash testing/run_unit.sh $(BUILD)/tiny/test_gpu $(BUILD)/tiny/test_api || $(call PART_FAILED,CPU team with a strip)
 	echo "=== 2 simulated GPU(s) of 64 MiB, tiles of 270 (BLASX_TILE): diagonal SYRK-family tiles go back as direct blocks and staged 135-row diagonal blocks (tri_wb)"
-	BLASX_TILE=270 BLASX_SIM_GPUS=2 BLASX_SIM_MEM_KB=65536 $(BUILD)/tiny/test_gpu 300 > $(BUILD)/tiny/test_gpu_270.log 2>&1 || \
-	  { grep -v ': ok$$' $(BUILD)/tiny/test_gpu_270.log | head -n 40; exit 1; }
-	tail -n 1 $(BUILD)/tiny/test_gpu_270.log
+	BLASX_TILE=270 BLASX_SIM_GPUS=2 BLASX_SIM_MEM_KB=65536 $(BUILD)/tiny/test_gpu 300 > $(BUILD)/tiny/test_gpu_270.log 2>&1 && tail -n 1 $(BUILD)/tiny/test_gpu_270.log || \
+	  { grep -v ': ok$$' $(BUILD)/tiny/test_gpu_270.log | head -n 40; $(call PART_FAILED,270-tiles); }
 	echo "=== 2 simulated GPU(s): GEMM's tall tiles of 7 rows (BLASX_TILE_M; the tile model picks them on real GPUs), also with the CPU team's strip"
-	BLASX_TILE_M=7 BLASX_SIM_GPUS=2 $(SIM_ENV) bash testing/run_unit.sh $(BUILD)/tiny/test_gpu $(BUILD)/tiny/test_api
-	BLASX_TILE_M=7 BLASX_CPU_TEAM=1 BLASX_CPU_STRIP=2 BLASX_SIM_GPUS=2 $(SIM_ENV) bash testing/run_unit.sh $(BUILD)/tiny/test_gpu
+	BLASX_TILE_M=7 BLASX_SIM_GPUS=2 $(SIM_ENV) bash testing/run_unit.sh $(BUILD)/tiny/test_gpu $(BUILD)/tiny/test_api || $(call PART_FAILED,tall tiles)
+	BLASX_TILE_M=7 BLASX_CPU_TEAM=1 BLASX_CPU_STRIP=2 BLASX_SIM_GPUS=2 $(SIM_ENV) bash testing/run_unit.sh $(BUILD)/tiny/test_gpu || $(call PART_FAILED,tall tiles with the CPU team)
 	echo "=== 2 simulated GPU(s), default build: calls below the offload threshold forced whole on a GPU (BLASX_SMALL=2)"
-	BLASX_SMALL=2 BLASX_SIM_GPUS=2 BLASX_SIM_MEM_KB=4096 bash testing/run_unit.sh $(BUILD)/test_api $(BUILD)/test_errors $(BUILD)/test_naninf $(BUILD)/test_threads
-	BLASX_SMALL=2 BLASX_SIM_GPUS=2 BLASX_SIM_MEM_KB=4096 NETLIB_SETS=debian bash testing/netlib/run_netlib.sh $(abspath $(BUILD)/libblasx.so) sim2-small
+	BLASX_SMALL=2 BLASX_SIM_GPUS=2 BLASX_SIM_MEM_KB=4096 bash testing/run_unit.sh $(BUILD)/test_api $(BUILD)/test_errors $(BUILD)/test_naninf $(BUILD)/test_threads || $(call PART_FAILED,small calls whole on a GPU)
+	BLASX_SMALL=2 BLASX_SIM_GPUS=2 BLASX_SIM_MEM_KB=4096 NETLIB_SETS=debian bash testing/netlib/run_netlib.sh $(abspath $(BUILD)/libblasx.so) sim2-small || $(call PART_FAILED,netlib small calls whole on a GPU)
 	echo "=== 2 simulated GPU(s) of 64 MiB: tiles queued calls keep survive between them (test_async's straddling tile)"
-	BLASX_SIM_GPUS=2 BLASX_SIM_MEM_KB=65536 bash testing/run_unit.sh $(BUILD)/tiny/test_async
+	BLASX_SIM_GPUS=2 BLASX_SIM_MEM_KB=65536 bash testing/run_unit.sh $(BUILD)/tiny/test_async || $(call PART_FAILED,test_async on 64 MiB GPUs)
 	echo "=== 2 simulated GPU(s), default build: factorizations from order 8 on the GPUs, a team from order 2 (block columns too wide for the pool: whole on one GPU)"
-	BLASX_LAPACK_GPU_MIN_N=8 BLASX_LAPACK_TEAM_MIN_N=2 BLASX_SIM_GPUS=2 BLASX_SIM_MEM_KB=16 bash testing/run_unit.sh $(BUILD)/test_lapack
+	BLASX_LAPACK_GPU_MIN_N=8 BLASX_LAPACK_TEAM_MIN_N=2 BLASX_SIM_GPUS=2 BLASX_SIM_MEM_KB=16 bash testing/run_unit.sh $(BUILD)/test_lapack || $(call PART_FAILED,default-build factorizations with a team)
 	echo "=== 1, 2 and 3 simulated GPU(s) of 64 MiB: pools grow within their cap, idle GPUs give memory back, the program holds nearly all of it between calls, finalize gives all back"
-	for g in 1 2 3; do BLASX_SIM_GPUS=$$g bash testing/run_unit.sh $(BUILD)/test_gpu_share $(BUILD)/tiny/test_gpu_share || exit 1; done
+	for g in 1 2 3; do BLASX_SIM_GPUS=$$g bash testing/run_unit.sh $(BUILD)/test_gpu_share $(BUILD)/tiny/test_gpu_share || $(call PART_FAILED,test_gpu_share on $$g GPUs); done
 	echo "=== 3 simulated GPU(s) of 512 KiB with 128-tiles: 2-4 tiles fit (stalls, CPU fallbacks), traced"
-	for i in 1 2 3 4; do BLASX_SIM_GPUS=3 BLASX_SIM_MEM_KB=512 bash testing/run_unit.sh $(BUILD)/tiny/test_trace || exit 1; done
+	for i in 1 2 3 4; do BLASX_SIM_GPUS=3 BLASX_SIM_MEM_KB=512 bash testing/run_unit.sh $(BUILD)/tiny/test_trace || $(call PART_FAILED,traced run $$i on 3 GPUs of 512 KiB); done
+	echo "=== 1-3 simulated GPU(s): a device fault at each operation of every factorization and solve; a writer in the other triangle during xPOTRF"
+	bash testing/run_fault_sweeps.sh $(BUILD) || $(call PART_FAILED,fault sweeps and other-triangle tests)
+	$(PARTS_END)
 
 # ASan+UBSan on every unit test, TSan on the concurrency tests (CPU and
 # simulated GPUs), valgrind on the demo (testing/run_sanitizers.sh).
 sanitize:
 	bash testing/run_sanitizers.sh $(BUILD)
 
-# ScaLAPACK's own testers (PBLAS level 3 D/Z, Cholesky, LU) on 4 ranks with
-# libblasx.so preloaded under each (testing/scalapack/run_scalapack.sh):
-# the default build on the CPU, then with 2 simulated GPUs per rank, then
-# the tiny build on them (every local call tiled on the GPUs).  Skips where
-# Debian's scalapack-mpi-test is not installed.
+# ScaLAPACK on 4 ranks with libblasx.so preloaded under each
+# (testing/scalapack/run_scalapack.sh): its PBLAS level-3 testers (D/Z),
+# our Cholesky and LU driver (testing/scalapack/check_factor.c: residuals
+# on grids 1x1 1x2 2x1 2x2 1x4, built with mpicc against Debian's
+# libscalapack-openmpi) and its Cholesky and LU testers without condition
+# estimates (their pdlacon can hang: see the script); every MPI run under
+# a time limit.  The default build on the CPU, then with 2 simulated GPUs
+# per rank, then the tiny build on them (every local call tiled on the
+# GPUs).  Skips where Debian's scalapack-mpi-test is not installed.
 scalapack: $(BUILD)/libblasx.so $(BUILD)/tiny/libblasx.so
-	bash testing/scalapack/run_scalapack.sh $(abspath $(BUILD)/libblasx.so) default
-	BLASX_SIM_GPUS=2 bash testing/scalapack/run_scalapack.sh $(abspath $(BUILD)/libblasx.so) sim2
-	BLASX_SIM_GPUS=2 BLASX_SIM_MEM_KB=64 SCALAPACK_SETS="pdblas3 pzblas3 llt lu" \
-	  bash testing/scalapack/run_scalapack.sh $(abspath $(BUILD)/tiny/libblasx.so) sim2-tiny
+	$(PARTS_BEGIN)
+	bash testing/scalapack/run_scalapack.sh $(abspath $(BUILD)/libblasx.so) default || $(call PART_FAILED,default build)
+	BLASX_SIM_GPUS=2 bash testing/scalapack/run_scalapack.sh $(abspath $(BUILD)/libblasx.so) sim2 || $(call PART_FAILED,default build on 2 simulated GPUs)
+	BLASX_SIM_GPUS=2 BLASX_SIM_MEM_KB=64 SCALAPACK_SETS="pdblas3 pzblas3 factor llt lu" \
+	  bash testing/scalapack/run_scalapack.sh $(abspath $(BUILD)/tiny/libblasx.so) sim2-tiny || $(call PART_FAILED,tiny build on 2 simulated GPUs)
+	$(PARTS_END)
 
 # An MPI program timing ScaLAPACK's pdgemm and pdpotrf over the node's BLAS
 # (benchmarks/bench_scalapack.c; needs libscalapack-openmpi).
@@ -242,8 +267,10 @@ preload-errors: $(BUILD)/libblasx.so
 # the API.
 nonuma:
 	$(MAKE) BUILD=$(BUILD)/nonuma HAVE_NUMA= $(BUILD)/nonuma/test_cpu_gemm $(BUILD)/nonuma/test_cpu_team $(BUILD)/nonuma/test_api
-	! nm $(BUILD)/nonuma/libblasx.a | grep -q ' U numa_'
-	bash testing/run_unit.sh $(BUILD)/nonuma/test_cpu_gemm $(BUILD)/nonuma/test_cpu_team $(BUILD)/nonuma/test_api
+	$(PARTS_BEGIN)
+	! nm $(BUILD)/nonuma/libblasx.a | grep -q ' U numa_' || $(call PART_FAILED,libnuma symbols in the archive)
+	bash testing/run_unit.sh $(BUILD)/nonuma/test_cpu_gemm $(BUILD)/nonuma/test_cpu_team $(BUILD)/nonuma/test_api || $(call PART_FAILED,unit tests)
+	$(PARTS_END)
 
 # House rules (testing/check_house.py): file and function sizes, getenv in
 # one file, no include or call circle between files or folders.

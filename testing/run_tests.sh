@@ -34,7 +34,7 @@ have() {  # have <package>: installed, or its tool already on PATH
 }
 missing=()
 for p in build-essential gfortran bazel-bootstrap libblas-test liblapack-test libblas3 libnuma-dev valgrind python3-numpy cmake pkg-config \
-  openmpi-bin scalapack-mpi-test scalapack-test-common; do
+  openmpi-bin libopenmpi-dev libscalapack-openmpi-dev scalapack-mpi-test scalapack-test-common; do
   have "$p" || missing+=("$p")
 done
 if [ ${#missing[@]} -gt 0 ]; then
