@@ -35,7 +35,7 @@ for g in 1 3; do
     BLASX_LAPACK_CHOL_PANELS=1 FAULT_N=30 FAULT_STAGE_BYTES=1000 -- $B/tiny/test_fault_sweep
   run "sweep g=$g level-3 recursion" BLASX_SIM_GPUS=$g $S -- $B/tiny/test_fault_sweep
 done
-run "sweep g=2 order 40, staged in blocks" BLASX_SIM_GPUS=2 $S BLASX_LAPACK_GPU_MIN_N=2 FAULT_N=40 FAULT_K=40 \
+run "sweep g=2 order 40, staged in blocks" BLASX_SIM_GPUS=2 $S BLASX_LAPACK_GPU_MIN_N=2 FAULT_N=40 FAULT_K=30 \
   FAULT_STAGE_BYTES=1000 -- $B/tiny/test_fault_sweep
 run "sweep g=2 page-locked operands" BLASX_SIM_GPUS=2 $S BLASX_LAPACK_GPU_MIN_N=2 FAULT_PINNED=1 -- $B/tiny/test_fault_sweep
 run "sweep g=2 default build" BLASX_SIM_GPUS=2 BLASX_SIM_MEM_KB=64 BLASX_LAPACK_GPU_MIN_N=8 FAULT_N=24 FAULT_K=20 -- $B/test_fault_sweep

@@ -47,12 +47,14 @@
 
 /* Where a factorization that failed on the GPUs left the host matrix, for
  * the caller to finish it (blasx/lapack.inc): its leading k columns final
- * (Cholesky 'U' in block rows: rows; LU: with their pivots in ipiv), the
- * rest as the program passed it. */
+ * (Cholesky 'U' in block rows: rows, and the next rb rows up to column c;
+ * LU: with their pivots in ipiv and the swaps the right-looking step
+ * leaves), the rest as the program passed it. */
 typedef struct {
     int resume;   /* 0: the host holds a mix not known: the failure stands */
     int64_t k;
     int solve;    /* Cholesky 'U': only U11 is final, U12 still the program's */
+    int64_t rb, c; /* Cholesky 'U': rows k..k+rb-1 final in columns k..c-1 too (c >= k + rb) */
     int unpivot;  /* LU: columns 0..k-1 carry ipiv's later swaps too (k..min(m,n)-1) */
 } blasx_factor_ckpt_t;
 

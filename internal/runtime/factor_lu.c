@@ -38,8 +38,9 @@
  *
  * Failure: a failure before any member wrote to the host is declined;
  * later it is returned with the team's `done` panels final and their
- * pivots in ipiv, the columns after them the program's (`torn` where a
- * panel was part written); either way the team ends.  Threading: one thread per member, the one holding its GPU's
+ * pivots in ipiv, the columns after them the program's, and a panel
+ * copied back in part as the team's `part` (its pivots already in ipiv);
+ * either way the team ends.  Threading: one thread per member, the one holding its GPU's
  * direct slot.
  */
 #include <pthread.h>
@@ -161,19 +162,21 @@ static int lu_publish(lu_t *o, const lu_col_t *c) {
     fc_t *f = o->f;
     if (blasx_fc_team_ended(o->t)) return FC_QUIT; /* another failed: the host may still be untouched */
     BLASX_TRY(f->d.be->stream_wait_event(f->d.s_out, o->e_diag));
-    int st = blasx_fc_down(f, f->d.s_out, o->A + (size_t)c->J * (size_t)o->lda * f->esz, o->lda, o->P[c->b], o->m,
-                           o->m, c->jb);
-    if (st) { /* part of a panel without its pivots: not a state to resume from */
-        if (blasx_fc_partial(f)) blasx_fc_team_torn(o->t);
-        return st;
-    }
     int64_t info = 0;
-    if (c->kp > 0) {
+    if (c->kp > 0) { /* the pivots first: a panel back in part can then be resumed */
+        BLASX_TRY(f->d.be->event_sync(o->e_diag));
         int32_t inf;
         memcpy(&inf, f->small, sizeof inf);
         if (inf > 0) info = c->J + inf;
         memcpy(o->ipiv + c->J, f->small + FC_ALIGN, (size_t)c->kp * 8);
         for (int64_t i = c->J; i < c->J + c->kp; i++) o->ipiv[i] += c->J;
+    }
+    int st = blasx_fc_down(f, f->d.s_out, o->A + (size_t)c->J * (size_t)o->lda * f->esz, o->lda, o->P[c->b], o->m,
+                           o->m, c->jb);
+    if (st) { /* whole columns of the panel, carrying all its swaps: fc_team_ckpt undoes the later ones */
+        if (!f->torn && f->kept > 0) blasx_fc_team_part(o->t, c->J, c->kp, c->J + f->kept);
+        else if (blasx_fc_partial(f)) blasx_fc_team_torn(o->t);
+        return st;
     }
     blasx_fc_team_pivots(o->t, c->J + c->jb, info);
     return 0;

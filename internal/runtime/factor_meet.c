@@ -103,3 +103,10 @@ void blasx_fc_team_torn(fc_team_t *t) {
     t->torn = 1;
     pthread_mutex_unlock(&t->lock);
 }
+
+void blasx_fc_team_part(fc_team_t *t, int64_t from, int64_t rows, int64_t cols) {
+    pthread_mutex_lock(&t->lock);
+    if (from != t->done || t->part_rows) t->torn = 1; /* not the next rows, or a second one */
+    else t->part_rows = rows, t->part_cols = cols;
+    pthread_mutex_unlock(&t->lock);
+}

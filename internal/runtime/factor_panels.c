@@ -130,8 +130,9 @@ static int ooc_publish(ooc_t *o, const ooc_pan_t *p) {
         uintptr_t d = o->P[p->b] + (uintptr_t)((size_t)c * (o->up ? 1 : (size_t)p->pld) * f->esz);
         int st = blasx_fc_down_tri(f, f->d.s_out, ooc_host(o, p->J, p->J + c), o->lda, d, p->pld, o->up ? cb : p->r,
                                    o->up ? p->r : cb, o->up ? 'U' : 'L', c);
-        if (st) { /* whole columns of a lower factor extend the final ones; part of a block row does not */
+        if (st) { /* whole columns of a lower factor extend the final ones; a block row's part says how far */
             if (!o->up && !f->torn) blasx_fc_team_done(o->t, p->J + c + f->kept);
+            else if (o->up && !f->torn && f->kept >= c + cb) blasx_fc_team_part(o->t, p->J + c, cb, p->J + f->kept);
             else if (blasx_fc_partial(f)) blasx_fc_team_torn(o->t);
             return st;
         }

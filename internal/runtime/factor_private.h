@@ -134,6 +134,11 @@ typedef struct {
     int64_t width; /* LU: the block columns' width, set by member 0 */
     int quit;      /* a member stopped (INFO) or failed: the others end */
     int torn;      /* a member wrote to the host beyond `done` and failed, or stopped there: no resume */
+    /* A block copied back in part before a failure: Cholesky 'U': rows
+     * done..done+part_rows-1 final in columns done..part_cols-1 too; LU:
+     * columns done..part_cols-1 final, with the swaps of the panel's
+     * part_rows pivots (in ipiv). */
+    int64_t part_rows, part_cols;
     int arrived, gen, bad; /* fc_team_meet's round */
     int64_t least;
     int res_ok;
@@ -169,6 +174,9 @@ BLASX_INTERNAL int blasx_fc_team_wait(fc_team_t *t, int64_t upto);
 BLASX_INTERNAL int blasx_fc_team_ended(fc_team_t *t);
 /* A member wrote to the host beyond t->done (see fc_team_t.torn). */
 BLASX_INTERNAL void blasx_fc_team_torn(fc_team_t *t);
+/* A block from `from` (== t->done) came back in part before a failure
+ * (fc_team_t.part_rows, part_cols). */
+BLASX_INTERNAL void blasx_fc_team_part(fc_team_t *t, int64_t from, int64_t rows, int64_t cols);
 /* The team ends: info > 0 for a stop (the first one kept), 0 for a failure. */
 BLASX_INTERNAL void blasx_fc_team_quit(fc_team_t *t, int64_t info);
 

@@ -33,6 +33,7 @@
 #include "internal/runtime/factor_call.h"
 #include "internal/runtime/factor_private.h"
 #include "internal/runtime/runtime.h"
+#include "numa/laswp.h"
 
 /* ---- the members ---------------------------------------------------------- */
 
@@ -144,6 +145,9 @@ static void fc_team_ckpt(const fc_call_t *c, int st, blasx_factor_ckpt_t *ck) {
     if (st <= 0) return;
     ck->resume = !c->team.torn;
     ck->k = c->team.done < c->n ? c->team.done : c->n;
+    if (c->kind == BLASX_FACTOR_POTRF && c->team.part_rows && c->team.part_cols >= ck->k + c->team.part_rows)
+        ck->rb = c->team.part_rows, ck->c = c->team.part_cols;
+    if (c->kind == BLASX_FACTOR_GETRF && c->team.part_rows) ck->k = c->team.part_cols;
     if (c->kind == BLASX_FACTOR_GETRF) ck->k = blasx_min64(ck->k, blasx_min64(c->m, c->n));
 }
 
@@ -170,8 +174,12 @@ int blasx_fc_getrf_team(int ngpu, int several, unsigned first, int prec, int64_t
     c.ipiv = ipiv;
     int st = fc_team_run(ngpu, several, first, &c);
     fc_team_ckpt(&c, st, ck);
-    if (st > 0 && ck->resume && ck->k > 0) /* the final panels as the right-looking step leaves them */
+    if (st > 0 && ck->resume && ck->k > 0) { /* the final panels as the right-looking step leaves them */
+        int64_t J = c.team.done, kend = J + c.team.part_rows; /* a part panel: its later pivots' swaps undone */
+        if (c.team.part_rows && kend > ck->k)
+            blasx_laswp(A + (size_t)J * (size_t)lda * esz[prec], esz[prec], lda, ck->k - J, ck->k, kend, ipiv, 0);
         blasx_fc_lu_finish(esz[prec], m, ck->k, A, lda, ipiv, c.team.width);
+    }
     if (st == 0) {
         blasx_fc_lu_finish(esz[prec], m, n, A, lda, ipiv, c.team.width);
         *info = c.team.info;
