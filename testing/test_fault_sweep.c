@@ -14,7 +14,9 @@
  * Counts: faults that were not reached, recovered and reported, per
  * precision, printed at the end.
  * Runs with simulated GPUs (BLASX_SIM_GPUS) and their fault injector; skips
- * without them.  FAULT_N sets the order (default 17), FAULT_K the sweep,
+ * without them.  FAULT_N sets the order (default 17), FAULT_K the sweep
+ * (faults 1..FAULT_K; "all": each routine until the fault lies past its
+ * last device operation),
  * FAULT_PRECS the precisions ("sdcz"), FAULT_PINNED=1 page-locked
  * operands, FAULT_STAGE_BYTES the staging buffers' cap (tiny builds).
  * The file includes itself once per precision (TEST_FAULT_TEMPLATE).
@@ -39,7 +41,9 @@
 #define TOL 30.0
 typedef double _Complex zc_t;
 static int64_t n_order = 17, k_min = 1, k_max = 40;
+static int sweep_all; /* FAULT_K=all: every operation of every call, each routine until its fault lies past its end */
 static long not_hit, recovered, reported;
+static int64_t max_k_seen; /* the last fault point that was reached */
 static _Atomic int64_t *fail_after;
 static const blasx_device_backend_t *backend;
 static int pinned; /* FAULT_PINNED=1: the operands in page-locked memory */
@@ -79,6 +83,7 @@ static void outcome(int hit, long long info, int ok, char p, const char *r, int6
     CHECK(ok, "%c%s: fault at operation %lld%s: INFO %lld with a wrong answer", p, r, (long long)k,
           hit ? "" : " (not reached)", info);
     if (hit && ok) recovered++;
+    if (hit && k > max_k_seen) max_k_seen = k;
     if (!hit) not_hit++;
 }
 
@@ -103,6 +108,7 @@ static void outcome(int hit, long long info, int ok, char p, const char *r, int6
 int main(void) {
     if (getenv("FAULT_N")) n_order = atoll(getenv("FAULT_N"));
     if (getenv("FAULT_K")) k_max = atoll(getenv("FAULT_K"));
+    if (getenv("FAULT_K") && !strcmp(getenv("FAULT_K"), "all")) sweep_all = 1, k_max = 1000000;
     if (getenv("FAULT_K_FROM")) k_min = atoll(getenv("FAULT_K_FROM")); /* one fault point: FAULT_K_FROM = FAULT_K */
     const blasx_device_backend_t *be = blasx_gpu_count() > 0 ? blasx_gpus_backend() : NULL;
     if (!be || !be->fail_after)
@@ -119,9 +125,10 @@ int main(void) {
     if (!pr || strchr(pr, 'd')) sweep_d();
     if (!pr || strchr(pr, 'c')) sweep_c();
     if (!pr || strchr(pr, 'z')) sweep_z();
-    printf("test_fault_sweep: %d GPUs, order %lld, %s operands, faults 1..%lld: %ld recovered, %ld reported, %ld not "
+    printf("test_fault_sweep: %d GPUs, order %lld, %s operands, faults %s%lld: %ld recovered, %ld reported, %ld not "
            "reached\n",
-           blasx_gpu_count(), (long long)n_order, pinned ? "page-locked" : "malloc'd", (long long)k_max, recovered,
+           blasx_gpu_count(), (long long)n_order, pinned ? "page-locked" : "malloc'd",
+           sweep_all ? "at every operation, up to " : "1..", (long long)(sweep_all ? max_k_seen : k_max), recovered,
            reported, not_hit);
     return bx_summary("test_fault_sweep");
 }
@@ -246,56 +253,57 @@ static void BX_FN(sweep_, )(void) {
     memcpy(GA, G, asz);
     BX_FN(, getrf_)(&fn, &fn, (void *)G, &flda, lpiv, &info);
     CHECK(info == 0, "%cgetrf without a fault: INFO %lld", P, (long long)info);
-    for (int64_t k = k_min; k <= k_max; k++) {
-        for (int u = 0; u < 2; u++) { /* potrf L, U */
-            const char *uplo = u ? "U" : "L";
-            memcpy(F, A, asz);
-            arm(k);
+    int live[7] = {1, 1, 1, 1, 1, 1, 1}, left = 7; /* a routine is done once its fault point lies past its end */
+    for (int64_t k = k_min; k <= k_max && left > 0; k++) {
+        for (int r = 0; r < 7; r++) {
+            if (!live[r]) continue;
+            int hit = 0, ok = 0;
             info = 7;
-            BX_FN(, potrf_)(uplo, &fn, (void *)F, &flda, &info, 1);
-            int hit = disarm();
-            outcome(hit, info, info == 0 && BX_FN(fs_chol_res_, )(uplo[0], A, F, n, lda) <= tol &&
-                                   BX_FN(fs_kept_, )(uplo[0], A, F, n, n, lda),
-                    P, u ? "potrf U" : "potrf L", k);
+            if (r <= 1) { /* potrf L, U */
+                const char *uplo = r ? "U" : "L";
+                memcpy(F, A, asz);
+                arm(k);
+                BX_FN(, potrf_)(uplo, &fn, (void *)F, &flda, &info, 1);
+                hit = disarm();
+                ok = info == 0 && BX_FN(fs_chol_res_, )(uplo[0], A, F, n, lda) <= tol &&
+                     BX_FN(fs_kept_, )(uplo[0], A, F, n, n, lda);
+            } else if (r == 2) { /* posv */
+                memcpy(F, A, asz), memcpy(X, B, bsz);
+                arm(k);
+                BX_FN(, posv_)("L", &fn, &fr, (void *)F, &flda, (void *)X, &fldb, &info, 1);
+                hit = disarm();
+                ok = info == 0 && BX_FN(fs_solve_res_, )(A, lda, X, B, ldb, n, nrhs) <= tol &&
+                     BX_FN(fs_kept_, )('L', A, F, n, n, lda);
+            } else if (r == 3) { /* potrs */
+                memcpy(X, B, bsz);
+                arm(k);
+                BX_FN(, potrs_)("L", &fn, &fr, (void *)L, &flda, (void *)X, &fldb, &info, 1);
+                hit = disarm();
+                ok = info == 0 && BX_FN(fs_solve_res_, )(A, lda, X, B, ldb, n, nrhs) <= tol;
+            } else if (r == 4) { /* getrf of an m x n block (m = n + 2 rows of the lda) */
+                memcpy(F, GA, asz);
+                arm(k);
+                BX_FN(, getrf_)(&fm, &fn, (void *)F, &flda, ipiv, &info);
+                hit = disarm();
+                ok = info == 0 && BX_FN(fs_lu_res_, )(GA, F, ipiv, m, n, lda) <= tol * 4 &&
+                     BX_FN(fs_kept_, )('N', GA, F, m, n, lda);
+            } else if (r == 5) { /* gesv */
+                memcpy(F, GA, asz), memcpy(X, B, bsz);
+                arm(k);
+                BX_FN(, gesv_)(&fn, &fr, (void *)F, &flda, ipiv, (void *)X, &fldb, &info);
+                hit = disarm();
+                ok = info == 0 && BX_FN(fs_solve_res_, )(GA, lda, X, B, ldb, n, nrhs) <= tol * 4;
+            } else { /* getrs */
+                memcpy(X, B, bsz);
+                arm(k);
+                BX_FN(, getrs_)("N", &fn, &fr, (void *)G, &flda, lpiv, (void *)X, &fldb, &info, 1);
+                hit = disarm();
+                ok = info == 0 && BX_FN(fs_solve_res_, )(GA, lda, X, B, ldb, n, nrhs) <= tol * 4;
+            }
+            static const char *const names[7] = {"potrf L", "potrf U", "posv", "potrs", "getrf", "gesv", "getrs"};
+            outcome(hit, info, ok, P, names[r], k);
+            if (!hit && sweep_all) live[r] = 0, left--;
         }
-        memcpy(F, A, asz), memcpy(X, B, bsz); /* posv */
-        arm(k);
-        info = 7;
-        BX_FN(, posv_)("L", &fn, &fr, (void *)F, &flda, (void *)X, &fldb, &info, 1);
-        int hit = disarm();
-        outcome(hit, info, info == 0 && BX_FN(fs_solve_res_, )(A, lda, X, B, ldb, n, nrhs) <= tol &&
-                               BX_FN(fs_kept_, )('L', A, F, n, n, lda),
-                P, "posv", k);
-        memcpy(X, B, bsz); /* potrs */
-        arm(k);
-        info = 7;
-        BX_FN(, potrs_)("L", &fn, &fr, (void *)L, &flda, (void *)X, &fldb, &info, 1);
-        hit = disarm();
-        outcome(hit, info, info == 0 && BX_FN(fs_solve_res_, )(A, lda, X, B, ldb, n, nrhs) <= tol, P, "potrs", k);
-        /* getrf of an m x n block (m = n + 2 rows of the lda) */
-        for (int64_t i = 0; i < lda * n; i++) F[i] = GA[i];
-        BX_T *R = malloc(asz);
-        memcpy(R, F, asz);
-        arm(k);
-        info = 7;
-        BX_FN(, getrf_)(&fm, &fn, (void *)F, &flda, ipiv, &info);
-        hit = disarm();
-        outcome(hit, info, info == 0 && BX_FN(fs_lu_res_, )(R, F, ipiv, m, n, lda) <= tol * 4 &&
-                               BX_FN(fs_kept_, )('N', R, F, m, n, lda),
-                P, "getrf", k);
-        free(R);
-        memcpy(F, GA, asz), memcpy(X, B, bsz); /* gesv */
-        arm(k);
-        info = 7;
-        BX_FN(, gesv_)(&fn, &fr, (void *)F, &flda, ipiv, (void *)X, &fldb, &info);
-        hit = disarm();
-        outcome(hit, info, info == 0 && BX_FN(fs_solve_res_, )(GA, lda, X, B, ldb, n, nrhs) <= tol * 4, P, "gesv", k);
-        memcpy(X, B, bsz); /* getrs */
-        arm(k);
-        info = 7;
-        BX_FN(, getrs_)("N", &fn, &fr, (void *)G, &flda, lpiv, (void *)X, &fldb, &info, 1);
-        hit = disarm();
-        outcome(hit, info, info == 0 && BX_FN(fs_solve_res_, )(GA, lda, X, B, ldb, n, nrhs) <= tol * 4, P, "getrs", k);
     }
     free(A), fs_free(F), fs_free(G), free(GA), fs_free(L), free(B), fs_free(X), free(ipiv), free(lpiv);
 }
