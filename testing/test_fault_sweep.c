@@ -152,19 +152,12 @@ static void BX_FN(fs_hpd_, )(BX_T *A, int64_t n, int64_t lda) {
         }
 }
 
-/* max |A - L L^H| (or U^H U) over the referenced triangle, relative. */
+#include "testing/chol_res.inc"
+
+/* chol_res_ relative to max |A| on the triangle. */
 static double BX_FN(fs_chol_res_, )(char uplo, const BX_T *A, const BX_T *F, int64_t n, int64_t lda) {
-    double r = 0, an = 0;
-    for (int64_t j = 0; j < n; j++)
-        for (int64_t i = (uplo == 'L' ? j : 0); i < (uplo == 'L' ? n : j + 1); i++) {
-            zc_t s = 0;
-            for (int64_t p = 0; p <= (i < j ? i : j); p++)
-                s += uplo == 'L' ? (zc_t)F[i + p * lda] * conj((zc_t)F[j + p * lda])
-                                 : conj((zc_t)F[p + i * lda]) * (zc_t)F[p + j * lda];
-            r = fmax(r, cabs(s - (zc_t)A[i + j * lda]));
-            an = fmax(an, cabs((zc_t)A[i + j * lda]));
-        }
-    return r / (an > 0 ? an : 1);
+    double an = BX_FN(chol_anorm_, )(uplo, A, n, lda);
+    return BX_FN(chol_res_, )(uplo, A, F, n, lda) / (an > 0 ? an : 1);
 }
 
 /* max |A x - b| / (n |A| |x| + |b|) over the columns, A n x n (full). */

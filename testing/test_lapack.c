@@ -424,19 +424,7 @@ static void BX_FN(hpd_, )(BX_T *A, int64_t n, int64_t lda) {
 
 static int BX_FN(same_, )(const BX_T *a, const BX_T *b, int64_t n) { return !memcmp(a, b, sizeof(BX_T) * (size_t)n); }
 
-/* max |A - L L^H| (lower) or |A - U^H U| over the referenced triangle. */
-static double BX_FN(chol_res_, )(char uplo, const BX_T *A, const BX_T *F, int64_t n, int64_t lda) {
-    double r = 0;
-    for (int64_t j = 0; j < n; j++)
-        for (int64_t i = (uplo == 'L' ? j : 0); i < (uplo == 'L' ? n : j + 1); i++) {
-            zc_t s = 0;
-            for (int64_t p = 0; p <= (i < j ? i : j); p++)
-                s += uplo == 'L' ? (zc_t)F[i + p * lda] * conj((zc_t)F[j + p * lda])
-                                 : conj((zc_t)F[p + i * lda]) * (zc_t)F[p + j * lda];
-            r = fmax(r, cabs(s - (zc_t)A[i + j * lda]));
-        }
-    return r;
-}
+#include "testing/chol_res.inc"
 
 /* max |op(A) X - B| over n x nrhs, A n x n (full). */
 static double BX_FN(solve_res_, )(char trans, const BX_T *A, int64_t lda, const BX_T *X, const BX_T *B, int64_t ldb,

@@ -104,6 +104,8 @@ int main(void) {
 
 #else /* ------------------------------------------------ the template ---- */
 
+#include "testing/chol_res.inc"
+
 static void BX_FN(tri_, )(char uplo) {
     const int64_t n = order, lda = n + 5;
     const double eps = sizeof(BX_R) == 4 ? FLT_EPSILON : DBL_EPSILON;
@@ -125,22 +127,13 @@ static void BX_FN(tri_, )(char uplo) {
     if (started) pthread_join(th, NULL);
     CHECK(info == 0, "%cpotrf %c n=%lld: INFO %lld", BX_PCHAR, uplo, (long long)n, (long long)info);
     long lost = 0;
-    double r = 0, an = 0;
     for (int64_t j = 0; j < n; j++)
         for (int64_t i = 0; i < lda; i++) {
             if (!outside(uplo, n, i, j)) continue;
             zc_t v = (zc_t)F[i + j * lda];
             if (creal(v) != (double)w.passes || (BX_COMPLEX && cimag(v) != -(double)w.passes)) lost++;
         }
-    for (int64_t j = 0; j < n; j++) /* |A - L L^H| on the triangle */
-        for (int64_t i = (uplo == 'L' ? j : 0); i < (uplo == 'L' ? n : j + 1); i++) {
-            zc_t s = 0;
-            for (int64_t p = 0; p <= (i < j ? i : j); p++)
-                s += uplo == 'L' ? (zc_t)F[i + p * lda] * conj((zc_t)F[j + p * lda])
-                                 : conj((zc_t)F[p + i * lda]) * (zc_t)F[p + j * lda];
-            r = fmax(r, cabs(s - (zc_t)A[i + j * lda]));
-            an = fmax(an, cabs((zc_t)A[i + j * lda]));
-        }
+    double r = BX_FN(chol_res_, )(uplo, A, F, n, lda), an = BX_FN(chol_anorm_, )(uplo, A, n, lda);
     CHECK(lost == 0, "%cpotrf %c n=%lld: %ld stores of another thread into the other triangle were reverted "
                      "(%ld passes)", BX_PCHAR, uplo, (long long)n, lost, w.passes);
     CHECK(r <= 30 * eps * (double)(n + 1) * an, "%cpotrf %c n=%lld: residual %.3g", BX_PCHAR, uplo, (long long)n,
