@@ -14,7 +14,24 @@
 # the CUDA fault-injection hook (a test build: internal/device/device.h).
 
 CC       ?= gcc
-ARCH     ?= -march=native
+# CPU_TARGET: the instruction set of the CPU code.
+#   portable (default)  an archive that runs on any x86-64: every object for
+#                       the baseline (-march=x86-64), except the CPU kernels,
+#                       compiled once per instruction set blasx has kernels
+#                       for (generic, avx2 = x86-64-v3, avx512 = x86-64-v4)
+#                       and chosen at run time by CPUID; BLASX_CPU_ISA
+#                       forces one (the block "portable CPU build" below).
+#   native              -march=native: this machine's, chosen at compile time
+#                       (the archive may not run on an older CPU).
+#   any -march value    e.g. CPU_TARGET=x86-64-v3 or skylake-avx512: that
+#                       target, chosen at compile time.
+# ARCH (the -march flags) follows from it; setting ARCH yourself overrides.
+CPU_TARGET ?= portable
+ifeq ($(CPU_TARGET),portable)
+ARCH     ?= -march=x86-64 -mtune=generic
+else
+ARCH     ?= -march=$(CPU_TARGET)
+endif
 OPT      ?= -O3
 CONFIG   ?=
 USER_CONFIG ?=
@@ -25,19 +42,56 @@ HAVE_NUMA := $(shell test -f /usr/include/numa.h && echo 1)
 NUMA_DEF  := $(if $(HAVE_NUMA),-DBLASX_HAVE_NUMA,)
 NUMA_LIB  := $(if $(HAVE_NUMA),-lnuma,)
 
-# CUDA: on when the toolkit is found (CUDA_HOME, default /usr/local/cuda);
-# `make CUDA=0` builds without it.  Without a GPU at run time the library
-# simply uses the CPU (or simulated devices, BLASX_SIM_GPUS).
+# CUDA=auto (default): on when the toolkit is found at CUDA_HOME (default
+# /usr/local/cuda), also on a machine without a GPU (the library then uses
+# the CPU, or simulated devices: BLASX_SIM_GPUS); CUDA=1 requires it,
+# CUDA=0 builds without it.  CUDA_LINK: how a program links cuBLAS and the
+# CUDA runtime -- `shared` (default: libcublas.so, libcudart.so, found
+# through an rpath) or `static` (libcublas_static.a, libcublasLt_static.a,
+# libcudart_static.a: one file to copy to compute nodes, which need only
+# the driver; cuSOLVER is loaded at run time either way).  The build says
+# what it chose, and writes the link flags a program needs after
+# libblasx.a to $(BUILD)/libblasx.link (`make print-link`).
 CUDA_HOME ?= /usr/local/cuda
-CUDA      ?= $(shell test -f $(CUDA_HOME)/include/cuda_runtime.h && echo 1 || echo 0)
-CUDA_DEF  := $(if $(filter 1,$(CUDA)),-DBLASX_HAVE_CUDA -I$(CUDA_HOME)/include,)
+CUDA      ?= auto
+CUDA_LINK ?= shared
+CUDA_FOUND := $(shell test -f $(CUDA_HOME)/include/cuda_runtime.h && echo 1 || echo 0)
+CUDA_ON   := $(if $(filter auto,$(CUDA)),$(CUDA_FOUND),$(filter 1,$(CUDA)))
+ifeq ($(filter 0 1 auto,$(CUDA)),)
+$(error CUDA=$(CUDA): expected auto, 1 or 0)
+endif
+ifeq ($(CUDA)$(CUDA_FOUND),10)
+$(error CUDA=1 but no CUDA toolkit at CUDA_HOME=$(CUDA_HOME) (no include/cuda_runtime.h); set CUDA_HOME, or CUDA=0)
+endif
+ifeq ($(filter shared static,$(CUDA_LINK)),)
+$(error CUDA_LINK=$(CUDA_LINK): expected shared or static)
+endif
+CUDA_DEF  := $(if $(filter 1,$(CUDA_ON)),-DBLASX_HAVE_CUDA -I$(CUDA_HOME)/include,)
 comma     := ,
-CUDA_LIB  := $(if $(filter 1,$(CUDA)),-L$(CUDA_HOME)/lib64 -Wl$(comma)-rpath$(comma)$(CUDA_HOME)/lib64 -lcublas -lcudart,)
+CUDA_LIB_shared := -L$(CUDA_HOME)/lib64 -Wl$(comma)-rpath$(comma)$(CUDA_HOME)/lib64 -lcublas -lcudart
+CUDA_LIB_static := -L$(CUDA_HOME)/lib64 -lcublas_static -lcublasLt_static -lculibos -lcudart_static -lrt -lstdc++
+CUDA_LIB  := $(if $(filter 1,$(CUDA_ON)),$(CUDA_LIB_$(CUDA_LINK)),)
+ifeq ($(CUDA_ON)$(CUDA_LINK),1static)
+ifeq ($(wildcard $(CUDA_HOME)/lib64/libcublas_static.a),)
+$(error CUDA_LINK=static but this toolkit has no $(CUDA_HOME)/lib64/libcublas_static.a)
+endif
+endif
 
 USER_DEF := $(if $(USER_CONFIG),-DBLASX_USER_CONFIG='"$(abspath $(USER_CONFIG))"',)
 CFLAGS_COMMON = -std=c11 $(OPT) -fcx-fortran-rules $(ARCH) -Wall -Wextra -D_GNU_SOURCE -I. $(NUMA_DEF) $(CUDA_DEF) $(USER_DEF) $(CONFIG)
 LIB_CFLAGS = $(CFLAGS_COMMON) -fPIC -fvisibility=hidden
 LDLIBS   = $(CUDA_LIB) -lpthread -lm -ldl $(NUMA_LIB)
+
+# The build's record of its flags ($(BUILD)/build-flags): rewritten only
+# when what the objects are compiled with changes (CC, CONFIG, USER_CONFIG,
+# ARCH, OPT, and what the machine provides: CUDA, libnuma), and every object
+# depends on it, so such a change rebuilds the library instead of leaving
+# an archive with the old values; a USER_CONFIG header is a prerequisite too.
+# $(BUILD)/libblasx.link: the flags a program adds after libblasx.a.
+BUILD_FLAGS = $(CC) $(LIB_CFLAGS) | CPU_TARGET=$(CPU_TARGET) | tiny: $(TINY_CONFIG)
+# (written below, once LIB_CFLAGS is complete)
+FLAGS_FILE := $(BUILD)/build-flags
+LINK_FILE  := $(BUILD)/libblasx.link
 
 LIB_SRCS := $(sort $(wildcard blasx/*.c internal/*/*.c kernels/*.c numa/*.c))
 HDRS     := $(wildcard blasx/*.h blasx/*.inc internal/*/*.h internal/*/*.inc kernels/*.h kernels/*.inc kernels/cuda/*.h numa/*.h numa/*.inc testing/*.h testing/*.inc)
@@ -47,19 +101,84 @@ TESTS    := $(patsubst testing/%.c,%,$(TEST_SRCS))
 OBJS      := $(patsubst %.c,$(BUILD)/obj/%.o,$(LIB_SRCS))
 TINY_OBJS := $(patsubst %.c,$(BUILD)/tiny/obj/%.o,$(LIB_SRCS))
 
-.PHONY: ptx all lib test print-test-stages unit symbols netlib lapack sim sanitize gpu-test demo clean install dropin preload-errors nonuma
+.PHONY: ptx all lib test print-test-stages print-link unit symbols netlib lapack sim sanitize gpu-test demo clean install dropin preload-errors nonuma
 all: lib
 lib: $(BUILD)/libblasx.a $(BUILD)/libblasx.so
 
-$(BUILD)/obj/%.o: %.c $(HDRS)
+$(BUILD)/obj/%.o: %.c $(HDRS) $(FLAGS_FILE) $(USER_CONFIG)
 	@mkdir -p $(dir $@)
 	$(CC) $(LIB_CFLAGS) -c $< -o $@
-$(BUILD)/tiny/obj/%.o: %.c $(HDRS)
+$(BUILD)/tiny/obj/%.o: %.c $(HDRS) $(FLAGS_FILE) $(USER_CONFIG)
 	@mkdir -p $(dir $@)
 	$(CC) $(LIB_CFLAGS) $(TINY_CONFIG) -c $< -o $@
 
+# ---- portable CPU build (CPU_TARGET) -----------------------------------
+# With CPU_TARGET=portable (the default) the sources whose speed depends on
+# the instruction set (ISA_SRCS: the CPU kernels, the parallel GEMM's
+# compute, the streaming stores) are compiled once per variant into
+# <name>.<isa>.o with -DBLASX_ISA_SUFFIX=_<isa> (their names get the suffix:
+# internal/base/isa_names.h), every other object once for the baseline
+# (ARCH) with -DBLASX_ISA_DISPATCH, which turns on the dispatchers
+# (kernels/cpu_dispatch.c, numa/hybrid_dispatch.c,
+# internal/memory/host_copy_dispatch.c): they call the variant
+# internal/base/cpu_isa.c picks once per process (CPUID, or BLASX_CPU_ISA).
+# Other CPU_TARGETs compile ISA_SRCS once, for ARCH, the dispatchers empty.
+ISA_SRCS  := kernels/cpu_kernels.c kernels/cpu_factor.c numa/hybrid_gemm.c internal/memory/host_copy_nt.c
+ISA_NAMES := generic avx2 avx512
+ISA_FLAGS_generic := -march=x86-64
+ISA_FLAGS_avx2    := -march=x86-64-v3
+ISA_FLAGS_avx512  := -march=x86-64-v4
+ifeq ($(CPU_TARGET),portable)
+LIB_CFLAGS += -DBLASX_ISA_DISPATCH
+isa_objs = $(filter-out $(patsubst %.c,$(1)/%.o,$(ISA_SRCS)),$(2)) $(foreach i,$(ISA_NAMES),$(patsubst %.c,$(1)/%.$(i).o,$(ISA_SRCS)))
+OBJS      := $(call isa_objs,$(BUILD)/obj,$(OBJS))
+TINY_OBJS := $(call isa_objs,$(BUILD)/tiny/obj,$(TINY_OBJS))
+define ISA_RULES
+$(BUILD)/obj/%.$(1).o: %.c $(HDRS) $(FLAGS_FILE) $(USER_CONFIG)
+	@mkdir -p $$(dir $$@)
+	$$(CC) $$(LIB_CFLAGS) $$(ISA_FLAGS_$(1)) -DBLASX_ISA_SUFFIX=_$(1) -c $$< -o $$@
+$(BUILD)/tiny/obj/%.$(1).o: %.c $(HDRS) $(FLAGS_FILE) $(USER_CONFIG)
+	@mkdir -p $$(dir $$@)
+	$$(CC) $$(LIB_CFLAGS) $$(TINY_CONFIG) $$(ISA_FLAGS_$(1)) -DBLASX_ISA_SUFFIX=_$(1) -c $$< -o $$@
+endef
+$(foreach i,$(ISA_NAMES),$(eval $(call ISA_RULES,$(i))))
+endif
+
+# The unit tests (default and tiny builds) of the portable build under each
+# other instruction set this CPU runs, forced in turn (BLASX_CPU_ISA=generic,
+# avx2, avx512; test_cpu_isa --list says which): the one chosen by CPUID
+# (`auto`) is the one the unit stage ran.  Nothing to do for a build with a
+# compile-time target.
+ISA_TESTS = $(addprefix $(BUILD)/,$(TESTS) $(addprefix tiny/,$(TESTS)))
+.PHONY: isa-paths
+isa-paths: $(ISA_TESTS)
+	$(PARTS_BEGIN)
+	@if [ "$(CPU_TARGET)" != portable ]; then echo "isa-paths: CPU_TARGET=$(CPU_TARGET) has one instruction set: nothing to force"; exit 0; fi; \
+	list=" $$($(BUILD)/test_cpu_isa --list) "; auto=$$(BLASX_CPU_ISA=auto $(BUILD)/test_cpu_isa --chosen); \
+	for isa in $(ISA_NAMES); do \
+	  case "$$list" in *" $$isa "*) ;; *) echo "=== BLASX_CPU_ISA=$$isa: this CPU lacks it, skipped"; continue;; esac; \
+	  if [ "$$isa" = "$$auto" ]; then echo "=== BLASX_CPU_ISA=$$isa: this CPU's choice, run by the unit stage"; continue; fi; \
+	  echo "=== BLASX_CPU_ISA=$$isa"; \
+	  BLASX_CPU_ISA=$$isa bash testing/run_unit.sh $(ISA_TESTS) || $(call PART_FAILED,unit tests under BLASX_CPU_ISA=$$isa); \
+	done
+	$(PARTS_END)
+# ---- end of portable CPU build -------------------------------------------
+
+# The record of the build's flags and link line (see BUILD_FLAGS above).
+ifeq ($(filter clean print-%,$(MAKECMDGOALS)),)
+$(shell mkdir -p $(BUILD))
+$(file >$(FLAGS_FILE).now,$(BUILD_FLAGS))
+FLAGS_CHANGED := $(shell if [ -f $(FLAGS_FILE) ] && ! cmp -s $(FLAGS_FILE) $(FLAGS_FILE).now; then echo 1; fi)
+$(if $(FLAGS_CHANGED),$(info blasx: $(BUILD)/ was built with other flags (CC, CONFIG, USER_CONFIG, CPU_TARGET or ARCH, OPT, CUDA or NUMA changed): rebuilding it))
+$(shell cmp -s $(FLAGS_FILE) $(FLAGS_FILE).now && rm -f $(FLAGS_FILE).now || mv -f $(FLAGS_FILE).now $(FLAGS_FILE))
+$(file >$(LINK_FILE).now,$(LDLIBS))
+$(shell cmp -s $(LINK_FILE) $(LINK_FILE).now && rm -f $(LINK_FILE).now || mv -f $(LINK_FILE).now $(LINK_FILE))
+$(info blasx: CUDA $(if $(filter 1,$(CUDA_ON)),on ($(CUDA_HOME)$(comma) cuBLAS linked $(CUDA_LINK)),off)$(if $(filter auto,$(CUDA)), (CUDA=auto; CUDA=0 or 1 to choose)), NUMA $(if $(HAVE_NUMA),libnuma,none (no numa.h))$(if $(USER_CONFIG),$(comma) USER_CONFIG=$(USER_CONFIG))$(if $(CONFIG),$(comma) CONFIG=$(CONFIG)))
+endif
+
 $(BUILD)/libblasx.a: $(OBJS)
 	rm -f $@ && ar rcs $@ $^
+	@echo "blasx: link a program with: $(abspath $@) $(LDLIBS)   (also in $(LINK_FILE))"
 $(BUILD)/tiny/libblasx.a: $(TINY_OBJS)
 	rm -f $@ && ar rcs $@ $^
 # The shared library exports the level-3 names and the native API only.
@@ -75,16 +194,16 @@ VERSION_MINOR := $(shell sed -n 's/^\#define BLASX_VERSION_MINOR \([0-9]*\).*/\1
 VERSION  := $(VERSION_MAJOR).$(VERSION_MINOR).0
 SONAME   := libblasx.so.$(VERSION_MAJOR)
 SO_LDFLAGS = -shared -Wl,--version-script=blasx/exports.map -Wl,-soname,$(SONAME)
-$(BUILD)/libblasx.so: $(OBJS) blasx/exports.map Makefile
+$(BUILD)/libblasx.so: $(OBJS) blasx/exports.map Makefile $(LINK_FILE)
 	$(CC) $(SO_LDFLAGS) -o $@ $(OBJS) $(LDLIBS)
 	ln -sf libblasx.so $(dir $@)$(SONAME)
-$(BUILD)/tiny/libblasx.so: $(TINY_OBJS) blasx/exports.map Makefile
+$(BUILD)/tiny/libblasx.so: $(TINY_OBJS) blasx/exports.map Makefile $(LINK_FILE)
 	$(CC) $(SO_LDFLAGS) -o $@ $(TINY_OBJS) $(LDLIBS)
 	ln -sf libblasx.so $(dir $@)$(SONAME)
 
-$(BUILD)/test_%: testing/test_%.c $(BUILD)/libblasx.a $(HDRS)
+$(BUILD)/test_%: testing/test_%.c $(BUILD)/libblasx.a $(HDRS) $(FLAGS_FILE)
 	$(CC) $(CFLAGS_COMMON) $< $(BUILD)/libblasx.a -o $@ $(LDLIBS)
-$(BUILD)/tiny/test_%: testing/test_%.c $(BUILD)/tiny/libblasx.a $(HDRS)
+$(BUILD)/tiny/test_%: testing/test_%.c $(BUILD)/tiny/libblasx.a $(HDRS) $(FLAGS_FILE)
 	$(CC) $(CFLAGS_COMMON) $(TINY_CONFIG) $< $(BUILD)/tiny/libblasx.a -o $@ $(LDLIBS)
 
 $(BUILD)/demo_dgemm: benchmarks/demo_dgemm.c $(BUILD)/libblasx.a
@@ -290,13 +409,33 @@ ptx:
 # as its own `make <stage>` and counts it, so that one failing stage does not
 # stop the others (`make -k test` does the same here); a new stage only needs
 # its target and a place in this list.
-TEST_STAGES = unit symbols house netlib lapack sim scalapack sanitize dropin nonuma
+TEST_STAGES = unit isa-paths symbols house netlib lapack sim scalapack sanitize dropin nonuma vendor
 test: $(TEST_STAGES)
 print-test-stages:
 	@echo $(TEST_STAGES)
+# The flags a program links with after libblasx.a (as $(BUILD)/libblasx.link).
+print-link:
+	@echo $(LDLIBS)
 
 demo: $(BUILD)/demo_dgemm
 	$(BUILD)/demo_dgemm
+
+# What the build carries (blasx_build_info) and the GPUs found here.
+.PHONY: info
+info: $(BUILD)/blasx_info
+	$(BUILD)/blasx_info
+$(BUILD)/blasx_info: benchmarks/blasx_info.c $(BUILD)/libblasx.a
+	$(CC) $(CFLAGS_COMMON) $< $(BUILD)/libblasx.a -o $@ $(LDLIBS)
+
+# Vendoring as README describes it (testing/run_vendor.sh): compile-time
+# configuration through CONFIG and USER_CONFIG reaching the running code,
+# README's link lines with CUDA on, off and static, each linked and run.
+.PHONY: vendor
+vendor:
+	$(PARTS_BEGIN)
+	bash testing/run_vendor.sh $(BUILD) config || $(call PART_FAILED,compile-time configuration)
+	bash testing/run_vendor.sh $(BUILD) link || $(call PART_FAILED,link lines)
+	$(PARTS_END)
 
 clean:
 	rm -rf $(BUILD)

@@ -49,6 +49,13 @@ extern "C" {
 /* A short English description of a status returned by any blasx_ function. */
 BLASX_API const char *blasx_status_string(int status);
 
+/* What this build carries, one line: version, CUDA (compiled in or not),
+ * NUMA (libnuma or none), the CPU kernels' instruction set, and the
+ * compile-time configuration values the running code uses (tiles, CPU
+ * pool, GPU memory share...).  BLASX_VERBOSE=1 prints it at the first
+ * call, with or without a GPU.  The string is static. */
+BLASX_API const char *blasx_build_info(void);
+
 /* Handler for calls through the Fortran and CBLAS names that were valid but
  * could not complete (status > 0; argument errors go to xerbla_ /
  * cblas_xerbla as in the reference BLAS).  routine is e.g. "DGEMM".  Without

@@ -1,7 +1,8 @@
 /* blasx/stats_report.c -- blasx_stats_print and the BLASX_STATS=1 exit report:
  * the per-routine counters (internal/obs/stats.h), then each GPU's counters
  * and links through the public statistics calls (which start nothing),
- * and the tiles asynchronous calls kept for each other (gpu_keep.c). */
+ * and the tiles asynchronous calls kept for each other (gpu_keep.c); the
+ * BLASX_VERBOSE build line at the first call. */
 #include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -45,8 +46,11 @@ void blasx_stats_print(void) {
 static void report_at_exit(void) { blasx_stats_print(); }
 
 /* Registered at the first recorded call, after the runtime's own exit
- * handler, so the report runs before the runtime is torn down. */
+ * handler, so the report runs before the runtime is torn down.  The first
+ * call also says what the build carries under BLASX_VERBOSE, so a machine
+ * without a GPU shows it too. */
 static void register_report(void) {
+    if (blasx_settings()->verbose) fprintf(stderr, "blasx: build: %s\n", blasx_build_info());
     if (blasx_setting_int(BLASX_SETTING_STATS)) atexit(report_at_exit);
 }
 

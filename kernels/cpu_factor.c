@@ -1,4 +1,5 @@
-/* kernels/cpu_factor.c -- instantiates kernels/cpu_factor.inc for S, D, C, Z. */
+/* kernels/cpu_factor.c -- instantiates kernels/cpu_factor.inc for S, D, C, Z
+ * (once per instruction set in a portable build: internal/base/cpu_isa.h). */
 #include <complex.h>
 #include <float.h>
 #include <math.h>

@@ -24,6 +24,8 @@
 #include <complex.h>
 #include <stdint.h>
 
+#include "internal/base/isa_names.h" /* a portable build's variants: _avx2 ... (internal/base/cpu_isa.h) */
+
 #define BLASX_KF_DECLARE(p, T)                                                                       \
     int64_t blasx_k_##p##potf2(char uplo, int64_t n, T *A, int64_t lda);                             \
     int64_t blasx_k_##p##getf2(int64_t m, int64_t n, T *A, int64_t lda, int64_t *ipiv);

@@ -21,6 +21,8 @@
 #include <stdint.h>
 #include <complex.h>
 
+#include "internal/base/isa_names.h" /* a portable build's variants: _avx2 ... (internal/base/cpu_isa.h) */
+
 #define BLASX_K_DECLARE(p, T, R)                                                                   \
     void blasx_k_##p##gemm(char transa, char transb, int64_t m, int64_t n, int64_t k, T alpha,    \
                            const T *A, int64_t lda, const T *B, int64_t ldb, T beta, T *C,         \

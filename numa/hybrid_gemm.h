@@ -34,6 +34,7 @@
 
 #include "blasx/config.h"
 #include "internal/base/common.h"
+#include "internal/base/isa_names.h" /* a portable build's variants of the GEMM (internal/base/cpu_isa.h) */
 
 enum { BLASX_NUMA_HYBRID = 0, BLASX_NUMA_STATIC = 1 };
 

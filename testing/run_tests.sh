@@ -3,8 +3,8 @@
 # missing (apt-get), then runs every stage, each on its own, so that a failing
 # stage never keeps a later one from running:
 #   make stages   the Makefile's TEST_STAGES (`make print-test-stages`:
-#                 unit symbols house netlib lapack sim scalapack sanitize
-#                 dropin nonuma), each as
+#                 unit isa-paths symbols house netlib lapack sim scalapack sanitize
+#                 dropin nonuma vendor), each as
 #                 `make -j2 <stage>`, counted as one test each;
 #   bazel         `bazel test //...` offline, each test target counted as one
 #                 (a build failure without a failed target counts as one);
@@ -56,7 +56,7 @@ count() {    # count NAME PASSED FAILED NOTE
 }
 
 make_stages=$(make --no-print-directory -s print-test-stages 2>/dev/null)
-[ -n "$make_stages" ] || make_stages="unit symbols house netlib lapack sim scalapack sanitize dropin nonuma"
+[ -n "$make_stages" ] || make_stages="unit isa-paths symbols house netlib lapack sim scalapack sanitize dropin nonuma vendor"
 STAGES=${STAGES:-"$make_stages bazel"}
 echo "stages: $STAGES"
 

@@ -5,6 +5,7 @@
  * grid of a tiled call (the task count seen by a simulated GPU).  README's
  * settings table has exactly one row per table entry, as rendered here
  * (argv[1]: README.md's path; default ./README.md). */
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -64,6 +65,64 @@ static int gpus_started(void) {
     return blasx_gpu_count();
 }
 
+/* Two small calls (the first reads the settings) and an exit. */
+static int two_calls(void) {
+    double A[16] = {1, 2, 3, 4}, B[16] = {5, 6, 7, 8}, C[16] = {0};
+    blasx_dgemm('N', 'N', 4, 4, 4, 1.0, A, 4, B, 4, 0.0, C, 4);
+    blasx_dgemm('N', 'N', 4, 4, 4, 1.0, A, 4, B, 4, 1.0, C, 4);
+    return 0;
+}
+
+/* Occurrences of needle in hay. */
+static int count_of(const char *hay, const char *needle) {
+    int n = 0;
+    for (const char *p = hay; (p = strstr(p, needle)); p++) n++;
+    return n;
+}
+
+/* A value each text entry refuses. */
+static const char *bad_text(const char *name) {
+    static const char *const bad[][2] = {{"BLASX_GPUS", "banana"},
+                                         {"BLASX_GPU_MEM", "garbage"},
+                                         {"BLASX_TRACE", "/nonexistent-blasx-dir/t.json"},
+                                         {"BLASX_CPU_ISA", "pentium"}};
+    for (size_t i = 0; i < sizeof bad / sizeof *bad; i++)
+        if (!strcmp(bad[i][0], name)) return bad[i][1];
+    return NULL;
+}
+
+/* Every entry of the table with a value it cannot honour, on a machine
+ * with or without GPUs: one line naming the variable, the value, what it
+ * accepts and the value used instead (never a field of the config), once
+ * though the setting is read again by the second call. */
+static void check_bad_values(void) {
+    char err[4096], v[64], want[160];
+    for (int id = 0; id < BLASX_SETTING_COUNT; id++) {
+        const blasx_setting_def_t *d = blasx_setting_def(id);
+        for (int variant = 0; variant < 2; variant++) {
+            const char *bad = v;
+            if (d->kind == BLASX_SETTING_TEXT) {
+                if (variant) continue;
+                bad = bad_text(d->name);
+                CHECK(bad != NULL, "%s: the test knows a value it refuses", d->name);
+                if (!bad) continue;
+            } else if (variant == 0) {
+                snprintf(v, sizeof v, "%lldx", d->lo);
+            } else {
+                if (d->hi == INT64_MAX) continue;
+                snprintf(v, sizeof v, "%lld", d->hi + 1);
+            }
+            in_child(d->name, bad, two_calls, err, sizeof err);
+            snprintf(want, sizeof want, "blasx: %s=%s ignored (expected %s); using the default: ", d->name, bad,
+                     d->range_doc);
+            const char *line = strstr(err, want);
+            const char *said = line ? line + strlen(want) : "";
+            CHECK(line && count_of(err, d->name) == 1 && *said != '\n' && *said != '`',
+                  "%s=%s: one line with the value used instead (stderr: %s)", d->name, bad, err);
+        }
+    }
+}
+
 /* The README row of setting id. */
 static void readme_row(int id, char *out, size_t len) {
     const blasx_setting_def_t *d = blasx_setting_def(id);
@@ -102,6 +161,7 @@ static void check_readme(const char *path) {
 int main(int argc, char **argv) {
     char err[4096];
     check_readme(argc > 1 ? argv[1] : "README.md");
+    check_bad_values();
     /* settings of the GPU workers, read when the runtime starts */
     CHECK(in_child("BLASX_L2_CACHE", "yes", gpus_started, err, sizeof err) > 0 &&
               strstr(err, "BLASX_L2_CACHE=yes ignored"),

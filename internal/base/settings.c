@@ -1,10 +1,12 @@
 /* internal/base/settings.c -- the run-time settings table (see settings.h). */
 #include "internal/base/settings.h"
 
+#include <ctype.h>
 #include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 /* Largest accepted tile side: a tile of doubles fits a GPU heap block with
  * room to spare and tile index arithmetic stays far from overflow. */
@@ -23,12 +25,80 @@ static pthread_once_t table_once = PTHREAD_ONCE_INIT;
     table[id] = (blasx_setting_def_t){.name = nm, .kind = BLASX_SETTING_TEXT, .when = wh, .range_doc = rdoc, \
                                       .dflt_doc = ddoc, .doc = text}
 
+int blasx_setting_parse_mem(const char *v, int *kind, double *x) {
+    if (!v || !*v) return -1;
+    char *end;
+    double n = strtod(v, &end);
+    if (end == v || !(n > 0) || n != n) return -1;
+    while (*end == ' ') end++;
+    double unit = 0; /* 0: a fraction (<= 1) or plain bytes */
+    int pct = 0;
+    switch (toupper((unsigned char)*end)) {
+    case 'K': unit = 1024.0; end++; break;
+    case 'M': unit = 1048576.0; end++; break;
+    case 'G': unit = 1073741824.0; end++; break;
+    case 'T': unit = 1099511627776.0; end++; break;
+    case '%': pct = 1; end++; break;
+    default: break;
+    }
+    if (unit != 0 && toupper((unsigned char)*end) == 'B') end++;
+    if (*end || (pct && n > 100)) return -1;
+    if (pct) *kind = BLASX_MEM_FRACTION, *x = n / 100.0;
+    else if (unit != 0) *kind = BLASX_MEM_BYTES, *x = n * unit;
+    else *kind = n <= 1 ? BLASX_MEM_FRACTION : BLASX_MEM_BYTES, *x = n;
+    return 0;
+}
+
+static int valid_mem(const char *v) {
+    int kind;
+    double x;
+    return blasx_setting_parse_mem(v, &kind, &x) == 0;
+}
+
+/* `all`, `none`, `off`, empty, or device numbers separated by commas
+ * (which of them exist is the GPU layer's to say). */
+static int valid_devices(const char *v) {
+    if (!*v || !strcmp(v, "all") || !strcmp(v, "none") || !strcmp(v, "off")) return 1;
+    for (const char *p = v;; p++) {
+        if (!isdigit((unsigned char)*p)) return 0;
+        while (isdigit((unsigned char)p[1])) p++;
+        if (!p[1]) return 1;
+        if (p[1] != ',') return 0;
+        p++;
+    }
+}
+
+/* The instruction sets of the CPU kernels (internal/base/cpu_isa.h, which
+ * reports a known one this CPU or build cannot run). */
+static int valid_cpu_isa(const char *v) {
+    return !strcmp(v, "auto") || !strcmp(v, "avx512") || !strcmp(v, "avx2") || !strcmp(v, "generic");
+}
+
+/* A file blasx can create: its folder exists and is writable (checked at
+ * the first call, since the trace is written only at the end). */
+static int valid_trace_path(const char *v) {
+    const char *slash = strrchr(v, '/');
+    if (!slash) return access(".", W_OK | X_OK) == 0;
+    if (slash == v) return access("/", W_OK | X_OK) == 0;
+    char dir[4096];
+    size_t n = (size_t)(slash - v);
+    if (n >= sizeof dir) return 0;
+    memcpy(dir, v, n);
+    dir[n] = 0;
+    return access(dir, W_OK | X_OK) == 0;
+}
+
+/* Defaults in words where the number alone would not say it. */
+static char tile_said[96], gpu_mem_said[48];
+
 /* Filled at run time because the defaults are members of blasx_cfg (not
  * constant expressions in C). */
 static void table_fill_gpu(void) {
     const blasx_gpu_cfg_t *g = &blasx_cfg.gpu;
     TEXT_ENTRY(BLASX_SETTING_GPUS, "BLASX_GPUS", BLASX_SETTING_AT_START, "`all`, `none`, or a list such as `0,1`",
                "all", "devices to use; `none`, `off` or empty: no GPU, the CPU only");
+    table[BLASX_SETTING_GPUS].valid = valid_devices;
+    table[BLASX_SETTING_GPUS].dflt_said = "all";
     INT_ENTRY(BLASX_SETTING_L2_CACHE, "BLASX_L2_CACHE", BLASX_SETTING_AT_START, 0, 1, g->l2_cache, "0, 1",
               "`cfg.gpu.l2_cache`", "0: no tiles from peer GPUs, every L1 miss goes to the host");
     INT_ENTRY(BLASX_SETTING_COPY_STREAM, "BLASX_COPY_STREAM", BLASX_SETTING_AT_START, 0, 1, g->copy_stream, "0, 1",
@@ -53,6 +123,9 @@ static void table_fill_gpu(void) {
     TEXT_ENTRY(BLASX_SETTING_GPU_MEM, "BLASX_GPU_MEM", BLASX_SETTING_AT_START,
                "bytes (`64G`, `512M`) or a fraction of the device (`0.5`, `50%`)", "`cfg.gpu.gpu_mem_pct` percent of the device",
                "most device memory blasx holds on each GPU; it takes it as calls need it");
+    table[BLASX_SETTING_GPU_MEM].valid = valid_mem;
+    snprintf(gpu_mem_said, sizeof gpu_mem_said, "%d%% of each device", g->gpu_mem_pct);
+    table[BLASX_SETTING_GPU_MEM].dflt_said = gpu_mem_said;
     INT_ENTRY(BLASX_SETTING_RANK_GPUS, "BLASX_RANK_GPUS", BLASX_SETTING_AT_START, 0, 1, 1, "0, 1", "1",
               "with `BLASX_GPUS` unset, several MPI ranks on a node split its GPUs (more ranks than GPUs: they "
               "share them, each pool capped at its part); 0: every rank uses every GPU");
@@ -64,8 +137,12 @@ static void table_fill_gpu(void) {
 static void table_fill(void) {
     INT_ENTRY(BLASX_SETTING_TILE, "BLASX_TILE", BLASX_SETTING_ONCE, 1, SETTINGS_TILE_MAX, 0, "1 to 65536",
               "the tile model's choice (GPUs), else `cfg.tile`", "tile side in elements, every precision (pins it)");
+    snprintf(tile_said, sizeof tile_said, "the tile model's choice with GPUs, else %lld (S), %lld (D), %lld (C), %lld (Z)",
+             blasx_cfg.tile.s, blasx_cfg.tile.d, blasx_cfg.tile.c, blasx_cfg.tile.z);
+    table[BLASX_SETTING_TILE].dflt_said = tile_said;
     INT_ENTRY(BLASX_SETTING_TILE_M, "BLASX_TILE_M", BLASX_SETTING_ONCE, 0, SETTINGS_TILE_M_MAX, -1, "0 to 2^20",
               "the tile model's (GPUs), else square", "rows of a tiled GEMM's tall C and op(A) tiles (0: square)");
+    table[BLASX_SETTING_TILE_M].dflt_said = "the tile model's choice with GPUs, else square tiles";
     INT_ENTRY(BLASX_SETTING_CPU_TEAM, "BLASX_CPU_TEAM", BLASX_SETTING_ONCE, 0, 1, blasx_cfg.sched.team, "0, 1",
               "`cfg.sched.team`",
               "1: the CPU team (the caller and free cores) takes tile tasks beside the GPUs; also "
@@ -73,6 +150,12 @@ static void table_fill(void) {
     table[BLASX_SETTING_CPU_TEAM].old_name = "BLASX_CPU_WORKER";
     INT_ENTRY(BLASX_SETTING_CPU_STRIP, "BLASX_CPU_STRIP", BLASX_SETTING_ONCE, 0, SETTINGS_TILE_MAX, -1, "0 to 65536",
               "from the measured rates", "columns of a GEMM's strip for the CPU team (0: none)");
+    table[BLASX_SETTING_CPU_STRIP].dflt_said = "from the measured rates";
+    TEXT_ENTRY(BLASX_SETTING_CPU_ISA, "BLASX_CPU_ISA", BLASX_SETTING_ONCE, "`auto`, `avx512`, `avx2`, `generic`",
+               "auto", "instruction set of the CPU kernels: `auto` the best this CPU runs (a build with "
+               "`CPU_TARGET=portable` has all three, others only the one they were compiled for)");
+    table[BLASX_SETTING_CPU_ISA].valid = valid_cpu_isa;
+    table[BLASX_SETTING_CPU_ISA].dflt_said = "auto, the best this CPU runs";
     INT_ENTRY(BLASX_SETTING_K_ROTATE, "BLASX_K_ROTATE", BLASX_SETTING_ONCE, 0, 1, blasx_cfg.gpu.k_rotate, "0, 1",
               "`cfg.gpu.k_rotate`", "0: on several GPUs a tiled GEMM's tasks run their K loops in order");
     INT_ENTRY(BLASX_SETTING_SMALL, "BLASX_SMALL", BLASX_SETTING_ONCE, 0, 2, blasx_cfg.small.mode, "0, 1, 2",
@@ -110,8 +193,10 @@ static void table_fill(void) {
               "`cfg.lapack.pblas_aux`",
               "under ScaLAPACK: 1, PBLAS's matrix adds and transposes (`dmmadd_`, `dmmtadd_` ...) run blasx's, on the "
               "cores; 0, ScaLAPACK's own (one thread, a strided copy per column)");
-    TEXT_ENTRY(BLASX_SETTING_TRACE, "BLASX_TRACE", BLASX_SETTING_ONCE, "a file name", "off",
+    TEXT_ENTRY(BLASX_SETTING_TRACE, "BLASX_TRACE", BLASX_SETTING_ONCE, "a file name in a writable folder", "off",
                "write a Chrome/Perfetto timeline of every call, task, copy and kernel there");
+    table[BLASX_SETTING_TRACE].dflt_said = "off";
+    table[BLASX_SETTING_TRACE].valid = valid_trace_path;
     table_fill_gpu();
 }
 
@@ -131,6 +216,20 @@ static const char *env_of(const blasx_setting_def_t *d, const char **name) {
 
 static _Atomic int reported[BLASX_SETTING_COUNT];
 
+/* One line per variable and process: the bad value, what it accepts, and
+ * the value used instead (a number, or words where it is a choice made
+ * later). */
+static void report_bad(int id, const char *name, const char *v) {
+    const blasx_setting_def_t *d = blasx_setting_def(id);
+    if (atomic_exchange(&reported[id], 1)) return;
+    if (d->dflt_said)
+        fprintf(stderr, "blasx: %s=%s ignored (expected %s); using the default: %s\n", name, v, d->range_doc,
+                d->dflt_said);
+    else
+        fprintf(stderr, "blasx: %s=%s ignored (expected %s); using the default: %lld\n", name, v, d->range_doc,
+                d->dflt);
+}
+
 static long long parse_int(int id) {
     const blasx_setting_def_t *d = blasx_setting_def(id);
     const char *name;
@@ -139,10 +238,18 @@ static long long parse_int(int id) {
     char *end;
     long long x = strtoll(v, &end, 10);
     if (!*end && x >= d->lo && x <= d->hi) return x;
-    if (!atomic_exchange(&reported[id], 1))
-        fprintf(stderr, "blasx: %s=%s ignored (expected %s); using the default: %s\n", name, v, d->range_doc,
-                d->dflt_doc);
+    report_bad(id, name, v);
     return d->dflt;
+}
+
+/* Text entry id: the value if set and valid, "" if set empty, else NULL
+ * (a refused value reported). */
+static const char *read_text(int id) {
+    const blasx_setting_def_t *d = blasx_setting_def(id);
+    const char *name, *v = env_of(d, &name);
+    if (!v || !*v || !d->valid || d->valid(v)) return v;
+    report_bad(id, name, v);
+    return NULL;
 }
 
 /* ONCE entries, read together at the first use. */
@@ -154,11 +261,13 @@ static pthread_once_t once = PTHREAD_ONCE_INIT;
 static void read_once(void) {
     for (int id = 0; id < BLASX_SETTING_COUNT; id++) {
         const blasx_setting_def_t *d = blasx_setting_def(id);
-        if (d->when != BLASX_SETTING_ONCE) continue;
-        if (d->kind == BLASX_SETTING_INT) {
+        if (d->when != BLASX_SETTING_ONCE) { /* checked now, read again at each start */
+            if (d->kind == BLASX_SETTING_INT) (void)parse_int(id);
+            else (void)read_text(id);
+        } else if (d->kind == BLASX_SETTING_INT) {
             once_int[id] = parse_int(id);
         } else {
-            const char *name, *v = env_of(d, &name);
+            const char *v = read_text(id);
             once_text[id] = v && *v ? strdup(v) : NULL; /* kept for the process */
         }
     }
@@ -186,8 +295,7 @@ const char *blasx_setting_text(int id) {
         pthread_once(&once, read_once);
         return once_text[id];
     }
-    const char *name;
-    return env_of(d, &name);
+    return read_text(id);
 }
 
 const blasx_settings_t *blasx_settings(void) {

@@ -13,8 +13,11 @@
  * entries are read at the first use in the process; BLASX_SETTING_AT_START
  * entries whenever asked (the GPU layer asks at each runtime start, so a
  * program or test may change them between blasx_finalize and the next
- * call).  A value that is not an integer in the entry's range is reported
- * on stderr once per variable and process, and the default is used.
+ * call).  A value that is not an integer in the entry's range (or a text
+ * its entry's check refuses) is reported on stderr once per variable and
+ * process, with the value used instead, and the default is used; every
+ * entry, whatever the machine uses, is checked when the snapshot is built
+ * (the first call).
  * Threading: every function may be called from any thread; the snapshot is
  * built once (pthread_once); its _Atomic fields change only through the
  * setters below, for calls that start afterwards.
@@ -33,6 +36,7 @@ typedef enum {
     BLASX_SETTING_TILE_M,
     BLASX_SETTING_CPU_TEAM,
     BLASX_SETTING_CPU_STRIP,
+    BLASX_SETTING_CPU_ISA,
     BLASX_SETTING_COPY_STREAM,
     BLASX_SETTING_WB_STREAM,
     BLASX_SETTING_PANEL,
@@ -71,6 +75,8 @@ typedef struct {
     const char *range_doc; /* accepted values, as README shows them */
     const char *dflt_doc;  /* the default, as README shows it */
     const char *doc;       /* what it does, one line */
+    const char *dflt_said; /* the default in the report of a bad value (NULL: the number dflt) */
+    int (*valid)(const char *v); /* BLASX_SETTING_TEXT: 1 if v can be honoured (NULL: any text) */
 } blasx_setting_def_t;
 
 /* The table entry of id (NULL for an id out of range); filled at first use. */
@@ -80,9 +86,17 @@ BLASX_INTERNAL const blasx_setting_def_t *blasx_setting_def(int id);
  * ONCE entries are read once per process; AT_START entries now. */
 BLASX_INTERNAL long long blasx_setting_int(int id);
 
-/* Text setting id: the environment's value, or NULL when unset or empty.
- * The string belongs to the environment (valid until it is changed). */
+/* Text setting id: the environment's value, or NULL when unset, empty
+ * (ONCE entries) or not valid (reported once, as for integers).  The
+ * string belongs to the environment (valid until it is changed). */
 BLASX_INTERNAL const char *blasx_setting_text(int id);
+
+/* BLASX_GPU_MEM's syntax: "0.5" or "1" (a number <= 1 without a unit, a
+ * fraction of the device), "50%" (0 < p <= 100), "64G", "512M", "1024K",
+ * "2T" (binary units, either case, an optional B) or a plain number > 1
+ * (bytes).  Returns 0 with *x and *kind, or -1 for anything else. */
+enum { BLASX_MEM_FRACTION = 0, BLASX_MEM_BYTES = 1 };
+BLASX_INTERNAL int blasx_setting_parse_mem(const char *v, int *kind, double *x);
 
 /* This process's place on its node as its MPI launcher tells it (Open MPI,
  * MPICH/Hydra, MVAPICH, PMIx/PALS, Slurm): *rank of *size local ranks, or 0

@@ -157,15 +157,11 @@ static int create_streams(blasx_gpu_t *g) {
     return st;
 }
 
-/* The pool of GPU dev: empty, capped by BLASX_GPU_MEM (v) on a device of
- * `total` bytes; a malformed v is reported once and the default used. */
+/* The pool of GPU dev: empty, capped by BLASX_GPU_MEM (v: already checked
+ * by the settings table, NULL for the default) on a device of `total` bytes. */
 static int pool_create(blasx_gpu_t *g, const char *v, size_t total, int share) {
-    static _Atomic int reported;
     size_t cap = 0;
-    if (blasx_pool_parse_cap(v, total, &cap) != 0 && !atomic_exchange(&reported, 1))
-        fprintf(stderr, "blasx: BLASX_GPU_MEM=%s ignored (expected bytes such as `64G`, `512M`, or a fraction "
-                        "such as `0.5` or `50%%`); using the default: %d%% of the device\n",
-                v, blasx_cfg.gpu.gpu_mem_pct);
+    (void)blasx_pool_parse_cap(v, total, &cap);
     if (!v && share > 1) cap /= (size_t)share; /* ranks sharing the GPU: each its part of the default */
     const blasx_pool_driver_t drv = {g->be->mem_info, g->be->mem_alloc, g->be->mem_free};
     const blasx_pool_policy_t pol = blasx_pool_policy_default();

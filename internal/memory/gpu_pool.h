@@ -50,7 +50,6 @@
 #ifndef BLASX_INTERNAL_GPU_POOL_H
 #define BLASX_INTERNAL_GPU_POOL_H
 
-#include <ctype.h>
 #include <pthread.h>
 #include <stdatomic.h>
 #include <stdint.h>
@@ -58,6 +57,7 @@
 #include <string.h>
 #include "blasx/config.h"
 #include "internal/base/common.h"
+#include "internal/base/settings.h"
 #include "internal/memory/gpu_heap.h"
 
 /* Segments per pool: 1 + 2 + 4 + 4 * 60 GiB reach far beyond any device at
@@ -116,48 +116,20 @@ static inline size_t blasx_pool_pct(size_t x, int pct) {
     return x / 100 * (size_t)pct + x % 100 * (size_t)pct / 100;
 }
 
-/* The cap for a device of `total` bytes from BLASX_GPU_MEM's value v:
- * NULL or "" = cfg.gpu.gpu_mem_pct percent; "0.5" or "1" (a number <= 1
- * without a unit) = that fraction; "50%" = that percent (0 < p <= 100);
- * "64G", "512M", "1024K", "2T" (binary units, upper or lower case, an
- * optional B) or a plain number > 1 = bytes.  Never above total; rounded
- * down to the heap alignment, at least one unit.  Returns 0, or -1 for a
+/* The cap for a device of `total` bytes from BLASX_GPU_MEM's value v
+ * (syntax: blasx_setting_parse_mem): NULL or "" = cfg.gpu.gpu_mem_pct
+ * percent; a fraction of total, or bytes.  Never above total; rounded down
+ * to the heap alignment, at least one unit.  Returns 0, or -1 for a
  * malformed value (*cap then holds the default). */
 static inline int blasx_pool_parse_cap(const char *v, size_t total, size_t *cap) {
-    size_t dflt = blasx_pool_pct(total, blasx_cfg.gpu.gpu_mem_pct);
-    size_t c = dflt;
-    int bad = 0;
+    size_t c = blasx_pool_pct(total, blasx_cfg.gpu.gpu_mem_pct);
+    int bad = 0, kind;
+    double x;
     if (v && *v) {
-        char *end;
-        double x = strtod(v, &end);
-        int num = end != v;
-        while (*end == ' ') end++;
-        double unit = 0; /* 0: fraction or plain bytes */
-        int pct = 0;
-        switch (toupper((unsigned char)*end)) {
-        case 'K': unit = 1024.0; end++; break;
-        case 'M': unit = 1048576.0; end++; break;
-        case 'G': unit = 1073741824.0; end++; break;
-        case 'T': unit = 1099511627776.0; end++; break;
-        case '%': pct = 1; end++; break;
-        default: break;
-        }
-        if (unit != 0 && toupper((unsigned char)*end) == 'B') end++;
-        if (!num || *end || !(x > 0) || x != x) {
-            bad = 1;
-        } else if (pct) {
-            if (x > 100) bad = 1;
-            else c = (size_t)((double)total * (x / 100.0));
-        } else if (unit != 0) {
-            double b = x * unit;
-            c = b >= (double)total ? total : (size_t)b;
-        } else if (x <= 1) {
-            c = (size_t)((double)total * x);
-        } else {
-            c = x >= (double)total ? total : (size_t)x;
-        }
+        if (blasx_setting_parse_mem(v, &kind, &x) != 0) bad = 1;
+        else if (kind == BLASX_MEM_FRACTION) c = (size_t)((double)total * x);
+        else c = x >= (double)total ? total : (size_t)x;
     }
-    if (bad) c = dflt;
     if (c > total) c = total;
     c &= ~(BLASX_HEAP_ALIGN - 1);
     if (c < BLASX_HEAP_ALIGN) c = BLASX_HEAP_ALIGN;

@@ -21,7 +21,7 @@
  * Stores: a copy of at least cfg.gpu.stage_nt_bytes (the whole 2-D copy,
  * blasx/config.h) into a pinned buffer is written with non-temporal
  * (streaming) stores -- _mm512_stream / _mm256_stream / _mm_stream, by the
- * compile-time target, memcpy where there is none: the destination lines
+ * target (host_copy_nt.h), memcpy where there is none: the destination lines
  * are not read for ownership first, so a byte staged costs 2 bytes of
  * memory traffic instead of 3, and the buffer, which only the DMA reads
  * next, does not evict the caches' contents.  Every thread that streamed
@@ -49,6 +49,7 @@
 #include <stdint.h>
 
 #include "internal/base/common.h"
+#include "internal/memory/host_copy_nt.h"
 
 #define BLASX_HCOPY_SPLIT_BYTES ((size_t)1 << 20) /* smaller copies: the caller alone */
 #define BLASX_HCOPY_CHUNK_BYTES ((size_t)256 << 10) /* about this much per claimed chunk */
@@ -75,7 +76,6 @@ BLASX_INTERNAL void blasx_hcopy_2d_back(void *dst, size_t dld, const void *src, 
  * benchmarks/bench_stage_copy.c). */
 BLASX_INTERNAL void blasx_hcopy_cols(void *dst, size_t dld, const void *src, size_t sld, size_t row_bytes,
                                      int64_t cols, int nt);
-/* Bytes per non-temporal store of this build (64, 32, 16; 0: memcpy only). */
-BLASX_INTERNAL int blasx_hcopy_nt_width(void);
+/* Bytes per non-temporal store: blasx_hcopy_nt_width (host_copy_nt.h). */
 
 #endif

@@ -1,0 +1,398 @@
+/* numa/hybrid_pool.c -- the pinned thread pool, the CPU topology and the
+ * node-local packing buffers of the hybrid-grained GEMM (numa/hybrid_gemm.h,
+ * numa/hybrid_pool.h), and the pool's other uses: any parallel work
+ * (blasx_numa_run) and first-touch placement.  Compiled once in every
+ * build: the GEMM's compute (numa/hybrid_gemm.c) is the part that depends on
+ * the instruction set.
+ *
+ * Pool protocol: `call` admits one GEMM at a time (trylock: a busy pool
+ * means the caller runs single-threaded); a job is published under `m` by
+ * bumping `gen`, the first `active` threads run it and the last one to
+ * finish wakes the caller.  The caller only waits; it does not compute, so
+ * its own affinity (e.g. a runtime worker pinned elsewhere) is untouched.
+ * Packing buffers are made at a call's plan, of the sizes its variant asks
+ * for (larger ones replace smaller ones), so the pool needs no blocking
+ * constants of its own.
+ */
+#include <pthread.h>
+#include <sched.h>
+#include <stdatomic.h>
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "numa/hybrid_gemm.h"
+#include "numa/hybrid_pool.h"
+#include "numa/topology.h"
+
+#define BXH_MAXT BLASX_CFG_NUMA_THREADS_MAX
+#define BXH_NSLOT BLASX_CFG_NUMA_B_SLOTS
+
+typedef void (*bxh_fn_t)(void *arg, int tid);
+
+static struct {
+    pthread_mutex_t call, m;
+    pthread_cond_t wake, done;
+    int n;         /* threads created */
+    int ncores;    /* usable cores, in node order */
+    int nnodes;
+    int quit, active, remaining;
+    uint64_t gen;
+    bxh_fn_t fn;
+    void *arg;
+    pthread_t th[BXH_MAXT];
+    uint64_t start_gen[BXH_MAXT];
+    int cpu[BXH_MAXT], node[BXH_MAXT];
+    void *abuf[BXH_MAXT];
+    size_t abytes, bbytes;
+    void **bbuf; /* [nnodes nslot], allocated on first use of a node */
+} bxh_pool = {.call = PTHREAD_MUTEX_INITIALIZER,
+              .m = PTHREAD_MUTEX_INITIALIZER,
+              .wake = PTHREAD_COND_INITIALIZER,
+              .done = PTHREAD_COND_INITIALIZER};
+
+static _Thread_local int bxh_in_pool;  /* this thread is a pool thread */
+static _Thread_local int bxh_reserved; /* this thread holds `call` across calls (blasx_numa_reserve) */
+
+/* Admission of one call: `call` taken now unless this thread reserved it. */
+int blasx_numa_pool_enter(void) {
+    if (bxh_in_pool) return 0;
+    return bxh_reserved || pthread_mutex_trylock(&bxh_pool.call) == 0;
+}
+void blasx_numa_pool_leave(void) {
+    if (!bxh_reserved) pthread_mutex_unlock(&bxh_pool.call);
+}
+
+int blasx_numa_reserve(void) {
+    if (bxh_reserved) return 1;
+    if (!blasx_numa_pool_enter()) return 0;
+    bxh_reserved = 1;
+    return 1;
+}
+
+void blasx_numa_unreserve(void) {
+    if (!bxh_reserved) return;
+    bxh_reserved = 0;
+    pthread_mutex_unlock(&bxh_pool.call);
+}
+
+static void *bxh_alloc_on(size_t bytes, int node) {
+#ifdef BLASX_HAVE_NUMA
+    if (blasx_topo_have_numa()) return numa_alloc_onnode(bytes, node);
+#endif
+    (void)node;
+    return aligned_alloc(BXH_LINE, (bytes + BXH_LINE - 1) / BXH_LINE * BXH_LINE);
+}
+
+static void bxh_free_on(void *p, size_t bytes) {
+    if (!p) return;
+#ifdef BLASX_HAVE_NUMA
+    if (blasx_topo_have_numa()) {
+        numa_free(p, bytes);
+        return;
+    }
+#endif
+    (void)bytes;
+    free(p);
+}
+
+/* Frees every packing buffer (no call running: under `call`, or in a fork
+ * child); threads and their count stay. */
+static void bxh_free_buffers(void) {
+    for (int t = 0; t < BXH_MAXT; t++) {
+        bxh_free_on(bxh_pool.abuf[t], bxh_pool.abytes);
+        bxh_pool.abuf[t] = NULL;
+    }
+    if (bxh_pool.bbuf)
+        for (int i = 0; i < bxh_pool.nnodes * BXH_NSLOT; i++) {
+            bxh_free_on(bxh_pool.bbuf[i], bxh_pool.bbytes);
+            bxh_pool.bbuf[i] = NULL;
+        }
+}
+
+static void *bxh_thread_main(void *p) {
+    const int tid = (int)(intptr_t)p;
+    bxh_in_pool = 1;
+    cpu_set_t set;
+    CPU_ZERO(&set);
+    CPU_SET(bxh_pool.cpu[tid], &set);
+    if (pthread_setaffinity_np(pthread_self(), sizeof set, &set) != 0) bxh_pool.cpu[tid] = -1;
+    pthread_mutex_lock(&bxh_pool.m);
+    uint64_t seen = bxh_pool.start_gen[tid];
+    for (;;) {
+        while (bxh_pool.gen == seen && !bxh_pool.quit) pthread_cond_wait(&bxh_pool.wake, &bxh_pool.m);
+        if (bxh_pool.quit) break;
+        seen = bxh_pool.gen;
+        if (tid >= bxh_pool.active) continue;
+        bxh_fn_t fn = bxh_pool.fn;
+        void *arg = bxh_pool.arg;
+        pthread_mutex_unlock(&bxh_pool.m);
+        fn(arg, tid);
+        pthread_mutex_lock(&bxh_pool.m);
+        if (--bxh_pool.remaining == 0) pthread_cond_signal(&bxh_pool.done);
+    }
+    pthread_mutex_unlock(&bxh_pool.m);
+    return NULL;
+}
+
+static void bxh_atexit(void) {
+    /* A call still running in another thread keeps its pool. */
+    if (pthread_mutex_trylock(&bxh_pool.call) != 0) return;
+    pthread_mutex_unlock(&bxh_pool.call);
+    blasx_numa_finalize();
+}
+
+/* fork(): `m` is held across it so no pool thread is half-way through a
+ * hand-over.  The child has none of the pool's threads: it forgets them
+ * and their buffers (the child's copies, freed) and grows a new pool on
+ * its first call.  `call` is not held across fork (a GEMM in flight would
+ * delay it, and a thread holding the reservation would wait on itself);
+ * the child re-creates it free, or held when its one thread reserved it. */
+static void bxh_fork_prepare(void) { pthread_mutex_lock(&bxh_pool.m); }
+static void bxh_fork_parent(void) { pthread_mutex_unlock(&bxh_pool.m); }
+static void bxh_fork_child(void) {
+    pthread_mutex_init(&bxh_pool.m, NULL);
+    pthread_mutex_init(&bxh_pool.call, NULL);
+    pthread_cond_init(&bxh_pool.wake, NULL);
+    pthread_cond_init(&bxh_pool.done, NULL);
+    bxh_free_buffers();
+    free(bxh_pool.bbuf);
+    bxh_pool.bbuf = NULL;
+    bxh_pool.n = bxh_pool.quit = bxh_pool.active = bxh_pool.remaining = 0;
+    if (bxh_reserved) pthread_mutex_lock(&bxh_pool.call);
+}
+
+/* At the pool's first growth: joins it at exit, handles fork. */
+static void bxh_hooks(void) {
+    atexit(bxh_atexit);
+    pthread_atfork(bxh_fork_prepare, bxh_fork_parent, bxh_fork_child);
+}
+
+/* The node's CPU topology, read once per process: libnuma builds its
+ * core-to-node and distance tables lazily on first use without locking,
+ * so concurrent first queries race (ThreadSanitizer saw it in
+ * numa_node_to_cpus); every query of this process goes through here. */
+static struct {
+    pthread_once_t once;
+    int n;                 /* usable cores */
+    int cores[BXH_MAXT];   /* in node order */
+    int node[BXH_MAXT];    /* node of cores[i] */
+} bxh_topo = {PTHREAD_ONCE_INIT, 0, {0}, {0}};
+
+static void bxh_topo_init(void) {
+    bxh_topo.n = blasx_topo_cores_in_node_order(bxh_topo.cores, BXH_MAXT);
+    for (int i = 0; i < bxh_topo.n; i++) bxh_topo.node[i] = blasx_topo_cpu_node(bxh_topo.cores[i]);
+    (void)blasx_topo_distance(0, 0); /* builds libnuma's distance table now */
+}
+
+int blasx_numa_usable_cores(void) {
+    pthread_once(&bxh_topo.once, bxh_topo_init);
+    return bxh_topo.n;
+}
+
+/* Under `call`: makes at least T threads exist (pinned round-robin over the
+ * usable cores in node order); returns how many of them can run (T, or
+ * fewer when resources run out). */
+int blasx_numa_pool_grow(int T) {
+    if (bxh_pool.ncores == 0) {
+        bxh_pool.ncores = blasx_numa_usable_cores();
+        bxh_pool.nnodes = blasx_topo_numa_nodes();
+    }
+    if (!bxh_pool.bbuf) {
+        bxh_pool.bbuf = calloc((size_t)bxh_pool.nnodes * BXH_NSLOT, sizeof(void *));
+        if (!bxh_pool.bbuf) return 0;
+    }
+    static pthread_once_t hooks = PTHREAD_ONCE_INIT;
+    pthread_once(&hooks, bxh_hooks);
+    while (bxh_pool.n < T) {
+        const int t = bxh_pool.n;
+        bxh_pool.cpu[t] = bxh_topo.cores[t % bxh_pool.ncores];
+        bxh_pool.node[t] = bxh_topo.node[t % bxh_pool.ncores];
+        pthread_mutex_lock(&bxh_pool.m);
+        bxh_pool.start_gen[t] = bxh_pool.gen;
+        pthread_mutex_unlock(&bxh_pool.m);
+        if (pthread_create(&bxh_pool.th[t], NULL, bxh_thread_main, (void *)(intptr_t)t) != 0) break;
+        bxh_pool.n++;
+    }
+    return bxh_pool.n < T ? bxh_pool.n : T;
+}
+
+/* Under `call`: runs fn(arg, tid) on pool threads 0..T-1 and waits. */
+void blasx_numa_pool_dispatch(int T, bxh_fn_t fn, void *arg) {
+    pthread_mutex_lock(&bxh_pool.m);
+    bxh_pool.fn = fn;
+    bxh_pool.arg = arg;
+    bxh_pool.active = T;
+    bxh_pool.remaining = T;
+    bxh_pool.gen++;
+    pthread_cond_broadcast(&bxh_pool.wake);
+    while (bxh_pool.remaining > 0) pthread_cond_wait(&bxh_pool.done, &bxh_pool.m);
+    pthread_mutex_unlock(&bxh_pool.m);
+}
+
+void blasx_numa_pool_where(int t, int *cpu, int *node) { *cpu = bxh_pool.cpu[t], *node = bxh_pool.node[t]; }
+
+void blasx_numa_finalize(void) {
+    if (bxh_in_pool || bxh_reserved) return; /* a pool thread cannot join itself; a holder would wait on itself */
+    pthread_mutex_lock(&bxh_pool.call);
+    pthread_mutex_lock(&bxh_pool.m);
+    bxh_pool.quit = 1;
+    pthread_cond_broadcast(&bxh_pool.wake);
+    pthread_mutex_unlock(&bxh_pool.m);
+    for (int t = 0; t < bxh_pool.n; t++) pthread_join(bxh_pool.th[t], NULL);
+    bxh_pool.n = 0;
+    bxh_free_buffers();
+    free(bxh_pool.bbuf);
+    bxh_pool.bbuf = NULL;
+    pthread_mutex_lock(&bxh_pool.m);
+    bxh_pool.quit = 0;
+    pthread_mutex_unlock(&bxh_pool.m);
+    pthread_mutex_unlock(&bxh_pool.call);
+}
+
+/* Threads a call asks for: 0 = one per usable core; bounded by the pool. */
+int blasx_numa_pool_threads(const blasx_numa_gemm_opts_t *o) {
+    int T = o ? o->threads : 0;
+    if (T <= 0) T = blasx_numa_usable_cores();
+    return T > BXH_MAXT ? BXH_MAXT : T;
+}
+
+/* Under `call`: packed-A buffers of at least abytes for threads < T, each
+ * on its thread's node, and the packed-B slots of at least bbytes of every
+ * node with pieces (npieces[node] > 0).  Buffers of an earlier, smaller
+ * size are dropped first (a process runs one variant: at most once).
+ * 0 on success. */
+static int bxh_buffers(int T, size_t abytes, size_t bbytes, const int *npieces) {
+    if (abytes > bxh_pool.abytes || bbytes > bxh_pool.bbytes) {
+        bxh_free_buffers();
+        bxh_pool.abytes = abytes > bxh_pool.abytes ? abytes : bxh_pool.abytes;
+        bxh_pool.bbytes = bbytes > bxh_pool.bbytes ? bbytes : bxh_pool.bbytes;
+    }
+    for (int t = 0; t < T; t++)
+        if (!bxh_pool.abuf[t] && !(bxh_pool.abuf[t] = bxh_alloc_on(bxh_pool.abytes, bxh_pool.node[t]))) return -1;
+    for (int nd = 0; nd < bxh_pool.nnodes; nd++) {
+        if (!npieces[nd]) continue;
+        for (int s = 0; s < BXH_NSLOT; s++) {
+            void **b = &bxh_pool.bbuf[nd * BXH_NSLOT + s];
+            if (!*b) *b = bxh_alloc_on(bxh_pool.bbytes, nd);
+            if (!*b) return -1;
+        }
+    }
+    return 0;
+}
+
+/* Thieves look at their own node first, then nodes by distance; within a
+ * node they start after themselves so that they spread over victims. */
+static void bxh_steal_order(int T, const int *tnode, int *victims, int *order) {
+    for (int t = 0; t < T; t++) {
+        int *v = victims + (size_t)t * (T - 1), nv = 0;
+        const int no = blasx_topo_nodes_by_distance(tnode[t], order);
+        for (int i = 0; i < no; i++)
+            for (int u = 1; u < T; u++)
+                if (tnode[(t + u) % T] == order[i]) v[nv++] = (t + u) % T;
+    }
+}
+
+/* Per-call arrays of the scheduler, in one allocation (*mem, freed by the
+ * caller): counters, then the nodes, victims and pieces. */
+int blasx_numa_pool_plan(int T, int d, size_t abytes, size_t bbytes, bxh_job_t *J, void **mem) {
+    const int nodes = bxh_pool.nnodes;
+    const size_t nctr = (size_t)T + (size_t)T * (d > 0 ? d : 1) + BXH_NSLOT + (size_t)nodes +
+                        (size_t)nodes * BXH_NSLOT;
+    const size_t ints = (size_t)T + (size_t)T * (T > 1 ? T - 1 : 1) + (size_t)nodes * 2;
+    const size_t bytes = nctr * sizeof(bxh_ctr_t) + ints * sizeof(int);
+    *mem = aligned_alloc(BXH_LINE, (bytes + BXH_LINE - 1) / BXH_LINE * BXH_LINE);
+    if (!*mem) return -1;
+    bxh_ctr_t *ctr = *mem;
+    int *tnode = (int *)(ctr + nctr), *victims = tnode + T;
+    int *npieces = victims + (size_t)T * (T > 1 ? T - 1 : 1), *order = npieces + nodes;
+    for (size_t i = 0; i < nctr; i++) atomic_init(&ctr[i].v, 0);
+    for (int i = 0; i < nodes; i++) npieces[i] = 0;
+    for (int t = 0; t < T; t++) {
+        tnode[t] = bxh_pool.node[t];
+        npieces[bxh_pool.node[t]] += blasx_cfg.numa.pack_pieces;
+    }
+    if (bxh_buffers(T, abytes, bbytes, npieces) != 0) return -1;
+    bxh_steal_order(T, tnode, victims, order);
+    bxh_ctr_t *c = ctr;
+    J->dyn_next = c, c += T;
+    J->dyn_done = c, c += (size_t)T * (d > 0 ? d : 1);
+    for (size_t i = 0; i < (size_t)T * (d > 0 ? d : 1); i++) atomic_init(&J->dyn_done[i].v, -1);
+    J->tasks_done = c, c += BXH_NSLOT;
+    J->pack_claim = c, c += nodes;
+    J->pack_done = c;
+    J->tnode = tnode;
+    J->victims = victims;
+    J->npieces = npieces;
+    J->nslot = BXH_NSLOT;
+    J->bbuf = bxh_pool.bbuf;
+    J->abuf = bxh_pool.abuf;
+    return 0;
+}
+
+/* ---- first touch ------------------------------------------------------ */
+typedef struct {
+    char *p;
+    size_t bytes;
+    int T;
+} bxh_touch_t;
+
+static void bxh_touch_run(void *arg, int tid) {
+    const bxh_touch_t *t = arg;
+    const size_t lo = t->bytes * (size_t)tid / (size_t)t->T, hi = t->bytes * (size_t)(tid + 1) / (size_t)t->T;
+    memset(t->p + lo, 0, hi - lo);
+}
+
+void blasx_numa_first_touch(void *p, size_t bytes, int threads) {
+    blasx_numa_gemm_opts_t o = {.threads = threads};
+    int T = blasx_numa_pool_threads(&o);
+    if (!blasx_numa_pool_enter()) {
+        memset(p, 0, bytes);
+        return;
+    }
+    T = blasx_numa_pool_grow(T);
+    if (T < 1) {
+        blasx_numa_pool_leave();
+        memset(p, 0, bytes);
+        return;
+    }
+    bxh_touch_t t = {p, bytes, T};
+    blasx_numa_pool_dispatch(T, bxh_touch_run, &t);
+    blasx_numa_pool_leave();
+}
+
+/* ---- any parallel work (numa/parallel_l3.c) --------------------------- */
+typedef struct {
+    void (*fn)(void *arg, int tid, int T);
+    void *arg;
+    int T;
+} bxh_run_t;
+
+static void bxh_run_one(void *arg, int tid) {
+    const bxh_run_t *r = arg;
+    r->fn(r->arg, tid, r->T);
+}
+
+int blasx_numa_run(int threads, void (*fn)(void *arg, int tid, int T), void *arg) {
+    blasx_numa_gemm_opts_t o = {.threads = threads};
+    int T = blasx_numa_pool_threads(&o);
+    if (T < 2 || !blasx_numa_pool_enter()) return 0;
+    T = blasx_numa_pool_grow(T);
+    if (T < 2) {
+        blasx_numa_pool_leave();
+        return 0;
+    }
+    bxh_run_t r = {fn, arg, T};
+    blasx_numa_pool_dispatch(T, bxh_run_one, &r);
+    blasx_numa_pool_leave();
+    return T;
+}
+
+int blasx_numa_run_split(int64_t units, int64_t work, int64_t work_min, void (*fn)(void *arg, int tid, int T),
+                         void *arg) {
+    int64_t th = blasx_min64(units, work / (work_min > 0 ? work_min : 1));
+    if (th < 2) return 0;
+    th = blasx_min64(th, blasx_numa_usable_cores());
+    return th >= 2 ? blasx_numa_run((int)th, fn, arg) : 0;
+}
+
