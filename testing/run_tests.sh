@@ -8,7 +8,10 @@
 #                 `make -j2 <stage>`, counted as one test each;
 #   bazel         `bazel test //...` offline, each test target counted as one
 #                 (a build failure without a failed target counts as one);
-#                 the "netlib" tagged testers are left to the make stages.
+#                 the "netlib" tagged testers are left to the make stages;
+#   bazel-consumer  testing/run_bazel_consumer.sh: another workspace builds
+#                 and runs a program on @blasx//:blasx offline, and --copt
+#                 reaches blasx_build_info() (skipped without Bazel).
 # Prints one line per stage, then the final line "N passed, M failed" over
 # all stages; exits non-zero if anything failed.
 #
@@ -57,7 +60,7 @@ count() {    # count NAME PASSED FAILED NOTE
 
 make_stages=$(make --no-print-directory -s print-test-stages 2>/dev/null)
 [ -n "$make_stages" ] || make_stages="unit isa-paths symbols house netlib lapack sim scalapack sanitize dropin nonuma vendor"
-STAGES=${STAGES:-"$make_stages bazel"}
+STAGES=${STAGES:-"$make_stages bazel bazel-consumer"}
 echo "stages: $STAGES"
 
 # ---- make stages: each its own `make`, so one failing does not stop the rest
@@ -93,8 +96,21 @@ bazel_stage() {
   count bazel "$bp" "$bf" "$bp passed, $bf failed ($((SECONDS - t0)) s, exit $rc)"
 }
 
+# ---- another Bazel workspace using blasx offline (testing/run_bazel_consumer.sh)
+bazel_consumer_stage() {
+  local t0=$SECONDS log; log=$(mktemp)
+  echo "=== bazel-consumer"
+  bash testing/run_bazel_consumer.sh 2>&1 | tee "$log"
+  if [ "${PIPESTATUS[0]}" -ne 0 ]; then
+    count bazel-consumer 0 1 "FAILED ($((SECONDS - t0)) s)"; failures+=("bazel-consumer")
+  elif grep -q '^bazel_consumer: SKIP' "$log"; then count bazel-consumer 0 0 "skipped (no bazel)"
+  else count bazel-consumer 1 0 "PASSED ($((SECONDS - t0)) s)"; fi
+  rm -f "$log"
+}
+
 for st in $STAGES; do
   if [ "$st" = bazel ]; then bazel_stage
+  elif [ "$st" = bazel-consumer ]; then bazel_consumer_stage
   elif printf '%s\n' $make_stages | grep -qxF "$st"; then make_stage "$st"
   else
     echo "=== $st: no such stage (make stages: $make_stages; and bazel)"
