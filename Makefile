@@ -254,12 +254,13 @@ netlib: $(BUILD)/libblasx.so $(BUILD)/tiny/libblasx.so
 	$(PARTS_END)
 
 # The GPU-worker path on simulated GPUs (CI has none): 1, 2 and 3 devices
-# of 16 KiB each (tiles must be evicted), the tiny-tile build, the randomized
+# of 16 KiB each (tiles must be evicted; the GPU test also on 4), the tiny-tile build, the randomized
 # tests and the Netlib testers (their Debian input sets); 1 and 3 devices
 # also with pageable copies staged through pinned buffers; the GPU test
 # again with the second cache level (peer copies) off, without the copy
 # stream, without panel copies, with panels split on the copy stream, with
-# GEMM's K loops in order (not rotated), with the CPU team and its strip, and
+# GEMM's K loops in order (not rotated), on 3 GPUs without their share
+# (gpu_rs.c), with the CPU team and its strip, and
 # with GEMM's tall tiles; the device memory shared with the program (GPU
 # pools, idle release: test_gpu_share, on devices of 64 MiB) on 1-3 devices.
 SIM_ENV = BLASX_SIM_MEM_KB=16 NETLIB_SETS=debian
@@ -289,6 +290,8 @@ sim: $(BUILD)/tiny/test_api $(BUILD)/tiny/test_gpu $(BUILD)/tiny/test_errors $(B
 	  BLASX_STAGE_PAGEABLE=$$((g % 2)) BLASX_SIM_GPUS=$$g $(SIM_ENV) bash testing/run_unit.sh $(BUILD)/tiny/test_api $(BUILD)/tiny/test_gpu $(BUILD)/tiny/test_errors $(BUILD)/tiny/test_naninf $(BUILD)/tiny/test_lapack $(BUILD)/tiny/test_async || $(call PART_FAILED,unit tests on $$g GPUs); \
 	  BLASX_SIM_GPUS=$$g $(SIM_ENV) bash testing/netlib/run_netlib.sh $(abspath $(BUILD)/tiny/libblasx.so) sim$$g || $(call PART_FAILED,netlib on $$g GPUs); \
 	done
+	echo "=== 4 simulated GPUs: the GPU worker (stealing and each GPU's share over four)"
+	BLASX_SIM_GPUS=4 $(SIM_ENV) bash testing/run_unit.sh $(BUILD)/tiny/test_gpu || $(call PART_FAILED,test_gpu on 4 GPUs)
 	echo "=== 1 and 3 simulated GPU(s): factorizations from order 8 on the GPUs (Cholesky in block columns on all of them; then whole on one)"
 	for g in 1 3; do BLASX_LAPACK_GPU_MIN_N=8 BLASX_SIM_GPUS=$$g $(SIM_ENV) bash testing/run_unit.sh $(BUILD)/tiny/test_lapack || $(call PART_FAILED,test_lapack from order 8 on $$g GPUs); done
 	BLASX_LAPACK_CHOL_PANELS=1 BLASX_LAPACK_GPU_MIN_N=8 BLASX_SIM_GPUS=1 $(SIM_ENV) bash testing/run_unit.sh $(BUILD)/tiny/test_lapack || $(call PART_FAILED,test_lapack Cholesky whole on 1 GPU)
@@ -297,12 +300,13 @@ sim: $(BUILD)/tiny/test_api $(BUILD)/tiny/test_gpu $(BUILD)/tiny/test_errors $(B
 	  { cat $(BUILD)/tiny/ooc_fault.log; $(call PART_FAILED,out-of-core fault at op $$k on $$g GPUs); }; done; done
 	echo "=== 2 simulated GPU(s), second cache level off"
 	BLASX_L2_CACHE=0 BLASX_SIM_GPUS=2 $(SIM_ENV) bash testing/run_unit.sh $(BUILD)/tiny/test_gpu || $(call PART_FAILED,L2 off)
-	echo "=== 2 simulated GPU(s): no copy stream (no panels either); panels off; panels split on the copy stream; GEMM's K loops in order; the CPU team with a 2-column strip"
+	echo "=== 2 simulated GPU(s): no copy stream (no panels either); panels off; panels split on the copy stream; GEMM's K loops in order; 3 GPUs without their share; the CPU team with a 2-column strip"
 	BLASX_COPY_STREAM=0 BLASX_SIM_GPUS=2 $(SIM_ENV) bash testing/run_unit.sh $(BUILD)/tiny/test_gpu || $(call PART_FAILED,no copy stream)
 	BLASX_PANEL=0 BLASX_SIM_GPUS=2 $(SIM_ENV) bash testing/run_unit.sh $(BUILD)/tiny/test_gpu || $(call PART_FAILED,panels off)
 	BLASX_SPLIT_STREAM=0 BLASX_SIM_GPUS=2 $(SIM_ENV) bash testing/run_unit.sh $(BUILD)/tiny/test_gpu || $(call PART_FAILED,no split stream)
 	BLASX_SPLIT_STREAM=0 BLASX_SIM_GPUS=2 bash testing/run_unit.sh $(BUILD)/tiny/test_trace || $(call PART_FAILED,test_trace without split stream)
 	BLASX_K_ROTATE=0 BLASX_SIM_GPUS=2 $(SIM_ENV) bash testing/run_unit.sh $(BUILD)/tiny/test_gpu $(BUILD)/tiny/test_api || $(call PART_FAILED,K loops in order)
+	BLASX_GPU_SHARE=0 BLASX_SIM_GPUS=3 $(SIM_ENV) bash testing/run_unit.sh $(BUILD)/tiny/test_gpu $(BUILD)/tiny/test_api || $(call PART_FAILED,GPUs without their share)
 	BLASX_CPU_TEAM=1 BLASX_CPU_STRIP=2 BLASX_SIM_GPUS=2 $(SIM_ENV) bash testing/run_unit.sh $(BUILD)/tiny/test_gpu $(BUILD)/tiny/test_api || $(call PART_FAILED,CPU team with a strip)
 	echo "=== 2 simulated GPU(s) of 64 MiB, tiles of 270 (BLASX_TILE): diagonal SYRK-family tiles go back as direct blocks and staged 135-row diagonal blocks (tri_wb)"
 	BLASX_TILE=270 BLASX_SIM_GPUS=2 BLASX_SIM_MEM_KB=65536 $(BUILD)/tiny/test_gpu 300 > $(BUILD)/tiny/test_gpu_270.log 2>&1 && tail -n 1 $(BUILD)/tiny/test_gpu_270.log || \

@@ -20,7 +20,7 @@
  *   bench_harness [--cases LIST] [--gpus LIST] [--sizes LIST] [--xt-dims LIST]
  *                 [--reps R] [--big-reps R] [--no-xt] [--no-blasx] [--csv PATH]
  *                 [--bw-mib MiB] [--tri-bytes] [--xt-prune F] [--xt-max-blocks B]
- *                 [--cpu-worker] [--no-k-rotate] [--list] [--help]
+ *                 [--cpu-worker] [--no-k-rotate] [--no-share] [--list] [--help]
  *   LIST items are comma-separated.  Case names: dgemm (square, sizes
  *   4096..32768), dgemm_shapes (M=N=32768 K=4096 and M=4096 N=K=32768),
  *   sgemm (32768), small (DGEMM 256/512/1024 with the CPU / in-core+transfer
@@ -42,6 +42,8 @@
  *   summary at the end.
  *   --no-k-rotate adds, for GEMM cases on several GPUs, the same run with
  *   the tasks' K loops in order (row blasx_nokr; plan.h k_rotate).
+ *   --no-share adds, for every case on several GPUs, the same run with each
+ *   GPU taking ready tasks up to its slots (row blasx_nosh; gpu_rs.c).
  *   --gpus lists GPU counts (devices 0..g-1); counts above the node's are
  *   skipped.  --list prints the plan and exits (no GPU needed).
  *   Without a CUDA GPU (or built without CUDA) it prints one SKIP line and
@@ -124,7 +126,7 @@
 #include <unistd.h>
 
 #include "blasx/blasx.h"
-#include "internal/base/settings.h" /* blasx_settings_set_tile_m / _k_rotate (--tile-m, --no-k-rotate): linked from libblasx.a */
+#include "internal/base/settings.h" /* blasx_settings_set_tile_m / _k_rotate / _gpu_share (--tile-m, --no-k-rotate, --no-share): linked from libblasx.a */
 
 #ifdef BLASX_HAVE_CUDA
 #include <cublasXt.h>
@@ -161,7 +163,7 @@ static struct {
     int nsizes;
     int xt_dims[MAXL], nxt_dims;
     int reps, big_reps;
-    int no_xt, no_blasx, tri_bytes, list, cpu_worker, no_k_rotate, pageable;
+    int no_xt, no_blasx, tri_bytes, list, cpu_worker, no_k_rotate, no_share, pageable;
     int64_t tile_m[MAXL];
     int ntile_m;
     const char *csv;
@@ -369,6 +371,8 @@ static void usage(void) {
          "               blasx_pg) and blasx's staging (blasx_pgs); --pageable-staged: only blasx_pgs\n"
          "  --no-k-rotate  GEMM cases on several GPUs: also run blasx with the K loops in order (row\n"
          "               blasx_nokr; the plain row has them rotated, BLASX_K_ROTATE)\n"
+         "  --no-share   cases on several GPUs: also run blasx with each GPU taking ready tasks up to its\n"
+         "               slots (row blasx_nosh; the plain row holds each GPU to its share, BLASX_GPU_SHARE)\n"
          "  --tile-m     GEMM cases: also run blasx with tall tiles of each of these rows pinned (0: square\n"
          "               tiles; rows blasx_tm<rows>; the plain blasx row has the tile model's choice)\n"
          "  --csv        output CSV (default bench_harness.csv); --list: print the plan and exit");
@@ -420,6 +424,7 @@ static int parse_args(int argc, char **argv) {
         else if (!strcmp(a, "--list")) O.list = 1;
         else if (!strcmp(a, "--cpu-worker")) O.cpu_worker = 1;
         else if (!strcmp(a, "--no-k-rotate")) O.no_k_rotate = 1;
+        else if (!strcmp(a, "--no-share")) O.no_share = 1;
         else if (!strcmp(a, "--pageable")) O.pageable = 1;
         else if (!strcmp(a, "--pageable-staged")) O.pageable = 2;
         else if (!strcmp(a, "--tile-m")) {
@@ -1500,6 +1505,12 @@ static void run_case(const case_t *c, const int *gl, int ng) {
             int was = blasx_settings_set_k_rotate(0);
             ntm += run_variant(c, g, &tmr[ntm], tb);
             blasx_settings_set_k_rotate(was);
+        }
+        if (bok && O.no_share && g > 1) {
+            tmr[ntm] = row_new(c, g, "blasx_nosh");
+            int was = blasx_settings_set_gpu_share(0);
+            ntm += run_variant(c, g, &tmr[ntm], tb);
+            blasx_settings_set_gpu_share(was);
         }
         if (!O.no_xt) run_xt(c, g, xrows, &nx, &bi, bok);
         double txt = bi >= 0 ? xrows[bi].t : 0;

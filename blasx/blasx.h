@@ -101,6 +101,7 @@ typedef struct {
     int64_t l1_hits, l1_misses, evictions; /* the GPU's tile cache */
     int64_t l2_hits;       /* L1 misses served by a peer GPU */
     int64_t l2_misses;     /* L1 misses served by the host */
+    int64_t held_max;      /* the most tasks of one call it held at once (queued in its RS and running) */
 } blasx_gpu_stats_t;
 
 /* The link from GPU `peer` to GPU `gpu` as blasx sees it. */

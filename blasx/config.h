@@ -323,6 +323,9 @@ _Static_assert(BLASX_CFG_CPU_ZKC >= 1 && BLASX_CFG_CPU_CKC >= 1 && BLASX_CFG_CPU
 #ifndef BLASX_CFG_K_ROTATE
 #define BLASX_CFG_K_ROTATE 1 /* 1 = on several GPUs a tiled GEMM's tasks start their K loops at spread tiles, so each GPU loads its share of the shared op(A) tiles (plan.h) */
 #endif
+#ifndef BLASX_CFG_GPU_SHARE
+#define BLASX_CFG_GPU_SHARE 1 /* 1 = on several GPUs a GPU holds (queued and running) at most its share of a call's open tasks, so no GPU hoards the few tasks of a small or dependent call (gpu_rs.c) */
+#endif
 #ifndef BLASX_CFG_SPLIT_STREAM
 #define BLASX_CFG_SPLIT_STREAM 1 /* 1 = a panel is split into its tiles on a stream of its own, so the copy stream goes on with the next host copy */
 #endif
@@ -552,6 +555,7 @@ static const blasx_config_t blasx_cfg = {
             .wb_stream = BLASX_CFG_WB_STREAM,
             .split_stream = BLASX_CFG_SPLIT_STREAM,
             .k_rotate = BLASX_CFG_K_ROTATE,
+            .share = BLASX_CFG_GPU_SHARE,
             .panel_tiles = BLASX_CFG_PANEL_TILES,
             .panel_piece_max = BLASX_CFG_PANEL_PIECE_MAX,
             .panel_piece_target = BLASX_CFG_PANEL_PIECE_TARGET,

@@ -176,6 +176,50 @@ static int thread_count(void) {
     return n;
 }
 
+/* The GPUs' fair share (gpu_rs.c): on G GPUs a GPU never holds more than
+ * ceil(open / G) tasks of a call, open being the tasks released and not
+ * complete.  A GEMM of few tasks (all ready at once) and a TRSM whose
+ * tasks come one per column of tiles (each waits for the tiles above it)
+ * bound open from above: tasks, and tile columns.  Without the share a
+ * GPU may take up to its streams plus RS slots of them (whether it does
+ * depends on which thread polls first, so only the bound is asserted).
+ * Results are checked by the run_ functions' residuals. */
+static void share_case(int which, int64_t m, int64_t n, int64_t k, int64_t open_max) {
+    const int ngpu = blasx_gpu_count();
+    if (which == 0) run_d(R_GEMM, "NN", m, n, k);
+    else run_d(R_TRSM, "LLNN", m, n, 0);
+    int64_t tasks = 0;
+    for (int g = 0; g < ngpu; g++) {
+        blasx_gpu_stats_t s;
+        if (blasx_last_call_stats(g, &s) != 0) continue;
+        int64_t cap = (open_max + ngpu - 1) / ngpu;
+        CHECK(s.held_max <= cap, "%s %lldx%lldx%lld on %d GPUs: GPU %d held %lld tasks at once, its share is %lld of "
+              "%lld", which ? "dtrsm" : "dgemm", (long long)m, (long long)n, (long long)k, ngpu, g,
+              (long long)s.held_max, (long long)cap, (long long)open_max);
+        tasks += s.tasks;
+    }
+    printf("test_gpu: share: %s %lldx%lldx%lld: %lld GPU tasks, at most %lld open\n", which ? "dtrsm" : "dgemm",
+           (long long)m, (long long)n, (long long)k, (long long)tasks, (long long)open_max);
+}
+
+static void share_test(void) {
+    const char *sh = getenv("BLASX_GPU_SHARE");
+    if (blasx_gpu_count() < 2 || !blasx_cfg.gpu.share || (sh && !strcmp(sh, "0")) || getenv("BLASX_TILE") ||
+        getenv("BLASX_TILE_M") || strcmp(blasx_gpus_backend_name(), "sim")) {
+        printf("test_gpu: share test skipped (2+ simulated GPUs, the share on, BLASX_TILE and BLASX_TILE_M unset)\n");
+        return;
+    }
+    int cpu_worker = blasx_set_cpu_worker(0); /* every task on a GPU: open counts only theirs */
+    const int64_t t = blasx_cfg.tile.d;
+    for (int r = 0; r < 4; r++) {
+        share_case(0, 2 * t, 3 * t, 5 * t, 6);         /* 6 tasks, all ready */
+        share_case(0, t + 1, 2 * t, 3 * t, 4);         /* 4, one of them a clipped row */
+        share_case(1, 4 * t, 4 * t, 0, 4);             /* 16 tasks, at most 4 (one per column) open */
+        share_case(1, 6 * t - 1, 3 * t + 2, 0, 4);     /* 24 tasks, 4 columns */
+    }
+    blasx_set_cpu_worker(cpu_worker);
+}
+
 /* Device faults (the backend's fail_after hook: simulated devices, or CUDA
  * in a test build) at many points of every routine, D and Z: each call
  * returns the right result (checked) or BLASX_ERR_DEVICE, never hangs; the
@@ -410,6 +454,7 @@ int main(int argc, char **argv) {
     printf("test_gpu: L2 level %s: %lld tiles (%lld bytes) came from peer GPUs\n", l2_on ? "on" : "off",
            (long long)l2, (long long)p2p);
     if (!dz) peer_test();
+    if (!dz) share_test();
     const char *mem = getenv("BLASX_SIM_MEM_KB");
     if (!strcmp(blasx_gpus_backend_name(), "sim") && mem && atoll(mem) <= 64)
         CHECK(ev > 0, "simulated memory of %s KiB but no eviction", mem);

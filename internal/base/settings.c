@@ -158,6 +158,8 @@ static void table_fill(void) {
     table[BLASX_SETTING_CPU_ISA].dflt_said = "auto, the best this CPU runs";
     INT_ENTRY(BLASX_SETTING_K_ROTATE, "BLASX_K_ROTATE", BLASX_SETTING_ONCE, 0, 1, blasx_cfg.gpu.k_rotate, "0, 1",
               "`cfg.gpu.k_rotate`", "0: on several GPUs a tiled GEMM's tasks run their K loops in order");
+    INT_ENTRY(BLASX_SETTING_GPU_SHARE, "BLASX_GPU_SHARE", BLASX_SETTING_ONCE, 0, 1, blasx_cfg.gpu.share, "0, 1",
+              "`cfg.gpu.share`", "0: on several GPUs a GPU takes ready tasks up to its slots, not only its share");
     INT_ENTRY(BLASX_SETTING_SMALL, "BLASX_SMALL", BLASX_SETTING_ONCE, 0, 2, blasx_cfg.small.mode, "0, 1, 2",
               "`cfg.small.mode`",
               "small calls: 0 the usual path; 1 that or whole on one GPU, whichever was measured faster; 2 a GPU "
@@ -278,6 +280,7 @@ static void read_once(void) {
     snap.small = (int)once_int[BLASX_SETTING_SMALL];
     snap.tile_m = once_int[BLASX_SETTING_TILE_M];
     snap.k_rotate = (int)once_int[BLASX_SETTING_K_ROTATE];
+    snap.gpu_share = (int)once_int[BLASX_SETTING_GPU_SHARE];
 }
 
 long long blasx_setting_int(int id) {
@@ -323,6 +326,12 @@ int blasx_settings_set_k_rotate(int on) {
     if (on != 0 && on != 1) return -1;
     pthread_once(&once, read_once);
     return atomic_exchange(&snap.k_rotate, on);
+}
+
+int blasx_settings_set_gpu_share(int on) {
+    if (on != 0 && on != 1) return -1;
+    pthread_once(&once, read_once);
+    return atomic_exchange(&snap.gpu_share, on);
 }
 
 int blasx_settings_set_small(int mode) {

@@ -41,6 +41,7 @@ typedef enum {
     BLASX_SETTING_WB_STREAM,
     BLASX_SETTING_PANEL,
     BLASX_SETTING_K_ROTATE,
+    BLASX_SETTING_GPU_SHARE,
     BLASX_SETTING_SPLIT_STREAM,
     BLASX_SETTING_SMALL,
     BLASX_SETTING_LAPACK,
@@ -114,6 +115,7 @@ typedef struct {
     _Atomic int small;       /* small-call mode (small_call.h) */
     _Atomic long long tile_m; /* -1: the tile model's; 0: square tiles */
     _Atomic int k_rotate;    /* several GPUs: GEMM K loops start at spread tiles */
+    _Atomic int gpu_share;   /* several GPUs: each holds at most its share of a call's open tasks */
 } blasx_settings_t;
 
 /* The snapshot of this process (built at the first call, thread-safely). */
@@ -126,6 +128,7 @@ BLASX_INTERNAL int blasx_settings_set_cpu_team(int on);
 BLASX_INTERNAL long long blasx_settings_set_cpu_strip(long long cols); /* < 0: from the rates */
 BLASX_INTERNAL long long blasx_settings_set_tile_m(long long rows);    /* < 0: the model's */
 BLASX_INTERNAL int blasx_settings_set_k_rotate(int on);
+BLASX_INTERNAL int blasx_settings_set_gpu_share(int on);
 BLASX_INTERNAL int blasx_settings_set_small(int mode);
 
 #endif

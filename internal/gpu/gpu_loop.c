@@ -27,8 +27,10 @@
  * memory (*stalled), or a failure status in *fail. */
 static int stream_take(blasx_gpu_t *g, gpu_stream_t *st, blasx_job_t *job, int *stalled, int *fail) {
     gpu_rs_entry_t e;
-    /* blasx_gpu_rs_fill drained the global queue first: an empty RS means stealing */
-    if (!blasx_gpu_rs_take(g, g, 0, &e, NULL) && !blasx_gpu_steal(g, job, &e)) return 0;
+    /* blasx_gpu_rs_fill drained the global queue first (up to this GPU's
+     * share): an empty RS means stealing, within the share */
+    if (!blasx_gpu_rs_take(g, g, 0, &e, NULL) && !(blasx_gpu_may_take(g, job) && blasx_gpu_steal(g, job, &e)))
+        return 0;
     int rc = blasx_gpu_task_start(g, st, e.job, e.task);
     if (rc == GPU_STALL) { /* no room for the output tile now: back into the RS */
         st->run.job = NULL;
@@ -37,6 +39,7 @@ static int stream_take(blasx_gpu_t *g, gpu_stream_t *st, blasx_job_t *job, int *
         return 0;
     }
     *fail = rc;
+    if (rc == 0) blasx_gpu_note_held(g, e.job);
     return rc == 0;
 }
 

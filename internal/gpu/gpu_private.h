@@ -195,6 +195,10 @@ BLASX_INTERNAL extern blasx_gpu_table_t blasx_gpu_table;
 
 /* Counts v into field of GPU g's cumulative counters and the job's. */
 #define GPU_COUNT(g, job, field, v) ((g)->ctr.field += (v), (job)->gctr[(g)->idx].field += (v))
+/* Raises field of both to at least v. */
+#define GPU_COUNT_MAX(g, job, field, v)                                                                               \
+    ((g)->ctr.field = (g)->ctr.field > (v) ? (g)->ctr.field : (v),                                                    \
+     (job)->gctr[(g)->idx].field = (job)->gctr[(g)->idx].field > (v) ? (job)->gctr[(g)->idx].field : (v))
 
 static inline blasx_tile_key_t gpu_tile_key(const blasx_job_t *job, blasx_tile_t t) {
     blasx_view_t v = blasx_job_host_view(job, t);
@@ -248,6 +252,10 @@ BLASX_INTERNAL void blasx_gpu_trace_free(blasx_gpu_t *g);
 
 /* gpu_rs.c: the reservation station. */
 BLASX_INTERNAL void blasx_gpu_rs_fill(blasx_gpu_t *g, blasx_job_t *job);
+/* 1 if g holds fewer of job's tasks than its share (gpu_rs.c); g's thread. */
+BLASX_INTERNAL int blasx_gpu_may_take(blasx_gpu_t *g, blasx_job_t *job);
+/* Counts how many of job's tasks g holds now into held_max; g's thread. */
+BLASX_INTERNAL void blasx_gpu_note_held(blasx_gpu_t *g, blasx_job_t *job);
 BLASX_INTERNAL int blasx_gpu_rs_take(blasx_gpu_t *g, blasx_gpu_t *scorer, int lowest, gpu_rs_entry_t *out,
                                      blasx_job_t *only);
 BLASX_INTERNAL void blasx_gpu_rs_put_back(blasx_gpu_t *g, gpu_rs_entry_t e);

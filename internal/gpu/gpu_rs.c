@@ -3,10 +3,17 @@
  * Role: up to cfg.gpu.rs_slots ready tasks taken from the job's global
  * queue; an idle stream starts the RS task of highest locality priority
  * (BLASX eq. 3), and with the global queue empty a GPU steals the
- * lowest-priority task from the fullest other RS.
+ * lowest-priority task from the fullest other RS.  On several GPUs
+ * (job->share) a GPU holds, in its RS and on its streams, at most its
+ * share ceil(open / share) of the job's open tasks: a call of few tasks,
+ * or a dependent one whose ready tasks come a few at a time (TRSM's
+ * column chains), would otherwise run entirely on the 4 streams and 8
+ * slots of whichever GPU polled first.
  *
  * Invariants: a task is in at most one RS (or on a stream, or done); the
- * RS entries are rs[0 .. rs_n - 1].
+ * RS entries are rs[0 .. rs_n - 1].  A GPU holding no task of a job may
+ * always take one (the share is at least 1), so sharing never stalls a
+ * call, also when a GPU counted in the share has failed.
  *
  * Threading: rs_lock guards the entries: the owner fills and takes, other
  * GPUs steal; rs_n is also read without it as a hint (steal's victim,
@@ -35,18 +42,55 @@ static int task_priority(blasx_gpu_t *g, blasx_job_t *job, int32_t t) {
     return p;
 }
 
+/* Tasks of job that g holds: in its RS and running on its streams
+ * (parked ones, with every step submitted, no longer count).  On g's
+ * thread (its streams), under rs_lock (its RS). */
+static int64_t held_locked(const blasx_gpu_t *g, const blasx_job_t *job) {
+    int64_t h = 0;
+    int n = atomic_load(&g->rs_n);
+    for (int i = 0; i < n; i++) h += g->rs[i].job == job;
+    for (int i = 0; i < g->nstreams; i++) h += g->st[i].run.job == job;
+    return h;
+}
+
+/* The most tasks of job one GPU may hold now. */
+static int64_t share_cap(blasx_job_t *job) {
+    if (job->share < 2) return INT64_MAX;
+    int64_t open = atomic_load(&job->open);
+    int64_t cap = (open + job->share - 1) / job->share;
+    return cap > 1 ? cap : 1;
+}
+
+int blasx_gpu_may_take(blasx_gpu_t *g, blasx_job_t *job) {
+    if (job->share < 2) return 1;
+    pthread_mutex_lock(&g->rs_lock);
+    int ok = held_locked(g, job) < share_cap(job);
+    pthread_mutex_unlock(&g->rs_lock);
+    return ok;
+}
+
+void blasx_gpu_note_held(blasx_gpu_t *g, blasx_job_t *job) {
+    pthread_mutex_lock(&g->rs_lock);
+    int64_t h = held_locked(g, job);
+    pthread_mutex_unlock(&g->rs_lock);
+    GPU_COUNT_MAX(g, job, held_max, h);
+}
+
 void blasx_gpu_rs_fill(blasx_gpu_t *g, blasx_job_t *job) {
     pthread_mutex_lock(&g->rs_lock);
     int n = atomic_load(&g->rs_n);
-    while (n < blasx_cfg.gpu.rs_slots) {
+    int64_t held = job->share > 1 ? held_locked(g, job) : 0, cap = share_cap(job);
+    while (n < blasx_cfg.gpu.rs_slots && held < cap) {
         /* a strip task (the CPU team's first choice) only into an empty RS */
         int32_t t = n == 0 ? blasx_job_take(job) : blasx_job_take_queued(job);
         if (t < 0) break;
         g->rs[n].job = job, g->rs[n].task = t;
-        n++;
+        n++, held++;
     }
     atomic_store(&g->rs_n, n);
+    held = held_locked(g, job);
     pthread_mutex_unlock(&g->rs_lock);
+    GPU_COUNT_MAX(g, job, held_max, held);
 }
 
 /* Removes the RS task of highest priority for scorer (lowest: of lowest),

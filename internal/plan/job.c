@@ -8,10 +8,14 @@ void blasx_job_complete(blasx_job_t *job, int32_t t, int st) {
     }
     const blasx_task_t *tk = &job->g.tasks[t];
     atomic_fetch_add(&job->flops_done, (int64_t)tk->flops);
+    /* open drops before the successors count in: it never exceeds the
+     * tasks released and not complete (gpu_rs.c's share bound) */
+    atomic_fetch_sub(&job->open, 1);
     int released = 0;
     for (int32_t i = 0; i < tk->nsucc; i++) {
         int32_t s = job->g.succ[tk->succ0 + i];
         if (atomic_fetch_sub(&job->npred[s], 1) == 1) {
+            atomic_fetch_add(&job->open, 1);
             blasx_queue_enqueue(&job->q, s);
             released = 1;
         }

@@ -47,6 +47,12 @@ typedef struct blasx_job {
     blasx_queue_t q;
     _Atomic int32_t *npred; /* unfinished predecessors per task */
     _Atomic int64_t remaining;
+    /* Tasks released (ready, taken or running) and not complete; with
+     * `share` GPUs (0: no sharing) a GPU holds at most ceil(open / share)
+     * of them (gpu_rs.c), so the few tasks of a small or dependent call
+     * spread over every GPU instead of filling the first one's streams. */
+    _Atomic int64_t open;
+    int share;
     _Atomic int status;
     _Atomic int refs;       /* pool threads currently inside the job */
     uint64_t epoch;         /* unique per job: tags the GPU cache entries it loads */

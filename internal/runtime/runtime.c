@@ -344,7 +344,7 @@ static int job_build(blasx_job_t *job) {
     atomic_init(&job->hand_head, 0), atomic_init(&job->hand_tail, 0);
     job->epoch = atomic_fetch_add(&rt.epoch, 1) + 1;
     /* The strip's tasks (GEMM: no predecessors) go to job->strip, not q. */
-    int64_t strip_col = job->g.strip_cols[BLASX_OPND_C] ? job->g.grid_cols[BLASX_OPND_C] - 1 : -1, ns = 0;
+    int64_t strip_col = job->g.strip_cols[BLASX_OPND_C] ? job->g.grid_cols[BLASX_OPND_C] - 1 : -1, ns = 0, nq = 0;
     if (strip_col >= 0) {
         job->strip = (int32_t *)malloc((size_t)job->g.grid_rows[BLASX_OPND_C] * sizeof(int32_t));
         if (!job->strip) return BLASX_ERR_NOMEM;
@@ -353,9 +353,9 @@ static int job_build(blasx_job_t *job) {
         const blasx_task_t *tk = &job->g.tasks[t];
         if (tk->npred != 0) continue;
         if (tk->out.tj == strip_col && tk->nsucc == 0) job->strip[ns++] = (int32_t)t;
-        else blasx_queue_enqueue(&job->q, (int32_t)t);
+        else blasx_queue_enqueue(&job->q, (int32_t)t), nq++;
     }
-    atomic_init(&job->strip_span, (uint64_t)ns << 32);
+    atomic_init(&job->strip_span, (uint64_t)ns << 32), atomic_init(&job->open, ns + nq);
     return 0;
 }
 
@@ -533,7 +533,7 @@ int blasx_runtime_execute(int prec, size_t esz, int64_t tile, const blasx_proble
     job.t_start = blasx_now();
     pthread_mutex_lock(&rt.lock);
     job.gpus = rt.ngpu_threads ? blasx_gpus_healthy() : 0; /* again: a GPU may have failed meanwhile */
-    atomic_init(&job.cpu_ok, job.gpus == 0);
+    job.share = job.gpus > 1 && blasx_settings()->gpu_share ? job.gpus : 0, atomic_init(&job.cpu_ok, job.gpus == 0);
     job.next = rt.jobs;
     rt.jobs = &job;
     rt.gen++;
