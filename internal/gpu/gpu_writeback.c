@@ -28,7 +28,11 @@
  * wholly inside it goes straight to the host (a 2-D copy), the two
  * diagonal halves recursively, down to blocks of r->tri_leaf rows, which
  * go to the stage buffer (blasx_gpu_task_finish copies their triangles):
- * the host thread then copies small triangles only, not a whole tile's. */
+ * the host thread then copies small triangles only, not a whole tile's.
+ * The stage holds them side by side as an R x leaf matrix (leaf block at
+ * rows o.., columns 0..): a few MiB of page-locked memory where the whole
+ * tile's 128 MiB took the driver tens of milliseconds to pin, stalling
+ * every GPU of the process meanwhile. */
 /* The block of the triangle of order n at (o, o) that lies wholly inside
  * it once halved at h: rows [r0, r0 + nr) x columns [c0, c0 + nc). */
 static void tri_inner(char uplo, int64_t o, int64_t n, int64_t h, int64_t *r0, int64_t *c0, int64_t *nr, int64_t *nc) {
@@ -43,8 +47,8 @@ static int tri_wb(blasx_gpu_t *g, gpu_task_t *r, char uplo, int64_t o, int64_t n
     int64_t R = k->rows;
     if (n <= r->tri_leaf) {
         blasx_shape_t sh = {n, n, R, esz};
-        size_t off = (size_t)(o + o * R) * esz;
-        return be->copy_d2h(r->on->s, (char *)r->stage + off, R, r->out->dev + off, R, sh);
+        return be->copy_d2h(r->on->s, (char *)r->stage + (size_t)o * esz, R, r->out->dev + (size_t)(o + o * R) * esz,
+                            R, sh);
     }
     int64_t h = n / 2;
     BLASX_TRY(tri_wb(g, r, uplo, o, h));
@@ -78,11 +82,12 @@ static void tri_unstage(gpu_task_t *r, char uplo, int64_t o, int64_t n) {
         tri_unstage(r, uplo, o + h, n - h);
         return;
     }
+    const int64_t c0 = r->tri_leaf > 0 ? o : 0; /* leaf blocks: stage column j - o */
     for (int64_t j = o; j < o + n; j++) {
         int64_t i0 = uplo == 'L' ? j : o, i1 = uplo == 'U' ? j + 1 : o + n;
         if (i1 > i0)
             memcpy((char *)k->host + (size_t)(i0 + j * k->ld) * esz,
-                   (char *)r->stage + (size_t)(i0 + j * k->rows) * esz, (size_t)(i1 - i0) * esz);
+                   (char *)r->stage + (size_t)(i0 + (j - c0) * k->rows) * esz, (size_t)(i1 - i0) * esz);
     }
 }
 
@@ -100,10 +105,11 @@ static int wb_issue(blasx_gpu_t *g, gpu_task_t *r) {
     r->tri_leaf = 0;
     if (r->tri && k->rows == k->cols && blasx_cfg.gpu.tri_wb_leaf > 0 && k->rows > blasx_cfg.gpu.tri_wb_leaf &&
         blasx_gpu_operand_pinned(g, r->job, tk->out.opnd)) {
-        BLASX_TRY(blasx_gpu_pinned_grow(be, &r->stage, &r->stage_bytes, r->out->bytes));
+        const int64_t leaf = blasx_cfg.gpu.tri_wb_leaf;
+        BLASX_TRY(blasx_gpu_pinned_grow(be, &r->stage, &r->stage_bytes, (size_t)(k->rows * leaf) * k->esz));
         const blasx_step_t *s0 = &r->job->g.steps[tk->step0];
         int tr = blasx_gpu_trace_begin(g, r->on);
-        r->tri_leaf = blasx_cfg.gpu.tri_wb_leaf;
+        r->tri_leaf = leaf;
         r->d2h = 1; /* from here a failure may leave the host triangle half written */
         BLASX_TRY(tri_wb(g, r, s0->o[0], 0, k->rows));
         blasx_gpu_trace_end(g, r->on, r, tr, "D2H (triangle)", "d2h", r->job, tk->out,
