@@ -9,6 +9,7 @@
 #   bash benchmarks/run_scaling.sh OUTDIR [SIZES] [bench_harness options...]
 #     SIZES  comma list (default 16384); 16384 also brings DGEMM 8192
 #     env    GPUS=1,2   TRACE=0|1   CASES (default the reference routines)
+#            COMMIT (recorded in machine.log; a device copy may carry a stale .git)
 #   e.g. GPUS=1,2 TRACE=1 bash benchmarks/run_scaling.sh out 16384 --no-xt --no-share
 set -u
 out=${1:?usage: run_scaling.sh OUTDIR [SIZES] [bench_harness options...]}
@@ -18,7 +19,7 @@ gpus=${GPUS:-1,2}
 routines=${CASES:-dgemm,dsymm,dsyrk,dsyr2k,dtrmm,dtrsm,zgemm,zherk}
 mkdir -p "$out"
 make -j"$(nproc)" BUILD=build harness > "$out/build.log" 2>&1 || { tail -n 20 "$out/build.log"; exit 1; }
-{ git log --oneline -1 2>/dev/null || echo "(no git history here)"; nvidia-smi --query-gpu=index,name --format=csv,noheader; } \
+{ echo "commit: ${COMMIT:-$(git log --oneline -1 2>/dev/null || echo "unknown: set COMMIT")}"; nvidia-smi --query-gpu=index,name --format=csv,noheader; } \
   > "$out/machine.log" 2>&1
 rc=0
 for n in ${sizes//,/ }; do

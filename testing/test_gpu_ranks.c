@@ -122,8 +122,13 @@ static void end_to_end(void) {
     blasx_gpu_t *gpu = blasx_gpu_get(0);
     size_t fb = 0, total = 0;
     if (gpu && gpu->be->mem_info(gpu->dev, &fb, &total) == 0) {
-        /* 4 ranks on 2 simulated GPUs share 2 each; on one real GPU, 4 */
-        const size_t share = strcmp(blasx_gpus_backend_name(), "sim") ? 4 : 2;
+        /* 4 ranks on 2 simulated GPUs share 2 each; on D real GPUs as
+         * blasx_gpu_rank_devices (checked above) divides them */
+        size_t share = 2;
+        int ndev = 0, lst[BLASX_CFG_MAX_GPUS], sh = 0;
+        if (strcmp(blasx_gpus_backend_name(), "sim") && gpu->be->count && gpu->be->count(&ndev) == 0 &&
+            blasx_gpu_rank_devices(ndev, lst, BLASX_CFG_MAX_GPUS, &sh) > 0)
+            share = (size_t)sh;
         const size_t want = blasx_pool_pct(total, blasx_cfg.gpu.gpu_mem_pct) / share;
         /* the pool rounds its cap down to its allocation unit */
         CHECK(gpu->pool.cap <= want && gpu->pool.cap + 65536 > want, "pool cap %zu, expected the default over %zu: %zu",
