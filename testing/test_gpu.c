@@ -212,10 +212,10 @@ static void share_test(void) {
     int cpu_worker = blasx_set_cpu_worker(0); /* every task on a GPU: open counts only theirs */
     const int64_t t = blasx_cfg.tile.d;
     for (int r = 0; r < 4; r++) {
-        share_case(0, 2 * t, 3 * t, 5 * t, 6);         /* 6 tasks, all ready */
-        share_case(0, t + 1, 2 * t, 3 * t, 4);         /* 4, one of them a clipped row */
-        share_case(1, 4 * t, 4 * t, 0, 4);             /* 16 tasks, at most 4 (one per column) open */
-        share_case(1, 6 * t - 1, 3 * t + 2, 0, 4);     /* 24 tasks, 4 columns */
+        share_case(0, 2 * t, 3 * t, 5 * t, 6);     /* 6 tasks, all ready */
+        share_case(0, t + 1, 2 * t, 3 * t, 4);     /* 4, one of them a clipped row */
+        share_case(1, 4 * t, 4 * t, 0, 4);         /* 16 tasks, at most 4 (one per column) open */
+        share_case(1, 6 * t - 1, 3 * t + 2, 0, 4); /* 24 tasks, 4 columns */
     }
     blasx_set_cpu_worker(cpu_worker);
 }

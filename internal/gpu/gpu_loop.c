@@ -29,8 +29,11 @@ static int stream_take(blasx_gpu_t *g, gpu_stream_t *st, blasx_job_t *job, int *
     gpu_rs_entry_t e;
     /* blasx_gpu_rs_fill drained the global queue first (up to this GPU's
      * share): an empty RS means stealing, within the share */
-    if (!blasx_gpu_rs_take(g, g, 0, &e, NULL) && !(blasx_gpu_may_take(g, job) && blasx_gpu_steal(g, job, &e)))
-        return 0;
+    int stolen = 0;
+    if (!blasx_gpu_rs_take(g, g, 0, &e, NULL)) {
+        if (!blasx_gpu_may_take(g, job) || !blasx_gpu_steal(g, job, &e)) return 0;
+        stolen = 1;
+    }
     int rc = blasx_gpu_task_start(g, st, e.job, e.task);
     if (rc == GPU_STALL) { /* no room for the output tile now: back into the RS */
         st->run.job = NULL;
@@ -39,7 +42,7 @@ static int stream_take(blasx_gpu_t *g, gpu_stream_t *st, blasx_job_t *job, int *
         return 0;
     }
     *fail = rc;
-    if (rc == 0) blasx_gpu_note_held(g, e.job);
+    if (rc == 0 && stolen) blasx_gpu_note_held(g, e.job); /* from its own RS: held unchanged */
     return rc == 0;
 }
 

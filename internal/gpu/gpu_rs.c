@@ -78,8 +78,8 @@ void blasx_gpu_note_held(blasx_gpu_t *g, blasx_job_t *job) {
 
 void blasx_gpu_rs_fill(blasx_gpu_t *g, blasx_job_t *job) {
     pthread_mutex_lock(&g->rs_lock);
-    int n = atomic_load(&g->rs_n);
-    int64_t held = job->share > 1 ? held_locked(g, job) : 0, cap = share_cap(job);
+    int n = atomic_load(&g->rs_n), n0 = n;
+    int64_t held = held_locked(g, job), cap = share_cap(job);
     while (n < blasx_cfg.gpu.rs_slots && held < cap) {
         /* a strip task (the CPU team's first choice) only into an empty RS */
         int32_t t = n == 0 ? blasx_job_take(job) : blasx_job_take_queued(job);
@@ -88,9 +88,8 @@ void blasx_gpu_rs_fill(blasx_gpu_t *g, blasx_job_t *job) {
         n++, held++;
     }
     atomic_store(&g->rs_n, n);
-    held = held_locked(g, job);
     pthread_mutex_unlock(&g->rs_lock);
-    GPU_COUNT_MAX(g, job, held_max, held);
+    if (n > n0) GPU_COUNT_MAX(g, job, held_max, held);
 }
 
 /* Removes the RS task of highest priority for scorer (lowest: of lowest),
