@@ -426,6 +426,9 @@ _Static_assert(BLASX_CFG_CPU_ZKC >= 1 && BLASX_CFG_CPU_CKC >= 1 && BLASX_CFG_CPU
 #ifndef BLASX_CFG_LAPACK_TEAM_MIN_N
 #define BLASX_CFG_LAPACK_TEAM_MIN_N 24576 /* order (complex: this / 1.59, the same flops); a Cholesky or LU this large goes to every free GPU */
 #endif
+#ifndef BLASX_CFG_LAPACK_TEAM_PEER_PANELS
+#define BLASX_CFG_LAPACK_TEAM_PEER_PANELS 16 /* block columns per GPU of a Cholesky team whose finished columns stay on their GPUs for peer copies; 0: through host memory */
+#endif
 #ifndef BLASX_CFG_PBLAS_KB
 #define BLASX_CFG_PBLAS_KB 4096 /* columns; PBLAS's panel width (pilaenv_) under ScaLAPACK: each rank's local GEMMs get this depth, not 32 */
 #endif
@@ -598,6 +601,7 @@ static const blasx_config_t blasx_cfg = {
             .ooc_min_w = BLASX_CFG_LAPACK_OOC_MIN_W,
             .chol_panels = BLASX_CFG_LAPACK_CHOL_PANELS,
             .team_min_n = BLASX_CFG_LAPACK_TEAM_MIN_N,
+            .team_peer_panels = BLASX_CFG_LAPACK_TEAM_PEER_PANELS,
             .pblas_kb = BLASX_CFG_PBLAS_KB,
             .pblas_aux = BLASX_CFG_PBLAS_AUX,
             .madd_par_min = BLASX_CFG_PBLAS_MADD_PAR_MIN,

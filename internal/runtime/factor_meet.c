@@ -90,6 +90,26 @@ int blasx_fc_team_ended(fc_team_t *t) {
     return q;
 }
 
+void blasx_fc_team_pan_ready(fc_team_t *t, int64_t i, const fc_pan_t *where) {
+    pthread_mutex_lock(&t->lock);
+    if (t->pan && i >= 0 && i < t->npan) {
+        t->pan[i] = *where;
+        t->pan[i].ready = 1;
+    }
+    pthread_cond_broadcast(&t->cond);
+    pthread_mutex_unlock(&t->lock);
+}
+
+int blasx_fc_team_pan_wait(fc_team_t *t, int64_t i, fc_pan_t *out) {
+    pthread_mutex_lock(&t->lock);
+    int ok = t->pan && i >= 0 && i < t->npan;
+    while (ok && !t->pan[i].ready && !t->quit) pthread_cond_wait(&t->cond, &t->lock);
+    int st = ok && t->pan[i].ready && !t->quit ? 0 : FC_QUIT;
+    if (st == 0) *out = t->pan[i];
+    pthread_mutex_unlock(&t->lock);
+    return st;
+}
+
 void blasx_fc_team_quit(fc_team_t *t, int64_t info) {
     pthread_mutex_lock(&t->lock);
     if (info > 0 && t->info == 0) t->info = info;

@@ -121,9 +121,21 @@ BLASX_INTERNAL int blasx_fc_close(fc_t *f, int dev_st);
  * positive -- a NaN there, which cuSOLVER's upper path lets through. */
 BLASX_INTERNAL int64_t blasx_fc_chol_info(const fc_t *f, int prec, int64_t n);
 
+/* Where a finished Cholesky panel lies on its owner's GPU (a team in
+ * peer mode): its block (rows from its diagonal on, ld pld) and the event
+ * its solve recorded; ready once both are set. */
+typedef struct {
+    uintptr_t base;
+    int64_t pld;
+    blasx_event_t ev;
+    int dev, ready;
+} fc_pan_t;
+
 /* A Cholesky or an LU shared by the GPUs of a team (factor_team.c): block columns
  * dealt round robin; a member reads another's columns from host memory once
- * their owner copied them back (done).  Size 1: one GPU, no threads.
+ * their owner copied them back (done), or in peer mode (Cholesky, GPUs
+ * with peer access) from the owner's GPU once queued there (pan).  Size
+ * 1: one GPU, no threads.
  * Threading: every field after the first two under lock. */
 typedef struct {
     pthread_mutex_t lock;
@@ -139,6 +151,9 @@ typedef struct {
      * columns done..part_cols-1 final, with the swaps of the panel's
      * part_rows pivots (in ipiv). */
     int64_t part_rows, part_cols;
+    int devs[BLASX_CFG_MAX_GPUS]; /* each member's backend device (peer mode) */
+    fc_pan_t *pan;                /* peer mode: by panel (first column / width); NULL: no peer mode */
+    int64_t npan;
     int arrived, gen, bad; /* fc_team_meet's round */
     int64_t least;
     int res_ok;
@@ -177,13 +192,19 @@ BLASX_INTERNAL void blasx_fc_team_torn(fc_team_t *t);
 /* A block from `from` (== t->done) came back in part before a failure
  * (fc_team_t.part_rows, part_cols). */
 BLASX_INTERNAL void blasx_fc_team_part(fc_team_t *t, int64_t from, int64_t rows, int64_t cols);
+/* Peer mode: panel i lies at *where on its owner's GPU (ready once queued). */
+BLASX_INTERNAL void blasx_fc_team_pan_ready(fc_team_t *t, int64_t i, const fc_pan_t *where);
+/* Waits until panel i is ready: 0 with *out, or FC_QUIT once the team ended. */
+BLASX_INTERNAL int blasx_fc_team_pan_wait(fc_team_t *t, int64_t i, fc_pan_t *out);
 /* The team ends: info > 0 for a stop (the first one kept), 0 for a failure. */
 BLASX_INTERNAL void blasx_fc_team_quit(fc_team_t *t, int64_t info);
 
 /* Member `rank` of team t factors its block columns of the n x n matrix A
  * on the GPU of f (factor_panels.c), in core or out of core: left-looking
  * block columns (rows for uplo 'U') of a width that the members agree on,
- * two of them and two chunks in each pool.  Returns 0 (its part done, or
+ * two of them and two chunks in each pool -- or, in a team whose GPUs
+ * reach each other (peer mode), all of a member's own at once, the
+ * others' copied peer to peer.  Returns 0 (its part done, or
  * the team stopped at an INFO, t->info), FC_QUIT, BLASX_FACTOR_DECLINED (no
  * room on some member, or the backend's no: nothing written by anyone),
  * or a status > 0. */

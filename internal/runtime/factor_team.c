@@ -8,7 +8,9 @@
  * GPU's direct slot for the whole factorization; the block columns are
  * dealt round robin, and a column crosses from its owner to the others
  * through host memory, where it has to go anyway, so any number of GPUs
- * (simulated ones too) share the work without peer copies.  The threads
+ * (simulated ones too) share the work without peer copies -- except a
+ * Cholesky whose GPUs reach each other and hold their share of the
+ * triangle (peer mode, factor_panels.c), whose columns go peer to peer.  The threads
  * first learn who got a slot (fc_team_join), then agree on the width
  * (blasx_fc_team_meet), then run.
  *
@@ -28,6 +30,7 @@
  */
 #include <pthread.h>
 #include <stdint.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "internal/runtime/factor_call.h"
@@ -134,6 +137,7 @@ static void fc_call_init(fc_call_t *c, int prec, int kind, int64_t m, int64_t n,
 }
 
 static void fc_call_destroy(fc_call_t *c) {
+    free(c->team.pan);
     pthread_cond_destroy(&c->team.cond);
     pthread_mutex_destroy(&c->team.lock);
 }
@@ -156,6 +160,10 @@ int blasx_fc_potrf_team(int ngpu, int several, unsigned first, int prec, char up
     fc_call_t c;
     fc_call_init(&c, prec, BLASX_FACTOR_POTRF, n, n, A, lda);
     c.uplo = uplo;
+    if (several && ngpu > 1) { /* peer mode's table: panels are never narrower than ooc_min_w (NULL: no peer mode) */
+        c.team.npan = blasx_ceil_div64(n, blasx_cfg.lapack.ooc_min_w) + 1;
+        c.team.pan = calloc((size_t)c.team.npan, sizeof *c.team.pan);
+    }
     int st = fc_team_run(ngpu, several, first, &c);
     fc_team_ckpt(&c, st, ck);
     if (st == 0) *info = c.team.info;
