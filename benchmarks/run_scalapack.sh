@@ -42,20 +42,23 @@ run() {
   echo "=== exit $rc" >> "$log"
   [ $rc = 0 ] || st=1
 }
-# GPU_RUNS: one blasx configuration per word, RANKS[:OB[:AUX[:HEAP]]] --
+# GPU_RUNS: one blasx configuration per word, RANKS[:OB[:AUX[:HEAP[:GPUS]]]] --
 # OB OpenBLAS threads per rank (default 1: ScaLAPACK's unblocked diagonal
 # blocks are thousands of small DGEMVs, and OpenBLAS's threads would
 # compete with blasx's for the rank's cores), AUX BLASX_PBLAS_AUX (default
 # 1: PBLAS's matrix adds and pads on blasx's pool; 0: ScaLAPACK's own),
 # HEAP "keep" to run the ranks with glibc's malloc keeping freed memory
 # (GLIBC_TUNABLES: no mmap, no trim), so PBLAS's per-call work buffers
-# stop costing fresh page faults.  A word other than RANKS alone is
-# labelled blasx/obOB/auxAUX[/keep].
+# stop costing fresh page faults, GPUS a BLASX_GPUS list for every rank
+# (e.g. 0: one rank on GPU 0 alone, to compare with ranks that split the
+# node's GPUs).  A word other than RANKS alone is labelled
+# blasx/obOB/auxAUX[/keep][/gGPUS].
 for word in ${GPU_RUNS:-1 2 4}; do
-  IFS=: read -r p ob aux heap <<<"$word"
-  ob=${ob:-1} aux=${aux:-1} heap=${heap:-} name=blasx tun=()
-  [ "$ob" = 1 ] && [ "$aux" = 1 ] && [ -z "$heap" ] || name="blasx/ob$ob/aux$aux${heap:+/$heap}"
+  IFS=: read -r p ob aux heap gpus <<<"$word"
+  ob=${ob:-1} aux=${aux:-1} heap=${heap:-} gpus=${gpus:-} name=blasx tun=()
+  [ "$ob" = 1 ] && [ "$aux" = 1 ] && [ -z "$heap$gpus" ] || name="blasx/ob$ob/aux$aux${heap:+/$heap}${gpus:+/g$gpus}"
   [ "$heap" = keep ] && tun=(-x GLIBC_TUNABLES=glibc.malloc.mmap_max=0:glibc.malloc.trim_threshold=68719476736)
+  [ -n "$gpus" ] && tun+=(-x BLASX_GPUS="$gpus")
   run "$name" "$p" -x LD_PRELOAD="$here/build/libblasx.so" -x BLASX_STATS=1 -x OPENBLAS_NUM_THREADS="$ob" \
     -x BLASX_PBLAS_AUX="$aux" "${tun[@]}" "$here/build/bench_scalapack" --nb "${NB_GPU:-1024}" \
     --reps "${GPU_REPS:-1}" "$n"
