@@ -429,6 +429,9 @@ _Static_assert(BLASX_CFG_CPU_ZKC >= 1 && BLASX_CFG_CPU_CKC >= 1 && BLASX_CFG_CPU
 #ifndef BLASX_CFG_LAPACK_TEAM_PEER_PANELS
 #define BLASX_CFG_LAPACK_TEAM_PEER_PANELS 16 /* block columns per GPU of a Cholesky team whose finished columns stay on their GPUs for peer copies; 0: through host memory */
 #endif
+#ifndef BLASX_CFG_LAPACK_LU_PEER_PANELS
+#define BLASX_CFG_LAPACK_LU_PEER_PANELS 0 /* block columns per GPU of an LU team whose finished columns stay on their GPUs for peer copies; 0: through host memory */
+#endif
 #ifndef BLASX_CFG_PBLAS_KB
 #define BLASX_CFG_PBLAS_KB 4096 /* columns; PBLAS's panel width (pilaenv_) under ScaLAPACK: each rank's local GEMMs get this depth, not 32 */
 #endif
@@ -602,6 +605,7 @@ static const blasx_config_t blasx_cfg = {
             .chol_panels = BLASX_CFG_LAPACK_CHOL_PANELS,
             .team_min_n = BLASX_CFG_LAPACK_TEAM_MIN_N,
             .team_peer_panels = BLASX_CFG_LAPACK_TEAM_PEER_PANELS,
+            .lu_peer_panels = BLASX_CFG_LAPACK_LU_PEER_PANELS,
             .pblas_kb = BLASX_CFG_PBLAS_KB,
             .pblas_aux = BLASX_CFG_PBLAS_AUX,
             .madd_par_min = BLASX_CFG_PBLAS_MADD_PAR_MIN,

@@ -134,6 +134,8 @@ _Static_assert(BLASX_CFG_LAPACK_TEAM_MIN_N >= 1 && BLASX_CFG_LAPACK_TEAM_MIN_N <
                "a Cholesky on every free GPU from an order of 1 to 2^31-1");
 _Static_assert(BLASX_CFG_LAPACK_TEAM_PEER_PANELS >= 0 && BLASX_CFG_LAPACK_TEAM_PEER_PANELS <= 64,
                "a Cholesky team keeps 0 (off) to 64 block columns per GPU for its peers");
+_Static_assert(BLASX_CFG_LAPACK_LU_PEER_PANELS >= 0 && BLASX_CFG_LAPACK_LU_PEER_PANELS <= 64,
+               "an LU team keeps 0 (off) to 64 block columns per GPU for its peers");
 _Static_assert(BLASX_CFG_PBLAS_KB >= 0 && BLASX_CFG_PBLAS_KB <= 1048576, "PBLAS panel width of 0 (ScaLAPACK's) to 2^20 columns");
 _Static_assert(BLASX_CFG_PBLAS_AUX == 0 || BLASX_CFG_PBLAS_AUX == 1, "serving PBLAS's matrix adds is a switch");
 _Static_assert(BLASX_CFG_PBLAS_MADD_PAR_MIN >= 1, "matrix adds: >= 1 element per thread");

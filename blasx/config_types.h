@@ -108,6 +108,7 @@ typedef struct {
     long long chol_panels; /* a GPU Cholesky's block columns: at most order / this; 1: whole when it fits */
     long long team_min_n;  /* order (complex: / 1.59) from which a Cholesky or LU goes to every free GPU */
     long long team_peer_panels; /* a Cholesky team's block columns per GPU when they stay on their GPUs (0: host) */
+    long long lu_peer_panels;   /* the same for an LU team (0: host) */
     int pblas_kb;          /* columns; the panel width PBLAS asks pilaenv_ for (0: ScaLAPACK's own) */
     int pblas_aux;         /* 1: PBLAS's matrix adds (xMMADD, xMMTADD ...) run blasx's; 0: ScaLAPACK's */
     long long madd_par_min; /* elements a thread of a matrix add gets at least */

@@ -36,6 +36,18 @@
  * pivot, the factorization completed.  The matrix holds no NaN or Inf (the
  * caller scanned it: the backend's getrf does not carry them through).
  *
+ * Peer mode (a team whose GPUs reach each other, cfg.lapack.lu_peer_panels
+ * block columns per member, every own column in the pool at once): each
+ * column stays in its slot as its factorization left it, and every
+ * finished chunk -- this GPU's own too, so that no slot changes once ready
+ * -- is copied from its owner's slot into Q on a stream of its own, where
+ * it meets the later interchanges.  A column is ready for the others once
+ * its owner has its pivots in ipiv (a host sync), not once it is back in
+ * host memory; it goes back (in column order: the team's done stays a
+ * prefix) and the next own column goes up while the host would otherwise
+ * wait for another member.  The members meet once more before any block
+ * is freed.
+ *
  * Failure: a failure before any member wrote to the host is declined;
  * later it is returned with the team's `done` panels final and their
  * pivots in ipiv, the columns after them the program's, and a panel
@@ -48,6 +60,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "internal/base/settings.h"
 #include "internal/runtime/factor_call.h"
 #include "internal/runtime/factor_private.h"
 #include "numa/hybrid_gemm.h"
@@ -66,6 +79,13 @@ typedef struct {
     size_t ws_bytes, mv_bytes;
     blasx_event_t e_in, e_up, e_diag, e_done[2], e_read[2];
     int q_live[2], p_read[2];
+    /* peer mode: every own column in its own slot, all finished columns
+     * (own ones too) copied into Q on sp, from their owner's GPU */
+    int peer;
+    int64_t nown;
+    uintptr_t *slot;
+    blasx_event_t *ev_pan;
+    blasx_stream_t sp;
 } lu_t;
 
 /* A member's block column: its first column J, width jb, rows factored kp
@@ -74,6 +94,7 @@ typedef struct {
 typedef struct {
     int64_t J, jb, kp, applied;
     int b;
+    int64_t i, info; /* peer mode: its slot; its first zero pivot (0: none) */
 } lu_col_t;
 
 #define LU_NEV 7
@@ -310,12 +331,188 @@ static int lu_room(lu_t *o) {
     }
 }
 
+/* ---- peer mode ------------------------------------------------------------ */
+
+/* Peer mode when every member wants it (a team of GPUs that reach each
+ * other, cfg.lapack.lu_peer_panels > 0, every own column fits the pool):
+ * 1 with its block, slots, events and copy stream; 0 with nothing held
+ * (the members agree either way: two rounds of blasx_fc_team_meet). */
+static int lu_peer_setup(lu_t *o) {
+    fc_t *f = o->f;
+    fc_team_t *t = o->t;
+    const blasx_device_backend_t *be = f->d.be;
+    const int64_t per = blasx_setting_int(BLASX_SETTING_LAPACK_LU_PEERS), wmin = blasx_cfg.lapack.ooc_min_w;
+    if (t->size < 2 || per <= 0) return 0;
+    pthread_mutex_lock(&t->lock);
+    t->devs[o->rank] = f->d.dev;
+    pthread_mutex_unlock(&t->lock);
+    int64_t v = 0;
+    int ok = blasx_fc_team_meet(t, 1, &v); /* every device known */
+    int64_t parts = per * t->size;
+    int64_t w = blasx_min64(((o->n + parts - 1) / parts + wmin - 1) / wmin * wmin, o->n);
+    o->step = w * t->size;
+    o->nown = o->rank * w < o->n ? (o->n - o->rank * w + o->step - 1) / o->step : 0;
+    ok = ok && t->pan && blasx_ceil_div64(o->n, w) <= t->npan && o->nown > 0;
+    for (int r = 0; r < t->size && ok; r++)
+        if (r != o->rank) ok = be->can_peer(f->d.dev, t->devs[r]) && be->peer_enable(f->d.dev, t->devs[r]) == 0;
+    o->slot = ok ? calloc((size_t)o->nown, sizeof *o->slot) : NULL;
+    o->ev_pan = ok ? calloc((size_t)o->nown, sizeof *o->ev_pan) : NULL;
+    o->nbuf = (int)o->nown; /* lu_alloc_w: one buffer per own column */
+    ok = o->slot && o->ev_pan && lu_alloc_w(o, w) == 0;
+    for (int64_t i = 0; i < o->nown && ok; i++) {
+        o->slot[i] = f->blk + (uintptr_t)i * (uintptr_t)fc_round((size_t)o->m * (size_t)w * f->esz);
+        ok = be->event_create(f->d.dev, &o->ev_pan[i]) == 0;
+    }
+    o->nbuf = 2;
+    ok = ok && be->stream_create(f->d.dev, &o->sp) == 0;
+    v = 0;
+    if (blasx_fc_team_meet(t, ok, &v)) return o->peer = 1;
+    for (int64_t i = 0; o->ev_pan && i < o->nown; i++)
+        if (o->ev_pan[i]) be->event_destroy(o->ev_pan[i]);
+    if (o->sp) be->stream_destroy(o->sp);
+    if (f->blk) blasx_cache_free_block(f->d.cache, f->blk);
+    free(o->slot), free(o->ev_pan);
+    f->blk = 0, o->sp = NULL, o->slot = NULL, o->ev_pan = NULL, o->nown = 0;
+    return 0;
+}
+
+/* Column c's factorization done: its INFO and pivots into ipiv, then the
+ * team learns where it lies (its panel is ready for the others). */
+static int lu_peer_pivots(lu_t *o, lu_col_t *c) {
+    fc_t *f = o->f;
+    if (blasx_fc_team_ended(o->t)) return FC_QUIT;
+    BLASX_TRY(f->d.be->event_sync(o->ev_pan[c->i]));
+    c->info = 0;
+    if (c->kp > 0) {
+        int32_t inf;
+        memcpy(&inf, f->small, sizeof inf);
+        if (inf > 0) c->info = c->J + inf;
+        memcpy(o->ipiv + c->J, f->small + FC_ALIGN, (size_t)c->kp * 8);
+        for (int64_t i = c->J; i < c->J + c->kp; i++) o->ipiv[i] += c->J;
+    }
+    fc_pan_t at = {.base = o->slot[c->i], .pld = o->m, .ev = o->ev_pan[c->i], .dev = f->d.dev};
+    blasx_fc_team_pan_ready(o->t, c->J / o->w, &at);
+    return 0;
+}
+
+/* Column c back to the host once every column before it is (the team's
+ * done stays a prefix), as lu_publish does. */
+static int lu_peer_down(lu_t *o, const lu_col_t *c) {
+    fc_t *f = o->f;
+    int st = blasx_fc_team_wait(o->t, c->J);
+    if (st) return st;
+    BLASX_TRY(f->d.be->stream_wait_event(f->d.s_out, o->ev_pan[c->i]));
+    st = blasx_fc_down(f, f->d.s_out, o->A + (size_t)c->J * (size_t)o->lda * f->esz, o->lda, o->slot[c->i], o->m, o->m,
+                       c->jb);
+    if (st) {
+        if (!f->torn && f->kept > 0) blasx_fc_team_part(o->t, c->J, c->kp, c->J + f->kept);
+        else if (blasx_fc_partial(f)) blasx_fc_team_torn(o->t);
+        return st;
+    }
+    blasx_fc_team_pivots(o->t, c->J + c->jb, c->info);
+    return 0;
+}
+
+/* What the host thread does while it would wait for another member: pv
+ * back (*down), the next own column up (*up: its index). */
+static int lu_peer_chores(lu_t *o, const lu_col_t *pv, int *down, int64_t *up) {
+    if (*down) {
+        *down = 0;
+        BLASX_TRY(lu_peer_down(o, pv));
+    }
+    if (*up >= 0) {
+        lu_col_t nx = lu_col(o, o->rank * o->w + *up * o->step);
+        o->P[nx.b] = o->slot[*up];
+        *up = -1;
+        BLASX_TRY(lu_up(o, &nx));
+    }
+    return 0;
+}
+
+/* Column c less every finished panel before it, in order, each chunk
+ * copied from its owner's slot (this GPU's too: a slot never changes
+ * once ready) into Q on sp, where it meets the later interchanges. */
+static int lu_peer_stream(lu_t *o, const lu_col_t *c, const lu_col_t *pv, int *down, int64_t *up, int64_t *applied) {
+    fc_t *f = o->f;
+    const blasx_device_backend_t *be = f->d.be;
+    blasx_stream_t cs = f->d.s;
+    size_t e = f->esz;
+    int64_t end = blasx_min64(c->J, o->mn), kb;
+    for (int64_t K = 0, k = 0; K < end; K += kb) {
+        int64_t K0 = K / o->w * o->w, pend = blasx_min64(K0 + o->w, o->mn);
+        kb = blasx_min64(o->q, pend - K);
+        if (!blasx_fc_team_pan_now(o->t, K0 / o->w)) BLASX_TRY(lu_peer_chores(o, pv, down, up));
+        fc_pan_t src;
+        int st = blasx_fc_team_pan_wait(o->t, K0 / o->w, &src);
+        if (st) return st;
+        if (*applied < pend) { /* panels ready since: their interchanges on c first */
+            int64_t upto = blasx_min64(blasx_min64(blasx_fc_team_pan_prefix(o->t) * o->w, c->J), o->mn);
+            BLASX_TRY(lu_permute(o, o->P[c->b], o->m, c->jb, 0, *applied, upto));
+            *applied = upto;
+        }
+        int b = (int)(k++ & 1);
+        int64_t r = o->m - K;
+        blasx_shape_t sh = {r, kb, r, e};
+        if (o->q_live[b]) BLASX_TRY(be->stream_wait_event(o->sp, o->e_done[b]));
+        BLASX_TRY(be->stream_wait_event(o->sp, src.ev));
+        BLASX_TRY(be->copy_p2p(o->sp, o->Q[b], r, src.dev, src.base + (uintptr_t)(((size_t)K + (size_t)(K - K0) * (size_t)o->m) * e),
+                               o->m, sh));
+        BLASX_TRY(be->event_record(o->e_in, o->sp));
+        BLASX_TRY(be->stream_wait_event(cs, o->e_in));
+        BLASX_TRY(lu_permute(o, o->Q[b], r, kb, K, pend, *applied)); /* the later panels' interchanges */
+        BLASX_TRY(lu_apply(o, c, o->Q[b], r, K, kb));
+        BLASX_TRY(be->event_record(o->e_done[b], cs));
+        o->q_live[b] = 1;
+    }
+    return 0;
+}
+
+/* Peer mode: column c (up already) less the panels before it, factored;
+ * the previous one goes back and the next one up while the host would
+ * wait; then c's pivots make it ready for the others. */
+static int lu_peer_run(lu_t *o) {
+    const blasx_device_backend_t *be = o->f->d.be;
+    blasx_stream_t s = o->f->d.s;
+    lu_col_t pv = {.J = -1};
+    if (o->nown > 0) {
+        lu_col_t c0 = lu_col(o, o->rank * o->w);
+        o->P[c0.b] = o->slot[0];
+        BLASX_TRY(lu_up(o, &c0));
+    }
+    for (int64_t i = 0; i < o->nown; i++) {
+        lu_col_t c = lu_col(o, o->rank * o->w + i * o->step);
+        c.i = i;
+        o->P[c.b] = o->slot[i];
+        int down = pv.J >= 0;
+        int64_t up = i + 1 < o->nown ? i + 1 : -1;
+        BLASX_TRY(be->stream_wait_event(s, o->e_up));
+        int64_t applied = blasx_min64(blasx_min64(blasx_fc_team_pan_prefix(o->t) * o->w, o->mn), c.J);
+        BLASX_TRY(lu_permute(o, o->P[c.b], o->m, c.jb, 0, 0, applied));
+        BLASX_TRY(lu_peer_stream(o, &c, &pv, &down, &up, &applied));
+        if (c.kp > 0) {
+            BLASX_TRY(be->factor(s, o->prec, BLASX_FACTOR_GETRF, 'N', o->m - c.J, c.jb,
+                                 o->P[c.b] + (uintptr_t)((size_t)c.J * o->f->esz), o->m, o->piv, o->ws, o->ws_bytes,
+                                 o->info));
+            BLASX_TRY(be->copy_d2h(s, o->f->small, 16, o->info, 16, (blasx_shape_t){16, 1, 16, 1}));
+            BLASX_TRY(be->copy_d2h(s, o->f->small + FC_ALIGN, c.kp * 8, o->piv, c.kp * 8,
+                                   (blasx_shape_t){c.kp * 8, 1, c.kp * 8, 1}));
+        }
+        BLASX_TRY(be->event_record(o->ev_pan[i], s));
+        BLASX_TRY(lu_peer_chores(o, &pv, &down, &up));
+        BLASX_TRY(lu_peer_pivots(o, &c));
+        pv = c;
+    }
+    return pv.J >= 0 ? lu_peer_down(o, &pv) : 0;
+}
+
 /* The room, then the host memory and events.  0, or what the member or
  * the team could not do: nothing was written yet. */
 static int lu_alloc(lu_t *o) {
     fc_t *f = o->f;
-    BLASX_TRY(lu_room(o));
-    o->step = o->w * o->t->size;
+    if (!lu_peer_setup(o)) {
+        BLASX_TRY(lu_room(o));
+        o->step = o->w * o->t->size;
+    }
     const char *end = o->A + ((size_t)(o->n - 1) * (size_t)o->lda + (size_t)o->m) * f->esz - 1;
     int st = blasx_fc_host_setup(f, o->A, end, (size_t)o->m * f->esz, (size_t)o->w * 8);
     if (!st && !(o->moves = malloc((size_t)o->m * 3 * sizeof(int64_t)))) st = BLASX_FACTOR_DECLINED;
@@ -338,6 +535,7 @@ static int lu_run(lu_t *o) {
         o->t->width = o->w;
         pthread_mutex_unlock(&o->t->lock);
     }
+    if (o->peer) return lu_peer_run(o);
     const int two = o->nbuf == 2;
     lu_col_t pv = {.J = -1}, none = {.J = -1};
     for (int64_t J = o->rank * o->w;; J += o->step) {
@@ -361,10 +559,20 @@ int blasx_fc_getrf_panels(fc_t *f, fc_team_t *t, int rank, int prec, int64_t m, 
     int st = lu_run(&o);
     /* streams idle before the events and the block go (a member that quit has work queued) */
     int s1 = f->d.be->stream_sync(f->d.s), s2 = f->d.be->stream_sync(f->d.s_out);
-    if (st <= 0 && st != BLASX_FACTOR_DECLINED && (s1 || s2)) st = s1 ? s1 : s2;
+    int s3 = o.sp ? f->d.be->stream_sync(o.sp) : 0;
+    if (st <= 0 && st != BLASX_FACTOR_DECLINED && (s1 || s2 || s3)) st = s1 ? s1 : s2 ? s2 : s3;
+    if (o.peer) { /* the others' copies from this GPU's columns are over before its block goes */
+        if (st > 0) blasx_fc_team_quit(t, 0); /* a failure: the others stop waiting for its columns */
+        int64_t v = 0;
+        blasx_fc_team_meet(t, 1, &v);
+    }
     blasx_event_t ev[LU_NEV] = {o.e_in, o.e_up, o.e_diag, o.e_done[0], o.e_done[1], o.e_read[0], o.e_read[1]};
     for (int i = 0; i < LU_NEV; i++)
         if (ev[i]) f->d.be->event_destroy(ev[i]);
+    for (int64_t i = 0; o.ev_pan && i < o.nown; i++)
+        if (o.ev_pan[i]) f->d.be->event_destroy(o.ev_pan[i]);
+    if (o.sp) f->d.be->stream_destroy(o.sp);
+    free(o.slot), free(o.ev_pan);
     free(o.moves);
     return st;
 }

@@ -100,6 +100,21 @@ void blasx_fc_team_pan_ready(fc_team_t *t, int64_t i, const fc_pan_t *where) {
     pthread_mutex_unlock(&t->lock);
 }
 
+int64_t blasx_fc_team_pan_prefix(fc_team_t *t) {
+    pthread_mutex_lock(&t->lock);
+    int64_t k = 0;
+    while (t->pan && k < t->npan && t->pan[k].ready) k++;
+    pthread_mutex_unlock(&t->lock);
+    return k;
+}
+
+int blasx_fc_team_pan_now(fc_team_t *t, int64_t i) {
+    pthread_mutex_lock(&t->lock);
+    int r = t->pan && i >= 0 && i < t->npan && (t->pan[i].ready || t->quit);
+    pthread_mutex_unlock(&t->lock);
+    return r;
+}
+
 int blasx_fc_team_pan_wait(fc_team_t *t, int64_t i, fc_pan_t *out) {
     pthread_mutex_lock(&t->lock);
     int ok = t->pan && i >= 0 && i < t->npan;

@@ -194,6 +194,10 @@ BLASX_INTERNAL void blasx_fc_team_torn(fc_team_t *t);
 BLASX_INTERNAL void blasx_fc_team_part(fc_team_t *t, int64_t from, int64_t rows, int64_t cols);
 /* Peer mode: panel i lies at *where on its owner's GPU (ready once queued). */
 BLASX_INTERNAL void blasx_fc_team_pan_ready(fc_team_t *t, int64_t i, const fc_pan_t *where);
+/* Panels 0 .. k-1 are ready (peer mode); k returned. */
+BLASX_INTERNAL int64_t blasx_fc_team_pan_prefix(fc_team_t *t);
+/* 1 if panel i is ready now (peer mode; no wait). */
+BLASX_INTERNAL int blasx_fc_team_pan_now(fc_team_t *t, int64_t i);
 /* Waits until panel i is ready: 0 with *out, or FC_QUIT once the team ended. */
 BLASX_INTERNAL int blasx_fc_team_pan_wait(fc_team_t *t, int64_t i, fc_pan_t *out);
 /* The team ends: info > 0 for a stop (the first one kept), 0 for a failure. */

@@ -33,6 +33,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "internal/base/settings.h"
 #include "internal/runtime/factor_call.h"
 #include "internal/runtime/factor_private.h"
 #include "internal/runtime/runtime.h"
@@ -180,6 +181,10 @@ int blasx_fc_getrf_team(int ngpu, int several, unsigned first, int prec, int64_t
     fc_call_t c;
     fc_call_init(&c, prec, BLASX_FACTOR_GETRF, m, n, A, lda);
     c.ipiv = ipiv;
+    if (several && ngpu > 1 && blasx_setting_int(BLASX_SETTING_LAPACK_LU_PEERS) > 0) { /* peer mode's table */
+        c.team.npan = blasx_ceil_div64(n, blasx_cfg.lapack.ooc_min_w) + 1;
+        c.team.pan = calloc((size_t)c.team.npan, sizeof *c.team.pan);
+    }
     int st = fc_team_run(ngpu, several, first, &c);
     fc_team_ckpt(&c, st, ck);
     if (st > 0 && ck->resume && ck->k > 0) { /* the final panels as the right-looking step leaves them */
