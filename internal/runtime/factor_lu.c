@@ -468,8 +468,9 @@ static int lu_peer_stream(lu_t *o, const lu_col_t *c, const lu_col_t *pv, int *d
 }
 
 /* Peer mode: column c (up already) less the panels before it, factored;
- * the previous one goes back and the next one up while the host would
- * wait; then c's pivots make it ready for the others. */
+ * c's pivots make it ready for the others; the previous one goes back and
+ * the next one up while the host would wait for another member, else
+ * after that. */
 static int lu_peer_run(lu_t *o) {
     const blasx_device_backend_t *be = o->f->d.be;
     blasx_stream_t s = o->f->d.s;
@@ -498,8 +499,8 @@ static int lu_peer_run(lu_t *o) {
                                    (blasx_shape_t){c.kp * 8, 1, c.kp * 8, 1}));
         }
         BLASX_TRY(be->event_record(o->ev_pan[i], s));
+        BLASX_TRY(lu_peer_pivots(o, &c)); /* the others' critical path first, then what is left of the chores */
         BLASX_TRY(lu_peer_chores(o, &pv, &down, &up));
-        BLASX_TRY(lu_peer_pivots(o, &c));
         pv = c;
     }
     return pv.J >= 0 ? lu_peer_down(o, &pv) : 0;
