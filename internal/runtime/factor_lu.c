@@ -79,13 +79,7 @@ typedef struct {
     size_t ws_bytes, mv_bytes;
     blasx_event_t e_in, e_up, e_diag, e_done[2], e_read[2];
     int q_live[2], p_read[2];
-    /* peer mode: every own column in its own slot, all finished columns
-     * (own ones too) copied into Q on sp, from their owner's GPU */
-    int peer;
-    int64_t nown;
-    uintptr_t *slot;
-    blasx_event_t *ev_pan;
-    blasx_stream_t sp;
+    fc_peer_t pe; /* peer mode: every own column in its slot; all finished ones (own too) copied into Q on pe.sp */
 } lu_t;
 
 /* A member's block column: its first column J, width jb, rows factored kp
@@ -177,23 +171,23 @@ static int lu_up(lu_t *o, const lu_col_t *c) {
     return be->event_record(o->e_up, io);
 }
 
-/* Column c back with its pivots and INFO (its factorization done, e_diag);
- * the team learns the panel is done. */
-static int lu_publish(lu_t *o, const lu_col_t *c) {
+/* Column c's INFO (its first zero pivot, 0: none) from what its
+ * factorization left in f->small (synchronized), its pivots into ipiv. */
+static int64_t lu_take_pivots(lu_t *o, const lu_col_t *c) {
+    if (c->kp <= 0) return 0;
+    int32_t inf;
+    memcpy(&inf, o->f->small, sizeof inf);
+    memcpy(o->ipiv + c->J, o->f->small + FC_ALIGN, (size_t)c->kp * 8);
+    for (int64_t i = c->J; i < c->J + c->kp; i++) o->ipiv[i] += c->J;
+    return inf > 0 ? c->J + inf : 0;
+}
+
+/* Column c, at d on the device (final once ev is), back to the host; the
+ * team learns its panel is done (with INFO info). */
+static int lu_down(lu_t *o, const lu_col_t *c, uintptr_t d, blasx_event_t ev, int64_t info) {
     fc_t *f = o->f;
-    if (blasx_fc_team_ended(o->t)) return FC_QUIT; /* another failed: the host may still be untouched */
-    BLASX_TRY(f->d.be->stream_wait_event(f->d.s_out, o->e_diag));
-    int64_t info = 0;
-    if (c->kp > 0) { /* the pivots first: a panel back in part can then be resumed */
-        BLASX_TRY(f->d.be->event_sync(o->e_diag));
-        int32_t inf;
-        memcpy(&inf, f->small, sizeof inf);
-        if (inf > 0) info = c->J + inf;
-        memcpy(o->ipiv + c->J, f->small + FC_ALIGN, (size_t)c->kp * 8);
-        for (int64_t i = c->J; i < c->J + c->kp; i++) o->ipiv[i] += c->J;
-    }
-    int st = blasx_fc_down(f, f->d.s_out, o->A + (size_t)c->J * (size_t)o->lda * f->esz, o->lda, o->P[c->b], o->m,
-                           o->m, c->jb);
+    BLASX_TRY(f->d.be->stream_wait_event(f->d.s_out, ev));
+    int st = blasx_fc_down(f, f->d.s_out, o->A + (size_t)c->J * (size_t)o->lda * f->esz, o->lda, d, o->m, o->m, c->jb);
     if (st) { /* whole columns of the panel, carrying all its swaps: fc_team_ckpt undoes the later ones */
         if (!f->torn && f->kept > 0) blasx_fc_team_part(o->t, c->J, c->kp, c->J + f->kept);
         else if (blasx_fc_partial(f)) blasx_fc_team_torn(o->t);
@@ -201,6 +195,18 @@ static int lu_publish(lu_t *o, const lu_col_t *c) {
     }
     blasx_fc_team_pivots(o->t, c->J + c->jb, info);
     return 0;
+}
+
+/* Column c back with its pivots and INFO (its factorization done, e_diag);
+ * the team learns the panel is done. */
+static int lu_publish(lu_t *o, const lu_col_t *c) {
+    if (blasx_fc_team_ended(o->t)) return FC_QUIT; /* another failed: the host may still be untouched */
+    int64_t info = 0;
+    if (c->kp > 0) { /* the pivots first: a panel back in part can then be resumed */
+        BLASX_TRY(o->f->d.be->event_sync(o->e_diag));
+        info = lu_take_pivots(o, c);
+    }
+    return lu_down(o, c, o->P[c->b], o->e_diag, info);
 }
 
 /* Chunk K..K+kb of the finished columns (at Q, ld qld, its row 0 global
@@ -214,6 +220,23 @@ static int lu_apply(lu_t *o, const lu_col_t *c, uintptr_t Q, int64_t qld, int64_
     blasx_view_t a = blasx_fc_view(Q, qld, kb, 0, r - kb, kb, e);
     blasx_view_t d = blasx_fc_view(o->P[c->b], o->m, K + kb, 0, r - kb, c->jb, e);
     return blasx_fc_step(o->f, o->prec, BLASX_K_GEMM, (char[4]){'N', 'N', 0, 0}, -1, &a, &u, &d);
+}
+
+/* Chunk b of the finished columns (rows K.., kb columns; its copy into
+ * Q[b] queued on stream `from`) meets the interchanges pend..applied and
+ * is applied to column c on the compute stream. */
+static int lu_chunk(lu_t *o, const lu_col_t *c, blasx_stream_t from, int b, int64_t K, int64_t kb, int64_t pend,
+                    int64_t applied) {
+    const blasx_device_backend_t *be = o->f->d.be;
+    blasx_stream_t cs = o->f->d.s;
+    int64_t r = o->m - K;
+    BLASX_TRY(be->event_record(o->e_in, from));
+    BLASX_TRY(be->stream_wait_event(cs, o->e_in));
+    BLASX_TRY(lu_permute(o, o->Q[b], r, kb, K, pend, applied)); /* the later panels' interchanges */
+    BLASX_TRY(lu_apply(o, c, o->Q[b], r, K, kb));
+    BLASX_TRY(be->event_record(o->e_done[b], cs));
+    o->q_live[b] = 1;
+    return 0;
 }
 
 /* Column c (its rows in the order of the interchanges before *applied)
@@ -256,12 +279,7 @@ static int lu_stream(lu_t *o, const lu_col_t *c, lu_col_t *pv, int64_t *applied,
         int64_t r = o->m - K; /* the chunk's rows: K.. */
         if (o->q_live[b]) BLASX_TRY(be->stream_wait_event(io, o->e_done[b]));
         BLASX_TRY(blasx_fc_up(f, io, o->Q[b], r, o->A + ((size_t)K + (size_t)K * (size_t)o->lda) * e, o->lda, r, kb));
-        BLASX_TRY(be->event_record(o->e_in, io));
-        BLASX_TRY(be->stream_wait_event(cs, o->e_in));
-        BLASX_TRY(lu_permute(o, o->Q[b], r, kb, K, pend, *applied)); /* the later panels' interchanges */
-        BLASX_TRY(lu_apply(o, c, o->Q[b], r, K, kb));
-        BLASX_TRY(be->event_record(o->e_done[b], cs));
-        o->q_live[b] = 1;
+        BLASX_TRY(lu_chunk(o, c, io, b, K, kb, pend, *applied));
     }
     return 0;
 }
@@ -333,47 +351,16 @@ static int lu_room(lu_t *o) {
 
 /* ---- peer mode ------------------------------------------------------------ */
 
-/* Peer mode when every member wants it (a team of GPUs that reach each
- * other, cfg.lapack.lu_peer_panels > 0, every own column fits the pool):
- * 1 with its block, slots, events and copy stream; 0 with nothing held
- * (the members agree either way: two rounds of blasx_fc_team_meet). */
-static int lu_peer_setup(lu_t *o) {
-    fc_t *f = o->f;
-    fc_team_t *t = o->t;
-    const blasx_device_backend_t *be = f->d.be;
-    const int64_t per = blasx_setting_int(BLASX_SETTING_LAPACK_LU_PEERS), wmin = blasx_cfg.lapack.ooc_min_w;
-    if (t->size < 2 || per <= 0) return 0;
-    pthread_mutex_lock(&t->lock);
-    t->devs[o->rank] = f->d.dev;
-    pthread_mutex_unlock(&t->lock);
-    int64_t v = 0;
-    int ok = blasx_fc_team_meet(t, 1, &v); /* every device known */
-    int64_t parts = per * t->size;
-    int64_t w = blasx_min64(((o->n + parts - 1) / parts + wmin - 1) / wmin * wmin, o->n);
-    o->step = w * t->size;
-    o->nown = o->rank * w < o->n ? (o->n - o->rank * w + o->step - 1) / o->step : 0;
-    ok = ok && t->pan && blasx_ceil_div64(o->n, w) <= t->npan && o->nown > 0;
-    for (int r = 0; r < t->size && ok; r++)
-        if (r != o->rank) ok = be->can_peer(f->d.dev, t->devs[r]) && be->peer_enable(f->d.dev, t->devs[r]) == 0;
-    o->slot = ok ? calloc((size_t)o->nown, sizeof *o->slot) : NULL;
-    o->ev_pan = ok ? calloc((size_t)o->nown, sizeof *o->ev_pan) : NULL;
-    o->nbuf = (int)o->nown; /* lu_alloc_w: one buffer per own column */
-    ok = o->slot && o->ev_pan && lu_alloc_w(o, w) == 0;
-    for (int64_t i = 0; i < o->nown && ok; i++) {
-        o->slot[i] = f->blk + (uintptr_t)i * (uintptr_t)fc_round((size_t)o->m * (size_t)w * f->esz);
-        ok = be->event_create(f->d.dev, &o->ev_pan[i]) == 0;
-    }
-    o->nbuf = 2;
-    ok = ok && be->stream_create(f->d.dev, &o->sp) == 0;
-    v = 0;
-    if (blasx_fc_team_meet(t, ok, &v)) return o->peer = 1;
-    for (int64_t i = 0; o->ev_pan && i < o->nown; i++)
-        if (o->ev_pan[i]) be->event_destroy(o->ev_pan[i]);
-    if (o->sp) be->stream_destroy(o->sp);
-    if (f->blk) blasx_cache_free_block(f->d.cache, f->blk);
-    free(o->slot), free(o->ev_pan);
-    f->blk = 0, o->sp = NULL, o->slot = NULL, o->ev_pan = NULL, o->nown = 0;
-    return 0;
+/* peer mode's alloc (blasx_fc_peer_setup): lu_alloc_w with one column
+ * buffer per own column, each its slot. */
+static int lu_peer_alloc(void *arg, fc_peer_t *pe) {
+    lu_t *o = arg;
+    o->nbuf = (int)pe->nown;
+    int st = lu_alloc_w(o, pe->w);
+    o->nbuf = 2, o->step = pe->step;
+    for (int64_t i = 0; i < pe->nown; i++)
+        pe->slot[i] = o->f->blk + (uintptr_t)i * (uintptr_t)fc_round((size_t)o->m * (size_t)pe->w * o->f->esz);
+    return st;
 }
 
 /* Column c's factorization done: its INFO and pivots into ipiv, then the
@@ -381,16 +368,9 @@ static int lu_peer_setup(lu_t *o) {
 static int lu_peer_pivots(lu_t *o, lu_col_t *c) {
     fc_t *f = o->f;
     if (blasx_fc_team_ended(o->t)) return FC_QUIT;
-    BLASX_TRY(f->d.be->event_sync(o->ev_pan[c->i]));
-    c->info = 0;
-    if (c->kp > 0) {
-        int32_t inf;
-        memcpy(&inf, f->small, sizeof inf);
-        if (inf > 0) c->info = c->J + inf;
-        memcpy(o->ipiv + c->J, f->small + FC_ALIGN, (size_t)c->kp * 8);
-        for (int64_t i = c->J; i < c->J + c->kp; i++) o->ipiv[i] += c->J;
-    }
-    fc_pan_t at = {.base = o->slot[c->i], .pld = o->m, .ev = o->ev_pan[c->i], .dev = f->d.dev};
+    BLASX_TRY(f->d.be->event_sync(o->pe.ev[c->i]));
+    c->info = lu_take_pivots(o, c);
+    fc_pan_t at = {.base = o->pe.slot[c->i], .pld = o->m, .ev = o->pe.ev[c->i], .dev = f->d.dev};
     blasx_fc_team_pan_ready(o->t, c->J / o->w, &at);
     return 0;
 }
@@ -398,19 +378,8 @@ static int lu_peer_pivots(lu_t *o, lu_col_t *c) {
 /* Column c back to the host once every column before it is (the team's
  * done stays a prefix), as lu_publish does. */
 static int lu_peer_down(lu_t *o, const lu_col_t *c) {
-    fc_t *f = o->f;
     int st = blasx_fc_team_wait(o->t, c->J);
-    if (st) return st;
-    BLASX_TRY(f->d.be->stream_wait_event(f->d.s_out, o->ev_pan[c->i]));
-    st = blasx_fc_down(f, f->d.s_out, o->A + (size_t)c->J * (size_t)o->lda * f->esz, o->lda, o->slot[c->i], o->m, o->m,
-                       c->jb);
-    if (st) {
-        if (!f->torn && f->kept > 0) blasx_fc_team_part(o->t, c->J, c->kp, c->J + f->kept);
-        else if (blasx_fc_partial(f)) blasx_fc_team_torn(o->t);
-        return st;
-    }
-    blasx_fc_team_pivots(o->t, c->J + c->jb, c->info);
-    return 0;
+    return st ? st : lu_down(o, c, o->pe.slot[c->i], o->pe.ev[c->i], c->info);
 }
 
 /* What the host thread does while it would wait for another member: pv
@@ -422,7 +391,7 @@ static int lu_peer_chores(lu_t *o, const lu_col_t *pv, int *down, int64_t *up) {
     }
     if (*up >= 0) {
         lu_col_t nx = lu_col(o, o->rank * o->w + *up * o->step);
-        o->P[nx.b] = o->slot[*up];
+        o->P[nx.b] = o->pe.slot[*up];
         *up = -1;
         BLASX_TRY(lu_up(o, &nx));
     }
@@ -435,7 +404,6 @@ static int lu_peer_chores(lu_t *o, const lu_col_t *pv, int *down, int64_t *up) {
 static int lu_peer_stream(lu_t *o, const lu_col_t *c, const lu_col_t *pv, int *down, int64_t *up, int64_t *applied) {
     fc_t *f = o->f;
     const blasx_device_backend_t *be = f->d.be;
-    blasx_stream_t cs = f->d.s;
     size_t e = f->esz;
     int64_t end = blasx_min64(c->J, o->mn), kb;
     for (int64_t K = 0, k = 0; K < end; K += kb) {
@@ -453,16 +421,11 @@ static int lu_peer_stream(lu_t *o, const lu_col_t *c, const lu_col_t *pv, int *d
         int b = (int)(k++ & 1);
         int64_t r = o->m - K;
         blasx_shape_t sh = {r, kb, r, e};
-        if (o->q_live[b]) BLASX_TRY(be->stream_wait_event(o->sp, o->e_done[b]));
-        BLASX_TRY(be->stream_wait_event(o->sp, src.ev));
-        BLASX_TRY(be->copy_p2p(o->sp, o->Q[b], r, src.dev, src.base + (uintptr_t)(((size_t)K + (size_t)(K - K0) * (size_t)o->m) * e),
+        if (o->q_live[b]) BLASX_TRY(be->stream_wait_event(o->pe.sp, o->e_done[b]));
+        BLASX_TRY(be->stream_wait_event(o->pe.sp, src.ev));
+        BLASX_TRY(be->copy_p2p(o->pe.sp, o->Q[b], r, src.dev, src.base + (uintptr_t)(((size_t)K + (size_t)(K - K0) * (size_t)o->m) * e),
                                o->m, sh));
-        BLASX_TRY(be->event_record(o->e_in, o->sp));
-        BLASX_TRY(be->stream_wait_event(cs, o->e_in));
-        BLASX_TRY(lu_permute(o, o->Q[b], r, kb, K, pend, *applied)); /* the later panels' interchanges */
-        BLASX_TRY(lu_apply(o, c, o->Q[b], r, K, kb));
-        BLASX_TRY(be->event_record(o->e_done[b], cs));
-        o->q_live[b] = 1;
+        BLASX_TRY(lu_chunk(o, c, o->pe.sp, b, K, kb, pend, *applied));
     }
     return 0;
 }
@@ -475,17 +438,17 @@ static int lu_peer_run(lu_t *o) {
     const blasx_device_backend_t *be = o->f->d.be;
     blasx_stream_t s = o->f->d.s;
     lu_col_t pv = {.J = -1};
-    if (o->nown > 0) {
+    if (o->pe.nown > 0) {
         lu_col_t c0 = lu_col(o, o->rank * o->w);
-        o->P[c0.b] = o->slot[0];
+        o->P[c0.b] = o->pe.slot[0];
         BLASX_TRY(lu_up(o, &c0));
     }
-    for (int64_t i = 0; i < o->nown; i++) {
+    for (int64_t i = 0; i < o->pe.nown; i++) {
         lu_col_t c = lu_col(o, o->rank * o->w + i * o->step);
         c.i = i;
-        o->P[c.b] = o->slot[i];
+        o->P[c.b] = o->pe.slot[i];
         int down = pv.J >= 0;
-        int64_t up = i + 1 < o->nown ? i + 1 : -1;
+        int64_t up = i + 1 < o->pe.nown ? i + 1 : -1;
         BLASX_TRY(be->stream_wait_event(s, o->e_up));
         int64_t applied = blasx_min64(blasx_min64(blasx_fc_team_pan_prefix(o->t) * o->w, o->mn), c.J);
         BLASX_TRY(lu_permute(o, o->P[c.b], o->m, c.jb, 0, 0, applied));
@@ -498,7 +461,7 @@ static int lu_peer_run(lu_t *o) {
             BLASX_TRY(be->copy_d2h(s, o->f->small + FC_ALIGN, c.kp * 8, o->piv, c.kp * 8,
                                    (blasx_shape_t){c.kp * 8, 1, c.kp * 8, 1}));
         }
-        BLASX_TRY(be->event_record(o->ev_pan[i], s));
+        BLASX_TRY(be->event_record(o->pe.ev[i], s));
         BLASX_TRY(lu_peer_pivots(o, &c)); /* the others' critical path first, then what is left of the chores */
         BLASX_TRY(lu_peer_chores(o, &pv, &down, &up));
         pv = c;
@@ -510,7 +473,8 @@ static int lu_peer_run(lu_t *o) {
  * the team could not do: nothing was written yet. */
 static int lu_alloc(lu_t *o) {
     fc_t *f = o->f;
-    if (!lu_peer_setup(o)) {
+    if (!blasx_fc_peer_setup(f, o->t, o->rank, blasx_setting_int(BLASX_SETTING_LAPACK_LU_PEERS), o->n, lu_peer_alloc, o,
+                             &o->pe)) {
         BLASX_TRY(lu_room(o));
         o->step = o->w * o->t->size;
     }
@@ -536,7 +500,7 @@ static int lu_run(lu_t *o) {
         o->t->width = o->w;
         pthread_mutex_unlock(&o->t->lock);
     }
-    if (o->peer) return lu_peer_run(o);
+    if (o->pe.on) return lu_peer_run(o);
     const int two = o->nbuf == 2;
     lu_col_t pv = {.J = -1}, none = {.J = -1};
     for (int64_t J = o->rank * o->w;; J += o->step) {
@@ -560,20 +524,11 @@ int blasx_fc_getrf_panels(fc_t *f, fc_team_t *t, int rank, int prec, int64_t m, 
     int st = lu_run(&o);
     /* streams idle before the events and the block go (a member that quit has work queued) */
     int s1 = f->d.be->stream_sync(f->d.s), s2 = f->d.be->stream_sync(f->d.s_out);
-    int s3 = o.sp ? f->d.be->stream_sync(o.sp) : 0;
-    if (st <= 0 && st != BLASX_FACTOR_DECLINED && (s1 || s2 || s3)) st = s1 ? s1 : s2 ? s2 : s3;
-    if (o.peer) { /* the others' copies from this GPU's columns are over before its block goes */
-        if (st > 0) blasx_fc_team_quit(t, 0); /* a failure: the others stop waiting for its columns */
-        int64_t v = 0;
-        blasx_fc_team_meet(t, 1, &v);
-    }
+    if (st <= 0 && st != BLASX_FACTOR_DECLINED && (s1 || s2)) st = s1 ? s1 : s2;
+    st = blasx_fc_peer_end(f, t, &o.pe, st);
     blasx_event_t ev[LU_NEV] = {o.e_in, o.e_up, o.e_diag, o.e_done[0], o.e_done[1], o.e_read[0], o.e_read[1]};
     for (int i = 0; i < LU_NEV; i++)
         if (ev[i]) f->d.be->event_destroy(ev[i]);
-    for (int64_t i = 0; o.ev_pan && i < o.nown; i++)
-        if (o.ev_pan[i]) f->d.be->event_destroy(o.ev_pan[i]);
-    if (o.sp) f->d.be->stream_destroy(o.sp);
-    free(o.slot), free(o.ev_pan);
     free(o.moves);
     return st;
 }

@@ -47,7 +47,6 @@
  * Threading: one thread per member, the one holding its GPU's direct slot.
  */
 #include <math.h>
-#include <stdlib.h>
 #include <string.h>
 
 #include "internal/runtime/factor_call.h"
@@ -65,13 +64,7 @@ typedef struct {
     size_t ws_bytes;
     blasx_event_t e_in, e_up, e_diag, e_trsm, e_done[2], e_read[2];
     int q_live[2], p_read[2];
-    /* peer mode: every own panel in its own slot, finished ones read by
-     * the others over peer links (copies on sp) */
-    int peer;
-    int64_t nown;
-    uintptr_t *slot;
-    blasx_event_t *ev_pan;
-    blasx_stream_t sp;
+    fc_peer_t pe; /* peer mode: every own panel in its slot, the others' copied on pe.sp */
 } ooc_t;
 
 #define OOC_NEV 8
@@ -228,62 +221,26 @@ static int ooc_factor(ooc_t *o, const ooc_pan_t *p) {
 
 /* ---- peer mode ------------------------------------------------------------ */
 
-/* The block of own panels, two chunks, INFO and the workspace at width w
- * (o->nown panels): 0, BLASX_ERR_NOMEM or BLASX_FACTOR_DECLINED. */
-static int peer_alloc_w(ooc_t *o, int64_t w) {
+/* peer mode's alloc (blasx_fc_peer_setup): own panels of width pe->w in
+ * their slots, two chunks, INFO and the workspace in one pool block: 0,
+ * BLASX_ERR_NOMEM or BLASX_FACTOR_DECLINED. */
+static int peer_alloc(void *arg, fc_peer_t *pe) {
+    ooc_t *o = arg;
     fc_t *f = o->f;
-    int64_t q = blasx_min64(w, 4 * blasx_cfg.lapack.ooc_min_w);
+    int64_t w = pe->w, q = blasx_min64(w, 4 * blasx_cfg.lapack.ooc_min_w);
     size_t ws = 0, pans = 0, chunk = fc_round((size_t)o->n * (size_t)q * f->esz);
     if (f->d.be->factor_ws(f->d.s, o->prec, BLASX_FACTOR_POTRF, o->up ? 'U' : 'L', w, w, o->up ? w : o->n, &ws))
         return BLASX_FACTOR_DECLINED;
-    for (int64_t i = 0; i < o->nown; i++) pans += fc_round((size_t)(o->n - o->rank * w - i * o->step) * (size_t)w * f->esz);
+    for (int64_t i = 0; i < pe->nown; i++) pans += fc_round((size_t)(o->n - o->rank * w - i * pe->step) * (size_t)w * f->esz);
     if (blasx_cache_alloc_block(f->d.cache, pans + 2 * chunk + FC_ALIGN + fc_round(ws), 0, &f->blk) != 0)
         return BLASX_ERR_NOMEM;
-    o->w = w, o->q = q, o->ws_bytes = ws;
+    o->w = w, o->q = q, o->ws_bytes = ws, o->step = pe->step;
     uintptr_t at = f->blk;
-    for (int64_t i = 0; i < o->nown; i++) {
-        o->slot[i] = at;
-        at += fc_round((size_t)(o->n - o->rank * w - i * o->step) * (size_t)w * f->esz);
+    for (int64_t i = 0; i < pe->nown; i++) {
+        pe->slot[i] = at;
+        at += fc_round((size_t)(o->n - o->rank * w - i * pe->step) * (size_t)w * f->esz);
     }
     o->Q[0] = at, o->Q[1] = at + chunk, o->info = at + 2 * chunk, o->ws = o->info + FC_ALIGN;
-    return 0;
-}
-
-/* Peer mode when every member wants it (a team of GPUs that reach each
- * other, cfg.lapack.team_peer_panels > 0, room for its panels): 1 with its
- * block, slots, events and copy stream; 0 with nothing held (the members
- * agree either way: two rounds of blasx_fc_team_meet on each). */
-static int peer_setup(ooc_t *o) {
-    fc_t *f = o->f;
-    fc_team_t *t = o->t;
-    const blasx_device_backend_t *be = f->d.be;
-    const int64_t per = blasx_setting_int(BLASX_SETTING_LAPACK_TEAM_PEERS), wmin = blasx_cfg.lapack.ooc_min_w;
-    if (t->size < 2 || per <= 0) return 0;
-    pthread_mutex_lock(&t->lock);
-    t->devs[o->rank] = f->d.dev;
-    pthread_mutex_unlock(&t->lock);
-    int64_t v = 0;
-    int ok = blasx_fc_team_meet(t, 1, &v); /* every device known */
-    int64_t parts = per * t->size;
-    int64_t w = blasx_min64(((o->n + parts - 1) / parts + wmin - 1) / wmin * wmin, o->n);
-    o->step = w * t->size;
-    o->nown = o->rank * w < o->n ? (o->n - o->rank * w + o->step - 1) / o->step : 0;
-    ok = ok && t->pan && blasx_ceil_div64(o->n, w) <= t->npan && o->nown > 0;
-    for (int r = 0; r < t->size && ok; r++)
-        if (r != o->rank) ok = be->can_peer(f->d.dev, t->devs[r]) && be->peer_enable(f->d.dev, t->devs[r]) == 0;
-    o->slot = ok ? calloc((size_t)o->nown, sizeof *o->slot) : NULL;
-    o->ev_pan = ok ? calloc((size_t)o->nown, sizeof *o->ev_pan) : NULL;
-    ok = o->slot && o->ev_pan && peer_alloc_w(o, w) == 0;
-    for (int64_t i = 0; i < o->nown && ok; i++) ok = be->event_create(f->d.dev, &o->ev_pan[i]) == 0;
-    ok = ok && be->stream_create(f->d.dev, &o->sp) == 0;
-    v = 0;
-    if (blasx_fc_team_meet(t, ok, &v)) return o->peer = 1;
-    for (int64_t i = 0; o->ev_pan && i < o->nown; i++)
-        if (o->ev_pan[i]) be->event_destroy(o->ev_pan[i]);
-    if (o->sp) be->stream_destroy(o->sp);
-    if (f->blk) blasx_cache_free_block(f->d.cache, f->blk);
-    free(o->slot), free(o->ev_pan);
-    f->blk = 0, o->sp = NULL, o->slot = NULL, o->ev_pan = NULL, o->nown = 0;
     return 0;
 }
 
@@ -291,7 +248,7 @@ static int peer_setup(ooc_t *o) {
 static int peer_update_own(ooc_t *o, const ooc_pan_t *p, int64_t k) {
     int64_t Jk = o->rank * o->w + k * o->step, pld = o->up ? o->w : o->n - Jk;
     size_t off = (size_t)(p->J - Jk) * (o->up ? (size_t)pld : 1) * o->f->esz;
-    return ooc_update(o, o->P[p->b], o->slot[k] + off, pld, p->r, p->jb, o->w, p->pld);
+    return ooc_update(o, o->P[p->b], o->pe.slot[k] + off, pld, p->r, p->jb, o->w, p->pld);
 }
 
 /* Panel p less the other members' finished panels, each copied from its
@@ -306,16 +263,16 @@ static int peer_stream(ooc_t *o, const ooc_pan_t *p) {
         fc_pan_t src;
         int st = blasx_fc_team_pan_wait(o->t, K0 / o->w, &src);
         if (st) return st;
-        BLASX_TRY(be->stream_wait_event(o->sp, src.ev)); /* its solve is done */
+        BLASX_TRY(be->stream_wait_event(o->pe.sp, src.ev)); /* its solve is done */
         for (int64_t c = K0; c < K0 + o->w && c < p->J; c += o->q, k++) {
             int b = (int)(k & 1);
             int64_t kb = blasx_min64(o->q, blasx_min64(K0 + o->w, p->J) - c), qld = o->up ? kb : p->r;
             uintptr_t from = src.base + (uintptr_t)(o->up ? ((size_t)(c - K0) + (size_t)(p->J - K0) * (size_t)src.pld) * e
                                                           : ((size_t)(p->J - K0) + (size_t)(c - K0) * (size_t)src.pld) * e);
             blasx_shape_t sh = {o->up ? kb : p->r, o->up ? p->r : kb, qld, e};
-            if (o->q_live[b]) BLASX_TRY(be->stream_wait_event(o->sp, o->e_done[b])); /* its last update is done */
-            BLASX_TRY(be->copy_p2p(o->sp, o->Q[b], qld, src.dev, from, src.pld, sh));
-            BLASX_TRY(be->event_record(o->e_in, o->sp));
+            if (o->q_live[b]) BLASX_TRY(be->stream_wait_event(o->pe.sp, o->e_done[b])); /* its last update is done */
+            BLASX_TRY(be->copy_p2p(o->pe.sp, o->Q[b], qld, src.dev, from, src.pld, sh));
+            BLASX_TRY(be->event_record(o->e_in, o->pe.sp));
             BLASX_TRY(be->stream_wait_event(cs, o->e_in));
             BLASX_TRY(ooc_update(o, o->P[p->b], o->Q[b], qld, p->r, p->jb, kb, p->pld));
             BLASX_TRY(be->event_record(o->e_done[b], cs));
@@ -342,7 +299,7 @@ static int peer_run(ooc_t *o) {
     for (int64_t i = 0, J = o->rank * o->w;; i++, J += o->step) {
         ooc_pan_t p = ooc_pan(o, J < o->n ? J : 0);
         if (J < o->n) {
-            o->P[p.b] = o->slot[i];
+            o->P[p.b] = o->pe.slot[i];
             BLASX_TRY(ooc_up(o, &p));
         }
         if (pv.J >= 0) {
@@ -364,8 +321,8 @@ static int peer_run(ooc_t *o) {
         if (!st) st = peer_stream(o, &p);
         if (st) return st;
         BLASX_TRY(ooc_factor(o, &p));
-        BLASX_TRY(be->event_record(o->ev_pan[i], o->f->d.s));
-        fc_pan_t at = {.base = o->slot[i], .pld = p.pld, .ev = o->ev_pan[i], .dev = o->f->d.dev};
+        BLASX_TRY(be->event_record(o->pe.ev[i], o->f->d.s));
+        fc_pan_t at = {.base = o->pe.slot[i], .pld = p.pld, .ev = o->pe.ev[i], .dev = o->f->d.dev};
         blasx_fc_team_pan_ready(o->t, J / o->w, &at);
         pv = p;
     }
@@ -394,8 +351,11 @@ static int ooc_alloc_w(void *arg, int64_t w) {
  * written anything yet. */
 static int ooc_alloc(ooc_t *o) {
     fc_t *f = o->f;
-    int st = peer_setup(o) ? 0 : blasx_fc_team_width(f, o->t, o->n, ooc_alloc_w, o, &o->w);
-    if (!o->peer) o->step = o->w * o->t->size;
+    const int64_t per = blasx_setting_int(BLASX_SETTING_LAPACK_TEAM_PEERS);
+    int st = blasx_fc_peer_setup(f, o->t, o->rank, per, o->n, peer_alloc, o, &o->pe)
+                 ? 0
+                 : blasx_fc_team_width(f, o->t, o->n, ooc_alloc_w, o, &o->w);
+    if (!o->pe.on) o->step = o->w * o->t->size;
     const char *end = o->A + ((size_t)(o->n - 1) * (size_t)o->lda + (size_t)o->n) * f->esz - 1;
     if (!st) st = blasx_fc_host_setup(f, o->A, end, (size_t)(o->up ? o->w : o->n) * f->esz, (size_t)o->w * f->esz);
     blasx_event_t *ev[OOC_NEV] = {&o->e_in, &o->e_up, &o->e_diag, &o->e_trsm, &o->e_done[0], &o->e_done[1],
@@ -412,7 +372,7 @@ static int ooc_alloc(ooc_t *o) {
 static int ooc_run(ooc_t *o) {
     const blasx_device_backend_t *be = o->f->d.be;
     BLASX_TRY(ooc_alloc(o));
-    if (o->peer) return peer_run(o);
+    if (o->pe.on) return peer_run(o);
     ooc_pan_t pv = {.J = -1};
     for (int64_t J = o->rank * o->w;; J += o->step) {
         ooc_pan_t p = ooc_pan(o, J < o->n ? J : 0);
@@ -447,19 +407,10 @@ int blasx_fc_potrf_panels(fc_t *f, fc_team_t *t, int rank, int prec, char uplo, 
     int st = ooc_run(&o);
     /* streams idle before the events and the block go (a member that quit has work queued) */
     int s1 = f->d.be->stream_sync(f->d.s), s2 = f->d.be->stream_sync(f->d.s_out);
-    int s3 = o.sp ? f->d.be->stream_sync(o.sp) : 0;
-    if (st <= 0 && st != BLASX_FACTOR_DECLINED && (s1 || s2 || s3)) st = s1 ? s1 : s2 ? s2 : s3;
-    if (o.peer) { /* the others' copies from this GPU's panels are over before its block goes */
-        if (st > 0) blasx_fc_team_quit(t, 0); /* a failure: the others stop waiting for its panels */
-        int64_t v = 0;
-        blasx_fc_team_meet(t, 1, &v);
-    }
+    if (st <= 0 && st != BLASX_FACTOR_DECLINED && (s1 || s2)) st = s1 ? s1 : s2;
+    st = blasx_fc_peer_end(f, t, &o.pe, st);
     blasx_event_t ev[OOC_NEV] = {o.e_in, o.e_up, o.e_diag, o.e_trsm, o.e_done[0], o.e_done[1], o.e_read[0], o.e_read[1]};
     for (int i = 0; i < OOC_NEV; i++)
         if (ev[i]) f->d.be->event_destroy(ev[i]);
-    for (int64_t i = 0; o.ev_pan && i < o.nown; i++)
-        if (o.ev_pan[i]) f->d.be->event_destroy(o.ev_pan[i]);
-    if (o.sp) f->d.be->stream_destroy(o.sp);
-    free(o.slot), free(o.ev_pan);
     return st;
 }

@@ -200,6 +200,29 @@ BLASX_INTERNAL int64_t blasx_fc_team_pan_prefix(fc_team_t *t);
 BLASX_INTERNAL int blasx_fc_team_pan_now(fc_team_t *t, int64_t i);
 /* Waits until panel i is ready: 0 with *out, or FC_QUIT once the team ended. */
 BLASX_INTERNAL int blasx_fc_team_pan_wait(fc_team_t *t, int64_t i, fc_pan_t *out);
+/* A member's peer mode (factor_peer.c): its block columns' width and step,
+ * a pool slot, an event (recorded once it is final) per own column, and
+ * the stream its copies from the others' slots go on. */
+typedef struct {
+    int on;
+    int64_t w, step, nown;
+    uintptr_t *slot;
+    blasx_event_t *ev;
+    blasx_stream_t sp;
+} fc_peer_t;
+
+/* Peer mode for member `rank` of t factoring order n with `per` block
+ * columns per member (per <= 0 or a team of one: off): 1 when every member
+ * has peer access to all the others and alloc(arg, p) -- f's pool block
+ * for p->nown columns of width p->w, p->slot[] set: 0 or a status -- did
+ * on every member; else 0 with nothing held. */
+BLASX_INTERNAL int blasx_fc_peer_setup(fc_t *f, fc_team_t *t, int rank, int64_t per, int64_t n,
+                                       int (*alloc)(void *arg, fc_peer_t *p), void *arg, fc_peer_t *p);
+/* After the member's own streams are idle: its copy stream's status folded
+ * into st (returned), then (peer mode) the team told of a failure and met
+ * once more, so no member's block goes while another copies from it; then
+ * the events, stream and slots go. */
+BLASX_INTERNAL int blasx_fc_peer_end(fc_t *f, fc_team_t *t, fc_peer_t *p, int st);
 /* The team ends: info > 0 for a stop (the first one kept), 0 for a failure. */
 BLASX_INTERNAL void blasx_fc_team_quit(fc_team_t *t, int64_t info);
 
