@@ -148,8 +148,15 @@ static void pblas_width(void) {
     const char *v = getenv("BLASX_PBLAS_KB");
     const long long want = v && *v ? atoll(v) : blasx_cfg.lapack.pblas_kb;
     const blasx_f77_int_t kb = pilaenv_(&ctxt, "D", 1);
-    if (want > 0) CHECK(kb == want, "pilaenv_ = %lld, expected %lld", (long long)kb, want);
-    else CHECK(kb == 32, "pilaenv_ with BLASX_PBLAS_KB=0 and no ScaLAPACK in the process: 32 (%lld)", (long long)kb);
+    if (want > 0) {
+        /* PBLAS sizes panel buffers in a 32-bit int: width x bytes is the same in every precision */
+        CHECK(kb == want, "pilaenv_('D') = %lld, expected %lld", (long long)kb, want);
+        const blasx_f77_int_t ks = pilaenv_(&ctxt, "S", 1), kc = pilaenv_(&ctxt, "C", 1), kz = pilaenv_(&ctxt, "Z", 1);
+        CHECK(ks == want * 2 && kc == want && kz == (want >= 2 ? want / 2 : 1),
+              "pilaenv_ S/C/Z = %lld/%lld/%lld for %lld double columns", (long long)ks, (long long)kc, (long long)kz, want);
+    } else {
+        CHECK(kb == 32, "pilaenv_ with BLASX_PBLAS_KB=0 and no ScaLAPACK in the process: 32 (%lld)", (long long)kb);
+    }
 }
 
 int main(void) {

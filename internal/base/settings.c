@@ -197,8 +197,9 @@ static void table_fill(void) {
               "team joins");
     INT_ENTRY(BLASX_SETTING_PBLAS_KB, "BLASX_PBLAS_KB", BLASX_SETTING_ONCE, 0, 1048576, blasx_cfg.lapack.pblas_kb,
               "0 to 2^20", "`cfg.lapack.pblas_kb`",
-              "under ScaLAPACK: the panel width PBLAS gets from `pilaenv_`, the depth of each rank's local GEMMs (the "
-              "same on every rank; 0: ScaLAPACK's own)");
+              "under ScaLAPACK: the panel width PBLAS gets from `pilaenv_` in double columns (S twice, Z half), "
+              "the depth of each rank's local GEMMs (the same on every rank; 0: ScaLAPACK's own); a rank's local "
+              "rows and columns must stay below 2^31 / (8 x this)");
     INT_ENTRY(BLASX_SETTING_PBLAS_AUX, "BLASX_PBLAS_AUX", BLASX_SETTING_ONCE, 0, 1, blasx_cfg.lapack.pblas_aux, "0, 1",
               "`cfg.lapack.pblas_aux`",
               "under ScaLAPACK: 1, PBLAS's matrix adds and transposes (`dmmadd_`, `dmmtadd_` ...) run blasx's, on the "
