@@ -37,16 +37,16 @@
  * caller scanned it: the backend's getrf does not carry them through).
  *
  * Peer mode (a team whose GPUs reach each other, cfg.lapack.lu_peer_panels
- * block columns per member, every own column in the pool at once): each
- * column stays in its slot as its factorization left it, and every
- * finished chunk -- this GPU's own too, so that no slot changes once ready
- * -- is copied from its owner's slot into Q on a stream of its own, where
- * it meets the later interchanges.  A column is ready for the others once
- * its owner has its pivots in ipiv (a host sync), not once it is back in
- * host memory; it goes back (in column order: the team's done stays a
- * prefix) and the next own column goes up while the host would otherwise
- * wait for another member.  The members meet once more before any block
- * is freed.
+ * block columns per member, every own column in the pool at once) is
+ * right-looking instead: each panel, once its owner has its pivots in
+ * ipiv (a host sync), is copied once from the owner's slot into Q on a
+ * stream of its own and applied to every own column after it -- its
+ * interchanges, the solve, one GEMM per column -- the column of the next
+ * panel first and factored at once (look-ahead), so the chain from panel
+ * to panel is one column's update and one getrf.  A slot never changes
+ * once factored; columns go up, and back in column order (the team's done
+ * stays a prefix), while the host would otherwise wait for a panel.  The
+ * members meet once more before any block is freed.
  *
  * Failure: a failure before any member wrote to the host is declined;
  * later it is returned with the team's `done` panels final and their
@@ -79,7 +79,11 @@ typedef struct {
     size_t ws_bytes, mv_bytes;
     blasx_event_t e_in, e_up, e_diag, e_done[2], e_read[2];
     int q_live[2], p_read[2];
-    fc_peer_t pe; /* peer mode: every own column in its slot; all finished ones (own too) copied into Q on pe.sp */
+    fc_peer_t pe; /* peer mode: every own column in its slot; the others' panels copied into Q on pe.sp */
+    int wide_q;   /* Q holds whole panels (peer mode) */
+    blasx_event_t *up_ev; /* peer mode, per own column: up */
+    int64_t *pinfo;       /* peer mode, per own column: its first zero pivot (0: none) */
+    int64_t nup, nwait, nfin, ndown, ahead, nq; /* own columns up, waited for, final, back; factored ahead (-1); panels fetched */
 } lu_t;
 
 /* A member's block column: its first column J, width jb, rows factored kp
@@ -88,7 +92,7 @@ typedef struct {
 typedef struct {
     int64_t J, jb, kp, applied;
     int b;
-    int64_t i, info; /* peer mode: its slot; its first zero pivot (0: none) */
+    int64_t i; /* peer mode: its slot */
 } lu_col_t;
 
 #define LU_NEV 7
@@ -320,7 +324,7 @@ static int lu_column(lu_t *o, const lu_col_t *c, lu_col_t *pv, int pending) {
 static int lu_alloc_w(void *arg, int64_t w) {
     lu_t *o = arg;
     fc_t *f = o->f;
-    int64_t q = blasx_min64(w, 2 * blasx_cfg.lapack.ooc_min_w), mvw = blasx_min64(w, blasx_cfg.lapack.ooc_min_w);
+    int64_t q = o->wide_q ? w : blasx_min64(w, 2 * blasx_cfg.lapack.ooc_min_w), mvw = blasx_min64(w, blasx_cfg.lapack.ooc_min_w);
     size_t ws = 0, pan = fc_round((size_t)o->m * (size_t)w * f->esz), chunk = fc_round((size_t)o->m * (size_t)q * f->esz);
     size_t mv = fc_round((size_t)o->m * 16) + fc_round((size_t)o->m * (size_t)mvw * f->esz), piv = fc_round((size_t)w * 8);
     if (f->d.be->factor_ws(f->d.s, o->prec, BLASX_FACTOR_GETRF, 'N', o->m, w, o->m, &ws)) return BLASX_FACTOR_DECLINED;
@@ -349,13 +353,13 @@ static int lu_room(lu_t *o) {
     }
 }
 
-/* ---- peer mode ------------------------------------------------------------ */
+/* ---- peer mode: right-looking over the members' resident columns ---------- */
 
 /* peer mode's alloc (blasx_fc_peer_setup): lu_alloc_w with one column
- * buffer per own column, each its slot. */
+ * buffer per own column, each its slot, and two whole panels as Q. */
 static int lu_peer_alloc(void *arg, fc_peer_t *pe) {
     lu_t *o = arg;
-    o->nbuf = (int)pe->nown;
+    o->nbuf = (int)pe->nown, o->wide_q = 1;
     int st = lu_alloc_w(o, pe->w);
     o->nbuf = 2, o->step = pe->step;
     for (int64_t i = 0; i < pe->nown; i++)
@@ -363,110 +367,150 @@ static int lu_peer_alloc(void *arg, fc_peer_t *pe) {
     return st;
 }
 
-/* Column c's factorization done: its INFO and pivots into ipiv, then the
- * team learns where it lies (its panel is ready for the others). */
-static int lu_peer_pivots(lu_t *o, lu_col_t *c) {
+/* Own column i, its buffer the slot. */
+static lu_col_t lu_own(lu_t *o, int64_t i) {
+    lu_col_t c = lu_col(o, o->rank * o->w + i * o->step);
+    c.i = i;
+    o->P[c.b] = o->pe.slot[i];
+    return c;
+}
+
+/* The next own column not yet up goes up (event up_ev): 1 if one went. */
+static int lu_peer_up_next(lu_t *o, int *st) {
     fc_t *f = o->f;
-    if (blasx_fc_team_ended(o->t)) return FC_QUIT;
-    BLASX_TRY(f->d.be->event_sync(o->pe.ev[c->i]));
-    c->info = lu_take_pivots(o, c);
-    fc_pan_t at = {.base = o->pe.slot[c->i], .pld = o->m, .ev = o->pe.ev[c->i], .dev = f->d.dev};
-    blasx_fc_team_pan_ready(o->t, c->J / o->w, &at);
-    return 0;
+    if (o->nup >= o->pe.nown) return 0;
+    lu_col_t c = lu_own(o, o->nup++);
+    *st = blasx_fc_up(f, f->d.s_out, o->pe.slot[c.i], o->m, o->A + (size_t)c.J * (size_t)o->lda * f->esz, o->lda, o->m,
+                      c.jb);
+    if (!*st) *st = f->d.be->event_record(o->up_ev[c.i], f->d.s_out);
+    return 1;
 }
 
-/* Column c back to the host once every column before it is (the team's
- * done stays a prefix), as lu_publish does. */
-static int lu_peer_down(lu_t *o, const lu_col_t *c) {
-    int st = blasx_fc_team_wait(o->t, c->J);
-    return st ? st : lu_down(o, c, o->pe.slot[c->i], o->pe.ev[c->i], c->info);
+/* Own columns up to i up, the compute stream after them. */
+static int lu_peer_need(lu_t *o, int64_t i) {
+    int st = 0;
+    while (o->nup <= i && !st) lu_peer_up_next(o, &st);
+    for (; !st && o->nwait <= i; o->nwait++) st = o->f->d.be->stream_wait_event(o->f->d.s, o->up_ev[o->nwait]);
+    return st;
 }
 
-/* What the host thread does while it would wait for another member: pv
- * back (*down), the next own column up (*up: its index). */
-static int lu_peer_chores(lu_t *o, const lu_col_t *pv, int *down, int64_t *up) {
-    if (*down) {
-        *down = 0;
-        BLASX_TRY(lu_peer_down(o, pv));
-    }
-    if (*up >= 0) {
-        lu_col_t nx = lu_col(o, o->rank * o->w + *up * o->step);
-        o->P[nx.b] = o->pe.slot[*up];
-        *up = -1;
-        BLASX_TRY(lu_up(o, &nx));
-    }
-    return 0;
+/* The next final own column back to the host, in column order (the
+ * team's done stays a prefix): waiting for the others' if `wait`, else
+ * only when they are back.  1 if one went. */
+static int lu_peer_down_next(lu_t *o, int wait, int *st) {
+    if (o->ndown >= o->nfin) return 0;
+    lu_col_t c = lu_own(o, o->ndown);
+    if (!wait && blasx_fc_team_done_now(o->t) < c.J) return 0;
+    *st = blasx_fc_team_wait(o->t, c.J);
+    if (!*st) *st = lu_down(o, &c, o->pe.slot[c.i], o->pe.ev[c.i], o->pinfo[c.i]);
+    o->ndown++;
+    return 1;
 }
 
-/* Column c less every finished panel before it, in order, each chunk
- * copied from its owner's slot (this GPU's too: a slot never changes
- * once ready) into Q on sp, where it meets the later interchanges. */
-static int lu_peer_stream(lu_t *o, const lu_col_t *c, const lu_col_t *pv, int *down, int64_t *up, int64_t *applied) {
+/* Own column i's rows from its diagonal down factored, INFO and pivots on
+ * their way to the host, pe.ev[i] once done. */
+static int lu_peer_factor(lu_t *o, int64_t i) {
     fc_t *f = o->f;
     const blasx_device_backend_t *be = f->d.be;
-    size_t e = f->esz;
-    int64_t end = blasx_min64(c->J, o->mn), kb;
-    for (int64_t K = 0, k = 0; K < end; K += kb) {
-        int64_t K0 = K / o->w * o->w, pend = blasx_min64(K0 + o->w, o->mn);
-        kb = blasx_min64(o->q, pend - K);
-        if (!blasx_fc_team_pan_now(o->t, K0 / o->w)) BLASX_TRY(lu_peer_chores(o, pv, down, up));
-        fc_pan_t src;
-        int st = blasx_fc_team_pan_wait(o->t, K0 / o->w, &src);
-        if (st) return st;
-        if (*applied < pend) { /* panels ready since: their interchanges on c first */
-            int64_t upto = blasx_min64(blasx_min64(blasx_fc_team_pan_prefix(o->t) * o->w, c->J), o->mn);
-            BLASX_TRY(lu_permute(o, o->P[c->b], o->m, c->jb, 0, *applied, upto));
-            *applied = upto;
-        }
-        int b = (int)(k++ & 1);
-        int64_t r = o->m - K;
-        blasx_shape_t sh = {r, kb, r, e};
-        if (o->q_live[b]) BLASX_TRY(be->stream_wait_event(o->pe.sp, o->e_done[b]));
-        BLASX_TRY(be->stream_wait_event(o->pe.sp, src.ev));
-        BLASX_TRY(be->copy_p2p(o->pe.sp, o->Q[b], r, src.dev, src.base + (uintptr_t)(((size_t)K + (size_t)(K - K0) * (size_t)o->m) * e),
-                               o->m, sh));
-        BLASX_TRY(lu_chunk(o, c, o->pe.sp, b, K, kb, pend, *applied));
+    lu_col_t c = lu_own(o, i);
+    BLASX_TRY(lu_peer_need(o, i));
+    if (c.kp > 0) {
+        BLASX_TRY(be->factor(f->d.s, o->prec, BLASX_FACTOR_GETRF, 'N', o->m - c.J, c.jb,
+                             o->pe.slot[i] + (uintptr_t)((size_t)c.J * f->esz), o->m, o->piv, o->ws, o->ws_bytes, o->info));
+        BLASX_TRY(be->copy_d2h(f->d.s, f->small, 16, o->info, 16, (blasx_shape_t){16, 1, 16, 1}));
+        BLASX_TRY(be->copy_d2h(f->d.s, f->small + FC_ALIGN, c.kp * 8, o->piv, c.kp * 8,
+                               (blasx_shape_t){c.kp * 8, 1, c.kp * 8, 1}));
     }
+    return be->event_record(o->pe.ev[i], f->d.s);
+}
+
+/* Own column i's factorization done: its INFO and pivots into ipiv, then
+ * the team learns where panel i lies (ready for the others to copy). */
+static int lu_peer_pivots(lu_t *o, int64_t i) {
+    fc_t *f = o->f;
+    if (blasx_fc_team_ended(o->t)) return FC_QUIT;
+    BLASX_TRY(f->d.be->event_sync(o->pe.ev[i]));
+    lu_col_t c = lu_own(o, i);
+    o->pinfo[i] = lu_take_pivots(o, &c);
+    o->nfin = i + 1;
+    fc_pan_t at = {.base = o->pe.slot[i], .pld = o->m, .ev = o->pe.ev[i], .dev = f->d.dev};
+    blasx_fc_team_pan_ready(o->t, c.J / o->w, &at);
     return 0;
 }
 
-/* Peer mode: column c (up already) less the panels before it, factored;
- * c's pivots make it ready for the others; the previous one goes back and
- * the next one up while the host would wait for another member, else
- * after that. */
+/* Panel K..K+kp (L at L, ld lld, its row 0 global row K) on own column j:
+ * the panel's interchanges, then its rows K.. solved and those below
+ * updated. */
+static int lu_peer_apply(lu_t *o, int64_t j, uintptr_t L, int64_t lld, int64_t K, int64_t kp) {
+    BLASX_TRY(lu_peer_need(o, j));
+    lu_col_t c = lu_own(o, j);
+    BLASX_TRY(lu_permute(o, o->pe.slot[j], o->m, c.jb, 0, K, K + kp));
+    return lu_apply(o, &c, L, lld, K, kp);
+}
+
+/* Panel P's L on this GPU: the own slot's, or a copy of the owner's rows
+ * K.. into Q[b] on pe.sp (the host uploads and sends back columns while
+ * it would wait for the panel).  *b: the Q buffer used, -1 for none. */
+static int lu_peer_fetch(lu_t *o, int64_t P, uintptr_t *L, int64_t *lld, int *b) {
+    fc_t *f = o->f;
+    const blasx_device_backend_t *be = f->d.be;
+    const int64_t K = P * o->w, kp = blasx_min64(o->w, o->mn - K), r = o->m - K;
+    *b = -1;
+    if (P % o->t->size == o->rank) { /* own: factored here (now, or queued ahead by the previous panel) */
+        int64_t i = P / o->t->size;
+        if (o->ahead != i) BLASX_TRY(lu_peer_factor(o, i));
+        o->ahead = -1;
+        BLASX_TRY(lu_peer_pivots(o, i));
+        *L = o->pe.slot[i] + (uintptr_t)((size_t)K * f->esz), *lld = o->m;
+        return 0;
+    }
+    int st = 0;
+    while (!st && !blasx_fc_team_pan_now(o->t, P) && (lu_peer_up_next(o, &st) || lu_peer_down_next(o, 0, &st))) {}
+    fc_pan_t src;
+    if (st || (st = blasx_fc_team_pan_wait(o->t, P, &src))) return st;
+    *b = (int)(o->nq++ & 1);
+    if (o->q_live[*b]) BLASX_TRY(be->stream_wait_event(o->pe.sp, o->e_done[*b]));
+    BLASX_TRY(be->stream_wait_event(o->pe.sp, src.ev));
+    BLASX_TRY(be->copy_p2p(o->pe.sp, o->Q[*b], r, src.dev, src.base + (uintptr_t)((size_t)K * f->esz), src.pld,
+                           (blasx_shape_t){r, kp, r, f->esz}));
+    BLASX_TRY(be->event_record(o->e_in, o->pe.sp));
+    BLASX_TRY(be->stream_wait_event(f->d.s, o->e_in));
+    *L = o->Q[*b], *lld = r;
+    return 0;
+}
+
+/* Peer mode: panel by panel, each on every own column after it; the own
+ * column of the next panel first and factored at once (look-ahead), so
+ * that its owner's wait is one column's update, not all of them. */
 static int lu_peer_run(lu_t *o) {
-    const blasx_device_backend_t *be = o->f->d.be;
-    blasx_stream_t s = o->f->d.s;
-    lu_col_t pv = {.J = -1};
-    if (o->pe.nown > 0) {
-        lu_col_t c0 = lu_col(o, o->rank * o->w);
-        o->P[c0.b] = o->pe.slot[0];
-        BLASX_TRY(lu_up(o, &c0));
-    }
-    for (int64_t i = 0; i < o->pe.nown; i++) {
-        lu_col_t c = lu_col(o, o->rank * o->w + i * o->step);
-        c.i = i;
-        o->P[c.b] = o->pe.slot[i];
-        int down = pv.J >= 0;
-        int64_t up = i + 1 < o->pe.nown ? i + 1 : -1;
-        BLASX_TRY(be->stream_wait_event(s, o->e_up));
-        int64_t applied = blasx_min64(blasx_min64(blasx_fc_team_pan_prefix(o->t) * o->w, o->mn), c.J);
-        BLASX_TRY(lu_permute(o, o->P[c.b], o->m, c.jb, 0, 0, applied));
-        BLASX_TRY(lu_peer_stream(o, &c, &pv, &down, &up, &applied));
-        if (c.kp > 0) {
-            BLASX_TRY(be->factor(s, o->prec, BLASX_FACTOR_GETRF, 'N', o->m - c.J, c.jb,
-                                 o->P[c.b] + (uintptr_t)((size_t)c.J * o->f->esz), o->m, o->piv, o->ws, o->ws_bytes,
-                                 o->info));
-            BLASX_TRY(be->copy_d2h(s, o->f->small, 16, o->info, 16, (blasx_shape_t){16, 1, 16, 1}));
-            BLASX_TRY(be->copy_d2h(s, o->f->small + FC_ALIGN, c.kp * 8, o->piv, c.kp * 8,
-                                   (blasx_shape_t){c.kp * 8, 1, c.kp * 8, 1}));
+    const int64_t np = blasx_ceil_div64(o->mn, o->w);
+    o->ahead = -1;
+    for (int64_t P = 0; P < np; P++) {
+        const int64_t K = P * o->w, kp = blasx_min64(o->w, o->mn - K), lo = K + o->w - o->rank * o->w;
+        int64_t j = lo <= 0 ? 0 : (lo + o->step - 1) / o->step; /* the first own column after the panel */
+        uintptr_t L;
+        int64_t lld;
+        int b;
+        BLASX_TRY(lu_peer_fetch(o, P, &L, &lld, &b));
+        if (P + 1 < np && (P + 1) % o->t->size == o->rank) {
+            BLASX_TRY(lu_peer_apply(o, j, L, lld, K, kp));
+            BLASX_TRY(lu_peer_factor(o, j));
+            o->ahead = j++;
         }
-        BLASX_TRY(be->event_record(o->pe.ev[i], s));
-        BLASX_TRY(lu_peer_pivots(o, &c)); /* the others' critical path first, then what is left of the chores */
-        BLASX_TRY(lu_peer_chores(o, &pv, &down, &up));
-        pv = c;
+        for (; j < o->pe.nown; j++) BLASX_TRY(lu_peer_apply(o, j, L, lld, K, kp));
+        if (b >= 0) {
+            BLASX_TRY(o->f->d.be->event_record(o->e_done[b], o->f->d.s));
+            o->q_live[b] = 1;
+        }
     }
-    return pv.J >= 0 ? lu_peer_down(o, &pv) : 0;
+    for (int64_t i = o->nfin; i < o->pe.nown; i++) { /* past the last row (n > m): final once updated */
+        BLASX_TRY(lu_peer_need(o, i));
+        BLASX_TRY(o->f->d.be->event_record(o->pe.ev[i], o->f->d.s));
+        o->pinfo[i] = 0, o->nfin = i + 1;
+    }
+    int st = 0;
+    while (!st && lu_peer_down_next(o, 1, &st)) {}
+    return st;
 }
 
 /* The room, then the host memory and events.  0, or what the member or
@@ -484,6 +528,11 @@ static int lu_alloc(lu_t *o) {
     blasx_event_t *ev[LU_NEV] = {&o->e_in, &o->e_up, &o->e_diag, &o->e_done[0], &o->e_done[1], &o->e_read[0],
                                  &o->e_read[1]};
     for (int i = 0; i < LU_NEV && !st; i++) st = f->d.be->event_create(f->d.dev, ev[i]);
+    if (!st && o->pe.on) {
+        o->up_ev = calloc((size_t)o->pe.nown, sizeof *o->up_ev), o->pinfo = calloc((size_t)o->pe.nown, sizeof *o->pinfo);
+        if (!o->up_ev || !o->pinfo) st = BLASX_FACTOR_DECLINED;
+        for (int64_t i = 0; i < o->pe.nown && !st; i++) st = f->d.be->event_create(f->d.dev, &o->up_ev[i]);
+    }
     int64_t none = 0;
     if (!blasx_fc_team_meet(o->t, st == 0, &none)) return st ? st : BLASX_FACTOR_DECLINED;
     return 0;
@@ -529,7 +578,9 @@ int blasx_fc_getrf_panels(fc_t *f, fc_team_t *t, int rank, int prec, int64_t m, 
     blasx_event_t ev[LU_NEV] = {o.e_in, o.e_up, o.e_diag, o.e_done[0], o.e_done[1], o.e_read[0], o.e_read[1]};
     for (int i = 0; i < LU_NEV; i++)
         if (ev[i]) f->d.be->event_destroy(ev[i]);
-    free(o.moves);
+    for (int64_t i = 0; o.up_ev && i < o.pe.nown; i++)
+        if (o.up_ev[i]) f->d.be->event_destroy(o.up_ev[i]);
+    free(o.up_ev), free(o.pinfo), free(o.moves);
     return st;
 }
 
