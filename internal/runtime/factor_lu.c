@@ -190,6 +190,7 @@ static int64_t lu_take_pivots(lu_t *o, const lu_col_t *c) {
  * team learns its panel is done (with INFO info). */
 static int lu_down(lu_t *o, const lu_col_t *c, uintptr_t d, blasx_event_t ev, int64_t info) {
     fc_t *f = o->f;
+    BLASX_TRY(blasx_fc_team_clean(o->t)); /* the first write waits for the scan */
     BLASX_TRY(f->d.be->stream_wait_event(f->d.s_out, ev));
     int st = blasx_fc_down(f, f->d.s_out, o->A + (size_t)c->J * (size_t)o->lda * f->esz, o->lda, d, o->m, o->m, c->jb);
     if (st) { /* whole columns of the panel, carrying all its swaps: fc_team_ckpt undoes the later ones */
@@ -519,6 +520,7 @@ static int lu_alloc(lu_t *o) {
     fc_t *f = o->f;
     if (!blasx_fc_peer_setup(f, o->t, o->rank, blasx_setting_int(BLASX_SETTING_LAPACK_LU_PEERS), o->n, lu_peer_alloc, o,
                              &o->pe)) {
+        o->wide_q = 0;
         BLASX_TRY(lu_room(o));
         o->step = o->w * o->t->size;
     }
@@ -574,11 +576,12 @@ int blasx_fc_getrf_panels(fc_t *f, fc_team_t *t, int rank, int prec, int64_t m, 
     /* streams idle before the events and the block go (a member that quit has work queued) */
     int s1 = f->d.be->stream_sync(f->d.s), s2 = f->d.be->stream_sync(f->d.s_out);
     if (st <= 0 && st != BLASX_FACTOR_DECLINED && (s1 || s2)) st = s1 ? s1 : s2;
+    const int64_t nown = o.pe.nown; /* peer_end clears it */
     st = blasx_fc_peer_end(f, t, &o.pe, st);
     blasx_event_t ev[LU_NEV] = {o.e_in, o.e_up, o.e_diag, o.e_done[0], o.e_done[1], o.e_read[0], o.e_read[1]};
     for (int i = 0; i < LU_NEV; i++)
         if (ev[i]) f->d.be->event_destroy(ev[i]);
-    for (int64_t i = 0; o.up_ev && i < o.pe.nown; i++)
+    for (int64_t i = 0; o.up_ev && i < nown; i++)
         if (o.up_ev[i]) f->d.be->event_destroy(o.up_ev[i]);
     free(o.up_ev), free(o.pinfo), free(o.moves);
     return st;

@@ -133,6 +133,16 @@ void blasx_fc_team_quit(fc_team_t *t, int64_t info) {
     pthread_mutex_unlock(&t->lock);
 }
 
+int blasx_fc_team_clean(fc_team_t *t) {
+    pthread_mutex_lock(&t->lock);
+    while (t->scan == 1) pthread_cond_wait(&t->cond, &t->lock);
+    int bad = t->scan == 2;
+    pthread_mutex_unlock(&t->lock);
+    if (!bad) return 0;
+    blasx_fc_team_quit(t, 0);
+    return BLASX_FACTOR_DECLINED;
+}
+
 void blasx_fc_team_torn(fc_team_t *t) {
     pthread_mutex_lock(&t->lock);
     t->torn = 1;

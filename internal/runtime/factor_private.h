@@ -146,6 +146,7 @@ typedef struct {
     int64_t width; /* LU: the block columns' width, set by member 0 */
     int quit;      /* a member stopped (INFO) or failed: the others end */
     int torn;      /* a member wrote to the host beyond `done` and failed, or stopped there: no resume */
+    int scan;      /* LU: the scan for NaN and Inf beside the team: 0 none or clean, 1 running, 2 found one */
     /* A block copied back in part before a failure: Cholesky 'U': rows
      * done..done+part_rows-1 final in columns done..part_cols-1 too; LU:
      * columns done..part_cols-1 final, with the swaps of the panel's
@@ -159,6 +160,11 @@ typedef struct {
     int res_ok;
     int64_t res_least;
 } fc_team_t;
+
+/* Before a member's first write to the host (LU): waits for the scan
+ * beside the team; 0 if it found no NaN or Inf, else the team ends and
+ * the answer is BLASX_FACTOR_DECLINED (nothing written yet). */
+BLASX_INTERNAL int blasx_fc_team_clean(fc_team_t *t);
 
 /* A member's answer when it ended because another stopped or failed. */
 #define FC_QUIT (-2)

@@ -172,20 +172,42 @@ int blasx_fc_potrf_team(int ngpu, int several, unsigned first, int prec, char up
     return st;
 }
 
+/* The scan for NaN and Inf on a thread beside the team (the members only
+ * read the matrix until blasx_fc_team_clean says it holds none). */
+static void *fc_scan(void *arg) {
+    fc_call_t *c = arg;
+    int bad = blasx_fc_nonfinite(c->prec, c->m, c->n, c->A, c->lda);
+    pthread_mutex_lock(&c->team.lock);
+    c->team.scan = bad ? 2 : 0;
+    pthread_cond_broadcast(&c->team.cond);
+    pthread_mutex_unlock(&c->team.lock);
+    return NULL;
+}
+
 /* A matrix holding a NaN or an Inf is declined before anything is written
- * (the backend's getrf does not carry them through as LAPACK does). */
+ * (the backend's getrf does not carry them through as LAPACK does); the
+ * scan runs while the team starts, and gates its first write. */
 int blasx_fc_getrf_team(int ngpu, int several, unsigned first, int prec, int64_t m, int64_t n, char *A,
                         int64_t lda, int64_t *ipiv, int64_t *info, blasx_factor_ckpt_t *ck) {
     static const size_t esz[5] = {0, 4, 8, 8, 16};
-    if (blasx_fc_nonfinite(prec, m, n, A, lda)) return BLASX_FACTOR_DECLINED;
     fc_call_t c;
     fc_call_init(&c, prec, BLASX_FACTOR_GETRF, m, n, A, lda);
     c.ipiv = ipiv;
+    pthread_t scan;
+    c.team.scan = 1;
+    const int scanning = pthread_create(&scan, NULL, fc_scan, &c) == 0;
+    if (!scanning) fc_scan(&c);
+    if (!scanning && c.team.scan == 2) {
+        fc_call_destroy(&c);
+        return BLASX_FACTOR_DECLINED;
+    }
     if (several && ngpu > 1 && blasx_setting_int(BLASX_SETTING_LAPACK_LU_PEERS) > 0) { /* peer mode's table */
         c.team.npan = blasx_ceil_div64(n, blasx_cfg.lapack.ooc_min_w) + 1;
         c.team.pan = calloc((size_t)c.team.npan, sizeof *c.team.pan);
     }
     int st = fc_team_run(ngpu, several, first, &c);
+    if (scanning) pthread_join(scan, NULL);
+    if (c.team.scan == 2 && st <= 0) st = BLASX_FACTOR_DECLINED; /* even a team that ended before its gate */
     fc_team_ckpt(&c, st, ck);
     if (st > 0 && ck->resume && ck->k > 0) { /* the final panels as the right-looking step leaves them */
         int64_t J = c.team.done, kend = J + c.team.part_rows; /* a part panel: its later pivots' swaps undone */
