@@ -430,7 +430,7 @@ _Static_assert(BLASX_CFG_CPU_ZKC >= 1 && BLASX_CFG_CPU_CKC >= 1 && BLASX_CFG_CPU
 #define BLASX_CFG_LAPACK_TEAM_PEER_PANELS 16 /* block columns per GPU of a Cholesky team whose finished columns stay on their GPUs for peer copies; 0: through host memory */
 #endif
 #ifndef BLASX_CFG_LAPACK_LU_PEER_PANELS
-#define BLASX_CFG_LAPACK_LU_PEER_PANELS 0 /* block columns per GPU of an LU team whose finished columns stay on their GPUs for peer copies; 0: through host memory */
+#define BLASX_CFG_LAPACK_LU_PEER_PANELS 16 /* block columns per GPU of an LU team kept on their GPUs, right-looking with peer copies; 0: left-looking through host memory */
 #endif
 #ifndef BLASX_CFG_PBLAS_KB
 #define BLASX_CFG_PBLAS_KB 4096 /* double columns; PBLAS's panel width (pilaenv_) under ScaLAPACK: each rank's local GEMMs get this depth, not 32; local dims < 2^31/(8 x this) */

@@ -33,13 +33,13 @@ for g in 1 2 3; do # every device operation of every call
   run "sweep g=$g block columns/teams, every operation" BLASX_SIM_GPUS=$g $S BLASX_LAPACK_GPU_MIN_N=2 FAULT_K=all \
     -- $B/tiny/test_fault_sweep
 done
-# the teams' Cholesky columns through host memory instead of peer copies;
-# the LU teams' kept on their GPUs
+# the teams' columns through host memory instead of peer copies (the
+# Cholesky's, then the LU's)
 run "sweep g=2 teams through the host, every operation" BLASX_SIM_GPUS=2 $S BLASX_LAPACK_GPU_MIN_N=2 FAULT_K=all \
   BLASX_LAPACK_TEAM_PEERS=0 -- $B/tiny/test_fault_sweep
 for g in 2 3; do
-  run "sweep g=$g LU teams' columns kept on the GPUs, every operation" BLASX_SIM_GPUS=$g $S BLASX_LAPACK_GPU_MIN_N=2 \
-    FAULT_K=all BLASX_LAPACK_LU_PEERS=16 -- $B/tiny/test_fault_sweep
+  run "sweep g=$g LU teams through the host, every operation" BLASX_SIM_GPUS=$g $S BLASX_LAPACK_GPU_MIN_N=2 \
+    FAULT_K=all BLASX_LAPACK_LU_PEERS=0 -- $B/tiny/test_fault_sweep
 done
 for g in 1 3; do
   run "sweep g=$g whole on one GPU, staged in blocks" BLASX_SIM_GPUS=$g BLASX_SIM_MEM_KB=64 BLASX_LAPACK_GPU_MIN_N=2 \
