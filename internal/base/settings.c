@@ -186,7 +186,8 @@ static void table_fill(void) {
     INT_ENTRY(BLASX_SETTING_LAPACK_LU_PEERS, "BLASX_LAPACK_LU_PEERS", BLASX_SETTING_ONCE, 0, 64,
               blasx_cfg.lapack.lu_peer_panels, "0 to 64", "`cfg.lapack.lu_peer_panels`",
               "as `BLASX_LAPACK_TEAM_PEERS` for an LU on a team of GPUs: block columns per GPU kept on their GPU, "
-              "copied peer to peer once their pivots are known; 0: through host memory");
+              "right-looking, each panel copied peer to peer once its pivots are known; 0: left-looking through host "
+              "memory");
     INT_ENTRY(BLASX_SETTING_ASYNC_THREADS, "BLASX_ASYNC_THREADS", BLASX_SETTING_ONCE, 1, 64,
               blasx_cfg.sched.async_threads, "1 to 64", "`cfg.sched.async_threads`",
               "threads running asynchronous calls (`blasx_dgemm_async` ...) whose dependencies have finished");

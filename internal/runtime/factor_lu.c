@@ -587,10 +587,12 @@ int blasx_fc_getrf_panels(fc_t *f, fc_team_t *t, int rank, int prec, int64_t m, 
     return st;
 }
 
-void blasx_fc_lu_finish(size_t esz, int64_t m, int64_t n, char *A, int64_t lda, const int64_t *ipiv, int64_t w) {
+void blasx_fc_lu_finish(size_t esz, int64_t m, int64_t n, char *A, int64_t lda, const int64_t *ipiv, int64_t w,
+                        int64_t *from) {
     int64_t mn = blasx_min64(m, n);
     for (int64_t J = 0; J < mn; J += w) {
-        int64_t pend = blasx_min64(J + w, mn);
-        if (pend < mn) blasx_laswp(A + (size_t)J * (size_t)lda * esz, esz, lda, pend - J, pend, mn, ipiv, 1);
+        int64_t pend = blasx_min64(J + w, mn), k1 = from ? blasx_max64(pend, from[J / w]) : pend;
+        if (k1 < mn) blasx_laswp(A + (size_t)J * (size_t)lda * esz, esz, lda, pend - J, k1, mn, ipiv, 1);
+        if (from) from[J / w] = blasx_max64(k1, mn);
     }
 }

@@ -54,7 +54,12 @@ int blasx_fc_peer_setup(fc_t *f, fc_team_t *t, int rank, int64_t per, int64_t n,
     for (int64_t i = 0; i < p->nown && ok; i++) ok = be->event_create(f->d.dev, &p->ev[i]) == 0;
     ok = ok && be->stream_create(f->d.dev, &p->sp) == 0;
     v = 0;
-    if (blasx_fc_team_meet(t, ok, &v)) return p->on = 1;
+    if (blasx_fc_team_meet(t, ok, &v)) {
+        pthread_mutex_lock(&t->lock);
+        t->peers = 1;
+        pthread_mutex_unlock(&t->lock);
+        return p->on = 1;
+    }
     peer_release(f, p);
     if (f->blk) blasx_cache_free_block(f->d.cache, f->blk);
     f->blk = 0;

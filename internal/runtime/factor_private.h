@@ -147,6 +147,7 @@ typedef struct {
     int quit;      /* a member stopped (INFO) or failed: the others end */
     int torn;      /* a member wrote to the host beyond `done` and failed, or stopped there: no resume */
     int scan;      /* LU: the scan for NaN and Inf beside the team: 0 none or clean, 1 running, 2 found one */
+    int peers;     /* peer mode is on (every member): no member reads a final column from the host */
     /* A block copied back in part before a failure: Cholesky 'U': rows
      * done..done+part_rows-1 final in columns done..part_cols-1 too; LU:
      * columns done..part_cols-1 final, with the swaps of the panel's
@@ -253,10 +254,11 @@ BLASX_INTERNAL int blasx_fc_potrf_panels(fc_t *f, fc_team_t *t, int rank, int pr
  * status > 0.  A has no NaN or Inf (blasx_fc_nonfinite). */
 BLASX_INTERNAL int blasx_fc_getrf_panels(fc_t *f, fc_team_t *t, int rank, int prec, int64_t m, int64_t n, char *A,
                                          int64_t lda, int64_t *ipiv);
-/* After the members: each panel of width w gets the later panels'
- * interchanges on the host (LAPACK's L), once. */
+/* Each panel of width w gets the later panels' interchanges on the host
+ * (LAPACK's L), once: those from row from[J / w] on (NULL: all after the
+ * panel) up to min(m, n); from[J / w] then says how far they went. */
 BLASX_INTERNAL void blasx_fc_lu_finish(size_t esz, int64_t m, int64_t n, char *A, int64_t lda, const int64_t *ipiv,
-                                       int64_t w);
+                                       int64_t w, int64_t *from);
 /* 1 when the m x n matrix A holds a NaN or an Inf (a scan on the NUMA
  * pool). */
 BLASX_INTERNAL int blasx_fc_nonfinite(int prec, int64_t m, int64_t n, const char *A, int64_t lda);

@@ -9,10 +9,13 @@
  * dealt round robin, and a column crosses from its owner to the others
  * through host memory, where it has to go anyway, so any number of GPUs
  * (simulated ones too) share the work without peer copies -- except a
- * Cholesky whose GPUs reach each other and hold their share of the
- * triangle (peer mode, factor_panels.c), whose columns go peer to peer.  The threads
+ * Cholesky or an LU whose GPUs reach each other and hold their share
+ * (peer mode, factor_peer.c), whose columns go peer to peer.  The threads
  * first learn who got a slot (fc_team_join), then agree on the width
- * (blasx_fc_team_meet), then run.
+ * (blasx_fc_team_meet), then run.  Beside an LU team run two host
+ * threads: the scan for NaN and Inf, which its first copy back waits for,
+ * and in peer mode the finisher, which gives the columns already back
+ * their later panels' interchanges while the GPUs work.
  *
  * Invariants: nothing is written to the host before every member holds
  * its memory; a member waits for a column only after it copied back its
@@ -184,6 +187,40 @@ static void *fc_scan(void *arg) {
     return NULL;
 }
 
+/* Peer mode's later interchanges on the final columns in host memory
+ * while the team works (no member reads them from the host there), as far
+ * as the finished panels go; blasx_fc_lu_finish does the rest.  Stops at
+ * `stop` or when the team ends. */
+typedef struct {
+    fc_call_t *c;
+    int64_t *from; /* per block column: the row its later interchanges start from (0: after the panel) */
+    int stop;      /* under c->team.lock */
+} fc_fin_t;
+
+static void *fc_finisher(void *arg) {
+    static const size_t esz[5] = {0, 4, 8, 8, 16};
+    fc_fin_t *h = arg;
+    fc_call_t *c = h->c;
+    fc_team_t *t = &c->team;
+    const int64_t mn = blasx_min64(c->m, c->n);
+    const size_t e = esz[c->prec];
+    for (int64_t seen = 0;;) {
+        pthread_mutex_lock(&t->lock);
+        while (!h->stop && !t->quit && (!t->peers || t->width <= 0 || t->done <= seen))
+            pthread_cond_wait(&t->cond, &t->lock);
+        const int go = !h->stop && !t->quit;
+        const int64_t d = blasx_min64(t->done, mn), w = t->width;
+        pthread_mutex_unlock(&t->lock);
+        if (!go) return NULL;
+        for (int64_t J = 0; J + w <= d; J += w) {
+            int64_t k1 = blasx_max64(J + w, h->from[J / w]);
+            if (k1 < d) blasx_laswp(c->A + (size_t)J * (size_t)c->lda * e, e, c->lda, w, k1, d, c->ipiv, 1);
+            h->from[J / w] = blasx_max64(k1, d);
+        }
+        seen = d;
+    }
+}
+
 /* A matrix holding a NaN or an Inf is declined before anything is written
  * (the backend's getrf does not carry them through as LAPACK does); the
  * scan runs while the team starts, and gates its first write. */
@@ -205,7 +242,17 @@ int blasx_fc_getrf_team(int ngpu, int several, unsigned first, int prec, int64_t
         c.team.npan = blasx_ceil_div64(n, blasx_cfg.lapack.ooc_min_w) + 1;
         c.team.pan = calloc((size_t)c.team.npan, sizeof *c.team.pan);
     }
+    fc_fin_t fin = {.c = &c, .from = c.team.pan ? calloc((size_t)c.team.npan, sizeof(int64_t)) : NULL};
+    pthread_t fth;
+    const int finishing = fin.from && pthread_create(&fth, NULL, fc_finisher, &fin) == 0;
     int st = fc_team_run(ngpu, several, first, &c);
+    if (finishing) {
+        pthread_mutex_lock(&c.team.lock);
+        fin.stop = 1;
+        pthread_cond_broadcast(&c.team.cond);
+        pthread_mutex_unlock(&c.team.lock);
+        pthread_join(fth, NULL);
+    }
     if (scanning) pthread_join(scan, NULL);
     if (c.team.scan == 2 && st <= 0) st = BLASX_FACTOR_DECLINED; /* even a team that ended before its gate */
     fc_team_ckpt(&c, st, ck);
@@ -213,12 +260,13 @@ int blasx_fc_getrf_team(int ngpu, int several, unsigned first, int prec, int64_t
         int64_t J = c.team.done, kend = J + c.team.part_rows; /* a part panel: its later pivots' swaps undone */
         if (c.team.part_rows && kend > ck->k)
             blasx_laswp(A + (size_t)J * (size_t)lda * esz[prec], esz[prec], lda, ck->k - J, ck->k, kend, ipiv, 0);
-        blasx_fc_lu_finish(esz[prec], m, ck->k, A, lda, ipiv, c.team.width);
+        blasx_fc_lu_finish(esz[prec], m, ck->k, A, lda, ipiv, c.team.width, fin.from);
     }
     if (st == 0) {
-        blasx_fc_lu_finish(esz[prec], m, n, A, lda, ipiv, c.team.width);
+        blasx_fc_lu_finish(esz[prec], m, n, A, lda, ipiv, c.team.width, fin.from);
         *info = c.team.info;
     }
+    free(fin.from);
     fc_call_destroy(&c);
     return st;
 }
