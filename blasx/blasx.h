@@ -97,7 +97,7 @@ typedef struct {
     int64_t cpu_fallbacks; /* tasks the GPU handed to the CPU kernels (faults, memory) */
     int64_t h2d_bytes;     /* bytes copied host to GPU */
     int64_t d2h_bytes;     /* bytes copied GPU to host */
-    int64_t p2p_bytes;     /* bytes copied into this GPU from peer GPUs (L2 hits) */
+    int64_t p2p_bytes;     /* bytes copied into this GPU from peer GPUs (L2 hits, a factorization team's panels) */
     int64_t l1_hits, l1_misses, evictions; /* the GPU's tile cache */
     int64_t l2_hits;       /* L1 misses served by a peer GPU */
     int64_t l2_misses;     /* L1 misses served by the host */

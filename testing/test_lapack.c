@@ -65,6 +65,7 @@ static int64_t max_dim = 200;
 static long whole_calls; /* factorizations that ran whole on GPUs */
 static long team_calls;  /* of them, Cholesky on several GPUs */
 static long lu_team_calls; /* of them, LU on several GPUs */
+static long team_peer_calls, lu_peer_calls; /* of those, with panels copied peer to peer (peer mode) */
 static long lu_ooc_calls; /* LU out of core on a GPU */
 static long ooc_calls;   /* Cholesky factorizations out of core on a GPU */
 /* 1: two calls on the same data take the same path, so posv/gesv factor
@@ -79,17 +80,20 @@ static int exact_paths = 1;
  * column back once, finished ones streamed up again), or a Cholesky's
  * triangle at least over all of them; on several GPUs as a team's too. */
 static void note_whole(int64_t m, int64_t n, size_t esz, int chol) {
-    int64_t bytes = m * n * (int64_t)esz, tri = n * (n + 1) / 2 * (int64_t)esz, h2d = 0, d2h = 0;
+    int64_t bytes = m * n * (int64_t)esz, tri = n * (n + 1) / 2 * (int64_t)esz, h2d = 0, d2h = 0, p2p = 0;
     int on = 0;
     for (int g = 0; g < blasx_gpu_count(); g++) {
         blasx_gpu_stats_t s;
         if (blasx_last_call_stats(g, &s) != 0 || s.tasks != 1) continue;
-        on++, h2d += s.h2d_bytes, d2h += s.d2h_bytes;
+        on++, h2d += s.h2d_bytes, d2h += s.d2h_bytes, p2p += s.p2p_bytes;
     }
+    /* peer mode: the host link carries each column up and back once, or more (the host path's chunks) */
     if (on && (chol ? d2h >= tri && d2h <= bytes && h2d >= d2h : d2h == bytes && h2d >= bytes)) {
         whole_calls++;
         team_calls += on > 1 && chol;
         lu_team_calls += on > 1 && !chol;
+        team_peer_calls += on > 1 && chol && p2p > 0;
+        lu_peer_calls += on > 1 && !chol && p2p > 0;
     }
 }
 
@@ -380,10 +384,21 @@ int main(void) {
               "Cholesky from order %s on %d GPUs ran on several (%ld did)", wm, blasx_gpu_count(), team_calls);
         CHECK(lu_team_calls > 0 || blasx_gpu_count() < 2 || blasx_setting_int(BLASX_SETTING_LAPACK_TEAM_MIN_N) > 8,
               "LU from order %s on %d GPUs ran on several (%ld did)", wm, blasx_gpu_count(), lu_team_calls);
+        blasx_gpu_link_t l; /* peer mode where the GPUs reach each other: some team copied panels peer to peer */
+        const int peer = blasx_gpu_count() > 1 && blasx_gpu_link(0, 1, &l) == 0 && l.access;
+        CHECK(team_calls == 0 || !peer || blasx_setting_int(BLASX_SETTING_LAPACK_TEAM_PEERS) == 0 || team_peer_calls > 0,
+              "Cholesky teams with peer access copied panels peer to peer (%ld of %ld did)", team_peer_calls,
+              team_calls);
+        CHECK(lu_team_calls == 0 || !peer || blasx_setting_int(BLASX_SETTING_LAPACK_LU_PEERS) == 0 || lu_peer_calls > 0,
+              "LU teams with peer access copied panels peer to peer (%ld of %ld did)", lu_peer_calls, lu_team_calls);
+        CHECK((blasx_setting_int(BLASX_SETTING_LAPACK_TEAM_PEERS) > 0 || team_peer_calls == 0) &&
+                  (blasx_setting_int(BLASX_SETTING_LAPACK_LU_PEERS) > 0 || lu_peer_calls == 0),
+              "no peer copies with peer mode off (%ld Cholesky, %ld LU teams had some)", team_peer_calls, lu_peer_calls);
         test_whole_fault(24);
     }
-    printf("test_lapack: %ld factorizations whole on GPUs (%ld Cholesky, %ld LU on several), %ld Cholesky and %ld LU "
-           "out of core\n", whole_calls, team_calls, lu_team_calls, ooc_calls, lu_ooc_calls);
+    printf("test_lapack: %ld factorizations whole on GPUs (%ld Cholesky, %ld LU on several; peer to peer %ld, %ld), "
+           "%ld Cholesky and %ld LU out of core\n", whole_calls, team_calls, lu_team_calls, team_peer_calls, lu_peer_calls,
+           ooc_calls, lu_ooc_calls);
     printf("test_lapack: %d GPUs\n", blasx_gpu_count());
     return bx_summary("test_lapack");
 }

@@ -474,6 +474,7 @@ static int lu_peer_fetch(lu_t *o, int64_t P, uintptr_t *L, int64_t *lld, int *b)
     BLASX_TRY(be->stream_wait_event(o->pe.sp, src.ev));
     BLASX_TRY(be->copy_p2p(o->pe.sp, o->Q[*b], r, src.dev, src.base + (uintptr_t)((size_t)K * f->esz), src.pld,
                            (blasx_shape_t){r, kp, r, f->esz}));
+    f->p2p += r * kp * (int64_t)f->esz;
     BLASX_TRY(be->event_record(o->e_in, o->pe.sp));
     BLASX_TRY(be->stream_wait_event(f->d.s, o->e_in));
     *L = o->Q[*b], *lld = r;

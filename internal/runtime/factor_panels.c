@@ -272,6 +272,7 @@ static int peer_stream(ooc_t *o, const ooc_pan_t *p) {
             blasx_shape_t sh = {o->up ? kb : p->r, o->up ? p->r : kb, qld, e};
             if (o->q_live[b]) BLASX_TRY(be->stream_wait_event(o->pe.sp, o->e_done[b])); /* its last update is done */
             BLASX_TRY(be->copy_p2p(o->pe.sp, o->Q[b], qld, src.dev, from, src.pld, sh));
+            f->p2p += sh.rows * sh.cols * (int64_t)e;
             BLASX_TRY(be->event_record(o->e_in, o->pe.sp));
             BLASX_TRY(be->stream_wait_event(cs, o->e_in));
             BLASX_TRY(ooc_update(o, o->P[p->b], o->Q[b], qld, p->r, p->jb, kb, p->pld));

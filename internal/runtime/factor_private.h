@@ -38,6 +38,7 @@ typedef struct {
     void *pin;           /* the pinned memory holding small and buf: the direct slot's */
     uintptr_t blk;       /* the device block (pool) */
     int64_t h2d, d2h;    /* bytes moved */
+    int64_t p2p;         /* bytes copied in from peer GPUs (peer mode) */
     /* The last copy back (blasx_fc_down/_tri): its leading `kept` columns
      * are final in host memory, the rest as before -- unless `torn`: a
      * direct DMA into the program's memory failed, what it holds is not

@@ -58,7 +58,7 @@ typedef struct {
 typedef struct {
     fc_call_t *c;
     int gpu, running, member, st, wrote;
-    int64_t h2d, d2h;
+    int64_t h2d, d2h, p2p;
     pthread_t th;
 } fc_member_t;
 
@@ -86,7 +86,7 @@ static void *fc_member(void *arg) {
                  : blasx_fc_getrf_panels(&f, &c->team, rank, c->prec, c->m, c->n, c->A, c->lda, c->ipiv);
     int dev_st = st > 0 && st != BLASX_ERR_NOMEM ? st : 0; /* a shortage does not turn the GPU off */
     if (st > 0) blasx_fc_team_quit(&c->team, 0);
-    m->st = st, m->h2d = f.h2d, m->d2h = f.d2h;
+    m->st = st, m->h2d = f.h2d, m->d2h = f.d2h, m->p2p = f.p2p;
     m->wrote = blasx_fc_close(&f, dev_st);
     return NULL;
 }
@@ -127,7 +127,7 @@ static int fc_team_run(int ngpu, int several, unsigned first, fc_call_t *c) {
         for (int i = 0; i < ngpu; i++) {
             if (!m[i].member) continue;
             if (counted++ == 0) blasx_runtime_whole_call(m[i].gpu, m[i].h2d, m[i].d2h);
-            else blasx_runtime_whole_call_also(m[i].gpu, m[i].h2d, m[i].d2h);
+            blasx_runtime_whole_call_also(m[i].gpu, m[i].h2d, m[i].d2h, m[i].p2p);
         }
     }
     return st && !wrote ? BLASX_FACTOR_DECLINED : st;

@@ -539,7 +539,6 @@ int blasx_runtime_execute(int prec, size_t esz, int64_t tile, const blasx_proble
     rt.gen++;
     pthread_cond_broadcast(&rt.wake);
     pthread_mutex_unlock(&rt.lock);
-
     caller_run(&job, nteam);
     job_retire(&job);
     st = atomic_load(&job.status);
@@ -570,11 +569,12 @@ int blasx_gpu_stats(int gpu, blasx_gpu_stats_t *out) {
 void blasx_runtime_whole_call(int gpu, int64_t h2d_bytes, int64_t d2h_bytes) {
     memset(last_call, 0, sizeof last_call), memset(&last_call_cpu, 0, sizeof last_call_cpu); /* then this GPU's */
     last_call_untiled = 0, last_call_gpus = blasx_gpus_count();
-    blasx_runtime_whole_call_also(gpu, h2d_bytes, d2h_bytes);
+    blasx_runtime_whole_call_also(gpu, h2d_bytes, d2h_bytes, 0);
 }
 
-void blasx_runtime_whole_call_also(int gpu, int64_t h2d, int64_t d2h) {
-    if (gpu >= 0 && gpu < last_call_gpus) last_call[gpu] = (blasx_gpu_stats_t){.tasks = 1, .h2d_bytes = h2d, .d2h_bytes = d2h};
+void blasx_runtime_whole_call_also(int gpu, int64_t h2d, int64_t d2h, int64_t p2p) {
+    blasx_gpu_stats_t s = {.tasks = 1, .h2d_bytes = h2d, .d2h_bytes = d2h, .p2p_bytes = p2p};
+    if (gpu >= 0 && gpu < last_call_gpus) last_call[gpu] = s;
 }
 
 void blasx_runtime_untiled_call(void) { last_call_untiled = 1; } /* a flag: tiny calls come by the 10^4 */

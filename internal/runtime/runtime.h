@@ -51,7 +51,7 @@ BLASX_INTERNAL void blasx_runtime_small_leave(void);
  * (blasx_last_call_stats) show one task and these bytes there. */
 BLASX_INTERNAL void blasx_runtime_whole_call(int gpu, int64_t h2d_bytes, int64_t d2h_bytes);
 /* The same call ran on GPU `gpu` as well (a factorization's team). */
-BLASX_INTERNAL void blasx_runtime_whole_call_also(int gpu, int64_t h2d_bytes, int64_t d2h_bytes);
+BLASX_INTERNAL void blasx_runtime_whole_call_also(int gpu, int64_t h2d_bytes, int64_t d2h_bytes, int64_t p2p_bytes);
 
 /* Number of pool threads now running (0 before the first tiled call). */
 BLASX_INTERNAL int blasx_runtime_threads(void);
