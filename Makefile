@@ -371,12 +371,14 @@ install: lib
 # DGEMM program (benchmarks/run_dropin_nvblas.sh at N = 512: blasx
 # preloaded and the system BLAS; NVBLAS only where a GPU is), argument errors
 # under LD_PRELOAD against each BLAS the machine has (preload-errors), static
-# C and Fortran programs, install + pkg-config + a CMake consumer.
-# All four run even when one fails; the target fails if any did.
-dropin: lib $(BUILD)/bench_dropin_gemm
+# C and Fortran programs, install + pkg-config + a CMake consumer, and the
+# update-pattern LU (bench_update_lu) on the host's BLAS and under blasx on
+# 2 simulated GPUs.  All run even when one fails; the target fails if any did.
+dropin: lib $(BUILD)/bench_dropin_gemm $(BUILD)/bench_update_lu
 	st=0; \
 	bash testing/run_preload.sh $(abspath $(BUILD)/libblasx.so) || st=1; \
 	DROPIN_BUILD=0 BENCH=$(abspath $(BUILD)/bench_dropin_gemm) BLASX_SO=$(abspath $(BUILD)/libblasx.so) bash benchmarks/run_dropin_nvblas.sh $(BUILD)/dropin-smoke 512 || st=1; \
+	UPDATE_BUILD=0 BLASX_SO=$(abspath $(BUILD)/libblasx.so) BLASX_SIM_GPUS=2 GPUS=2 bash benchmarks/run_update_lu.sh $(BUILD)/update-smoke 600 64 || st=1; \
 	bash testing/run_preload_errors.sh $(abspath $(BUILD)/libblasx.so) || st=1; \
 	bash testing/run_static.sh $(BUILD)/libblasx.a "$(LDLIBS)" || st=1; \
 	bash testing/run_install.sh $(BUILD) || st=1; \
@@ -482,6 +484,13 @@ $(BUILD)/bench_dropin_gemm: benchmarks/bench_dropin_gemm.c
 $(BUILD)/bench_dropin_factor: benchmarks/bench_dropin_factor.c benchmarks/bench_factor_common.h
 	@mkdir -p $(dir $@)
 	$(CC) -std=c11 $(OPT) $(ARCH) -Wall -Wextra -D_GNU_SOURCE $< -o $@ -l:liblapack.so.3 -lm -ldl
+# The update pattern of real programs (benchmarks/bench_update_lu.c: a
+# blocked LU of plain dtrsm_/dgemm_ calls, linked to the system's
+# libblas.so.3); benchmarks/run_update_lu.sh runs it on the host's BLAS and
+# under blasx on 1 and 2 GPUs.
+$(BUILD)/bench_update_lu: benchmarks/bench_update_lu.c benchmarks/bench_factor_common.h
+	@mkdir -p $(dir $@)
+	$(CC) -std=c11 $(OPT) $(ARCH) -Wall -Wextra -D_GNU_SOURCE $< -o $@ -l:libblas.so.3 -lm -ldl
 $(BUILD)/bench_cusolver_factor: benchmarks/bench_cusolver_factor.c benchmarks/bench_factor_common.h
 	@mkdir -p $(dir $@)
 	$(CC) -std=c11 $(OPT) $(ARCH) -Wall -Wextra -D_GNU_SOURCE $< -o $@ -lm -ldl
