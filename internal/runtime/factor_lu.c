@@ -94,7 +94,6 @@ typedef struct {
     int b;
     int64_t i; /* peer mode: its slot */
 } lu_col_t;
-
 #define LU_NEV 7
 
 /* ---- row interchanges as row moves ---------------------------------------- */
@@ -504,6 +503,8 @@ static int lu_peer_run(lu_t *o) {
             BLASX_TRY(o->f->d.be->event_record(o->e_done[b], o->f->d.s));
             o->q_live[b] = 1;
         }
+        int st = 0; /* a final column back while the GPU updates: else they pile up for the end */
+        if (lu_peer_down_next(o, 0, &st) && st) return st;
     }
     for (int64_t i = o->nfin; i < o->pe.nown; i++) { /* past the last row (n > m): final once updated */
         BLASX_TRY(lu_peer_need(o, i));
