@@ -384,8 +384,10 @@ int main(void) {
               "Cholesky from order %s on %d GPUs ran on several (%ld did)", wm, blasx_gpu_count(), team_calls);
         CHECK(lu_team_calls > 0 || blasx_gpu_count() < 2 || blasx_setting_int(BLASX_SETTING_LAPACK_TEAM_MIN_N) > 8,
               "LU from order %s on %d GPUs ran on several (%ld did)", wm, blasx_gpu_count(), lu_team_calls);
-        blasx_gpu_link_t l; /* peer mode where the GPUs reach each other: some team copied panels peer to peer */
-        const int peer = blasx_gpu_count() > 1 && blasx_gpu_link(0, 1, &l) == 0 && l.access;
+        blasx_gpu_link_t l; /* peer mode where the GPUs reach each other and narrow columns fit the pools (a
+                             * wider team may not: it goes through the host) -- some team copied panels */
+        const int peer = blasx_gpu_count() > 1 && blasx_gpu_link(0, 1, &l) == 0 && l.access &&
+                         blasx_cfg.lapack.ooc_min_w <= 8;
         CHECK(team_calls == 0 || !peer || blasx_setting_int(BLASX_SETTING_LAPACK_TEAM_PEERS) == 0 || team_peer_calls > 0,
               "Cholesky teams with peer access copied panels peer to peer (%ld of %ld did)", team_peer_calls,
               team_calls);
