@@ -16,7 +16,7 @@
  * finishes.  Then the rows from J down are factored in place (the
  * backend's getrf), the column goes back with its pivots, and the team
  * learns that panel is done.  At the end the caller applies each panel's
- * later interchanges to its columns on the host, once (blasx_fc_lu_finish).
+ * later interchanges to its columns on the host, once (factor_team.c).
  *
  * Overlap: a member's columns take turns in two buffers.  Column J goes
  * up while the GPU factors the member's previous column, which then goes
@@ -64,7 +64,6 @@
 #include "internal/runtime/factor_call.h"
 #include "internal/runtime/factor_private.h"
 #include "numa/hybrid_gemm.h"
-#include "numa/laswp.h"
 
 typedef struct {
     fc_t *f;
@@ -80,7 +79,7 @@ typedef struct {
     blasx_event_t e_in, e_up, e_diag, e_done[2], e_read[2];
     int q_live[2], p_read[2];
     fc_peer_t pe; /* peer mode: every own column in its slot; the others' panels copied into Q on pe.sp */
-    int wide_q;   /* Q holds whole panels (peer mode) */
+    int wide_q;   /* lu_alloc_w: Q for whole panels (peer mode's alloc) */
     blasx_event_t *up_ev; /* peer mode, per own column: up */
     int64_t *pinfo;       /* peer mode, per own column: its first zero pivot (0: none) */
     int64_t nup, nwait, nfin, ndown, ahead, nq; /* own columns up, waited for, final, back; factored ahead (-1); panels fetched */
@@ -98,11 +97,10 @@ typedef struct {
 
 /* ---- row interchanges as row moves ---------------------------------------- */
 
-/* Queues on the compute stream the interchanges ipiv[k1 .. k2-1] (global,
- * 1-based) on the cols columns of the device block at d (ld) whose row 0
- * is global row r0 <= k1: composed on the host into moves, done at once. */
-static int lu_permute(lu_t *o, uintptr_t d, int64_t ld, int64_t cols, int64_t r0, int64_t k1, int64_t k2) {
-    if (k1 >= k2 || cols <= 0) return 0;
+/* The interchanges ipiv[k1 .. k2-1] (global, 1-based) composed into
+ * o->moves as row moves of a block whose row 0 is global row r0 <= k1;
+ * returns their count. */
+static int64_t lu_moves(lu_t *o, int64_t r0, int64_t k1, int64_t k2) {
     int64_t *perm = o->moves + 2 * o->m, span = o->m - k1, nm = 0;
     for (int64_t x = 0; x < span; x++) perm[x] = k1 + x;
     for (int64_t i = k1; i < k2; i++) { /* perm[x - k1]: the original row now at row x */
@@ -112,6 +110,15 @@ static int lu_permute(lu_t *o, uintptr_t d, int64_t ld, int64_t cols, int64_t r0
     for (int64_t x = 0; x < span; x++)
         if (perm[x] != k1 + x) o->moves[nm++] = k1 + x - r0;
     for (int64_t t = 0; t < nm; t++) o->moves[nm + t] = perm[o->moves[t] + r0 - k1] - r0;
+    return nm;
+}
+
+/* Queues on the compute stream the interchanges ipiv[k1 .. k2-1] on the
+ * cols columns of the device block at d (ld) whose row 0 is global row
+ * r0 <= k1, at once. */
+static int lu_permute(lu_t *o, uintptr_t d, int64_t ld, int64_t cols, int64_t r0, int64_t k1, int64_t k2) {
+    if (k1 >= k2 || cols <= 0) return 0;
+    int64_t nm = lu_moves(o, r0, k1, k2);
     return o->f->d.be->row_move(o->f->d.s, o->f->esz, d, ld, cols, nm, o->moves, o->mv, o->mv_bytes);
 }
 
@@ -361,7 +368,7 @@ static int lu_peer_alloc(void *arg, fc_peer_t *pe) {
     lu_t *o = arg;
     o->nbuf = (int)pe->nown, o->wide_q = 1;
     int st = lu_alloc_w(o, pe->w);
-    o->nbuf = 2, o->step = pe->step;
+    o->nbuf = 2, o->wide_q = 0, o->step = pe->step;
     for (int64_t i = 0; i < pe->nown; i++)
         pe->slot[i] = o->f->blk + (uintptr_t)i * (uintptr_t)fc_round((size_t)o->m * (size_t)pe->w * o->f->esz);
     return st;
@@ -439,12 +446,13 @@ static int lu_peer_pivots(lu_t *o, int64_t i) {
 }
 
 /* Panel K..K+kp (L at L, ld lld, its row 0 global row K) on own column j:
- * the panel's interchanges, then its rows K.. solved and those below
- * updated. */
-static int lu_peer_apply(lu_t *o, int64_t j, uintptr_t L, int64_t lld, int64_t K, int64_t kp) {
+ * the panel's interchanges (nm row moves in o->moves, composed once per
+ * panel), then its rows K.. solved and those below updated. */
+static int lu_peer_apply(lu_t *o, int64_t j, uintptr_t L, int64_t lld, int64_t K, int64_t kp, int64_t nm) {
+    fc_t *f = o->f;
     BLASX_TRY(lu_peer_need(o, j));
     lu_col_t c = lu_own(o, j);
-    BLASX_TRY(lu_permute(o, o->pe.slot[j], o->m, c.jb, 0, K, K + kp));
+    BLASX_TRY(f->d.be->row_move(f->d.s, f->esz, o->pe.slot[j], o->m, c.jb, nm, o->moves, o->mv, o->mv_bytes));
     return lu_apply(o, &c, L, lld, K, kp);
 }
 
@@ -493,12 +501,13 @@ static int lu_peer_run(lu_t *o) {
         int64_t lld;
         int b;
         BLASX_TRY(lu_peer_fetch(o, P, &L, &lld, &b));
+        const int64_t nm = lu_moves(o, 0, K, K + kp); /* the pivots are in ipiv now */
         if (P + 1 < np && (P + 1) % o->t->size == o->rank) {
-            BLASX_TRY(lu_peer_apply(o, j, L, lld, K, kp));
+            BLASX_TRY(lu_peer_apply(o, j, L, lld, K, kp, nm));
             BLASX_TRY(lu_peer_factor(o, j));
             o->ahead = j++;
         }
-        for (; j < o->pe.nown; j++) BLASX_TRY(lu_peer_apply(o, j, L, lld, K, kp));
+        for (; j < o->pe.nown; j++) BLASX_TRY(lu_peer_apply(o, j, L, lld, K, kp, nm));
         if (b >= 0) {
             BLASX_TRY(o->f->d.be->event_record(o->e_done[b], o->f->d.s));
             o->q_live[b] = 1;
@@ -522,7 +531,6 @@ static int lu_alloc(lu_t *o) {
     fc_t *f = o->f;
     if (!blasx_fc_peer_setup(f, o->t, o->rank, blasx_setting_int(BLASX_SETTING_LAPACK_LU_PEERS), o->n, lu_peer_alloc, o,
                              &o->pe)) {
-        o->wide_q = 0;
         BLASX_TRY(lu_room(o));
         o->step = o->w * o->t->size;
     }
@@ -587,14 +595,4 @@ int blasx_fc_getrf_panels(fc_t *f, fc_team_t *t, int rank, int prec, int64_t m, 
         if (o.up_ev[i]) f->d.be->event_destroy(o.up_ev[i]);
     free(o.up_ev), free(o.pinfo), free(o.moves);
     return st;
-}
-
-void blasx_fc_lu_finish(size_t esz, int64_t m, int64_t n, char *A, int64_t lda, const int64_t *ipiv, int64_t w,
-                        int64_t *from) {
-    int64_t mn = blasx_min64(m, n);
-    for (int64_t J = 0; J < mn; J += w) {
-        int64_t pend = blasx_min64(J + w, mn), k1 = from ? blasx_max64(pend, from[J / w]) : pend;
-        if (k1 < mn) blasx_laswp(A + (size_t)J * (size_t)lda * esz, esz, lda, pend - J, k1, mn, ipiv, 1);
-        if (from) from[J / w] = blasx_max64(k1, mn);
-    }
 }

@@ -250,16 +250,12 @@ BLASX_INTERNAL int blasx_fc_potrf_panels(fc_t *f, fc_team_t *t, int rank, int pr
  * (LU with partial pivoting, factor_lu.c), in left-looking block columns
  * of a width the members agree on (t->width), writing its panels' ipiv
  * entries; the interchanges of later panels are left to
- * blasx_fc_lu_finish.  Returns 0, FC_QUIT, BLASX_FACTOR_DECLINED (no room
+ * fc_lu_finish (factor_team.c).  Returns 0, FC_QUIT, BLASX_FACTOR_DECLINED (no room
  * on some member, or the backend's no: nothing written by anyone), or a
- * status > 0.  A has no NaN or Inf (blasx_fc_nonfinite). */
+ * status > 0.  Its first write waits for the scan for NaN and Inf
+ * (blasx_fc_team_clean). */
 BLASX_INTERNAL int blasx_fc_getrf_panels(fc_t *f, fc_team_t *t, int rank, int prec, int64_t m, int64_t n, char *A,
                                          int64_t lda, int64_t *ipiv);
-/* Each panel of width w gets the later panels' interchanges on the host
- * (LAPACK's L), once: those from row from[J / w] on (NULL: all after the
- * panel) up to min(m, n); from[J / w] then says how far they went. */
-BLASX_INTERNAL void blasx_fc_lu_finish(size_t esz, int64_t m, int64_t n, char *A, int64_t lda, const int64_t *ipiv,
-                                       int64_t w, int64_t *from);
 /* 1 when the m x n matrix A holds a NaN or an Inf (a scan on the NUMA
  * pool). */
 BLASX_INTERNAL int blasx_fc_nonfinite(int prec, int64_t m, int64_t n, const char *A, int64_t lda);

@@ -187,6 +187,19 @@ static void *fc_scan(void *arg) {
     return NULL;
 }
 
+/* Each panel of width w gets the later panels' interchanges on the host
+ * (LAPACK's L), once: those from row from[J / w] on (NULL: all after the
+ * panel) up to min(m, n); from[J / w] then says how far they went. */
+static void fc_lu_finish(size_t esz, int64_t m, int64_t n, char *A, int64_t lda, const int64_t *ipiv, int64_t w,
+                         int64_t *from) {
+    int64_t mn = blasx_min64(m, n);
+    for (int64_t J = 0; J < mn; J += w) {
+        int64_t pend = blasx_min64(J + w, mn), k1 = from ? blasx_max64(pend, from[J / w]) : pend;
+        if (k1 < mn) blasx_laswp(A + (size_t)J * (size_t)lda * esz, esz, lda, pend - J, k1, mn, ipiv, 1);
+        if (from) from[J / w] = blasx_max64(k1, mn);
+    }
+}
+
 /* Peer mode's later interchanges on the final columns in host memory
  * while the team works (no member reads them from the host there), as far
  * as the finished panels go; blasx_fc_lu_finish does the rest.  Stops at
@@ -260,10 +273,10 @@ int blasx_fc_getrf_team(int ngpu, int several, unsigned first, int prec, int64_t
         int64_t J = c.team.done, kend = J + c.team.part_rows; /* a part panel: its later pivots' swaps undone */
         if (c.team.part_rows && kend > ck->k)
             blasx_laswp(A + (size_t)J * (size_t)lda * esz[prec], esz[prec], lda, ck->k - J, ck->k, kend, ipiv, 0);
-        blasx_fc_lu_finish(esz[prec], m, ck->k, A, lda, ipiv, c.team.width, fin.from);
+        fc_lu_finish(esz[prec], m, ck->k, A, lda, ipiv, c.team.width, fin.from);
     }
     if (st == 0) {
-        blasx_fc_lu_finish(esz[prec], m, n, A, lda, ipiv, c.team.width, fin.from);
+        fc_lu_finish(esz[prec], m, n, A, lda, ipiv, c.team.width, fin.from);
         *info = c.team.info;
     }
     free(fin.from);
