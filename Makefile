@@ -483,17 +483,17 @@ $(BUILD)/bench_dropin_gemm: benchmarks/bench_dropin_gemm.c
 # benchmarks/run_factor.sh.
 $(BUILD)/bench_dropin_factor: benchmarks/bench_dropin_factor.c benchmarks/bench_factor_common.h
 	@mkdir -p $(dir $@)
-	$(CC) -std=c11 $(OPT) $(ARCH) -Wall -Wextra -D_GNU_SOURCE $< -o $@ -l:liblapack.so.3 -lm -ldl
+	$(CC) -std=c11 $(OPT) $(ARCH) -Wall -Wextra -D_GNU_SOURCE $< -o $@ -l:liblapack.so.3 -lpthread -lm -ldl
 # The update pattern of real programs (benchmarks/bench_update_lu.c: a
 # blocked LU of plain dtrsm_/dgemm_ calls, linked to the system's
 # libblas.so.3); benchmarks/run_update_lu.sh runs it on the host's BLAS and
 # under blasx on 1 and 2 GPUs.
 $(BUILD)/bench_update_lu: benchmarks/bench_update_lu.c benchmarks/bench_factor_common.h
 	@mkdir -p $(dir $@)
-	$(CC) -std=c11 $(OPT) $(ARCH) -Wall -Wextra -D_GNU_SOURCE $< -o $@ -l:libblas.so.3 -lm -ldl
+	$(CC) -std=c11 $(OPT) $(ARCH) -Wall -Wextra -D_GNU_SOURCE $< -o $@ -l:libblas.so.3 -lpthread -lm -ldl
 $(BUILD)/bench_cusolver_factor: benchmarks/bench_cusolver_factor.c benchmarks/bench_factor_common.h
 	@mkdir -p $(dir $@)
-	$(CC) -std=c11 $(OPT) $(ARCH) -Wall -Wextra -D_GNU_SOURCE $< -o $@ -lm -ldl
+	$(CC) -std=c11 $(OPT) $(ARCH) -Wall -Wextra -D_GNU_SOURCE $< -o $@ -lpthread -lm -ldl
 
 # The performance harness (benchmarks/bench_harness.c): blasx against
 # in-core cuBLAS, cuBLAS-XT (in libcublas) and the measured links, on the

@@ -126,7 +126,7 @@ int main(int argc, char **argv) {
                 fill(op, cplx, n, H0);
                 double best = 1e300, best_f = 1e300;
                 for (int r = 0; r <= reps; r++) {
-                    memcpy(H, H0, bytes);
+                    bench_copy(H, H0, bytes);
                     double t0 = now();
                     CK(cu.copy(D, H, bytes, H2D));
                     double t1 = now();

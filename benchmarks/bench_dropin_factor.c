@@ -119,7 +119,7 @@ int main(int argc, char **argv) {
                 double best = 1e300, first = 0;
                 int info = 0;
                 for (int r = 0; r <= reps; r++) {
-                    memcpy(A, A0, bytes);
+                    bench_copy(A, A0, bytes);
                     double t0 = now();
                     if (op == 0) (cplx ? (void)zpotrf_("L", &n, A, &n, &info, 1) : (void)dpotrf_("L", &n, A, &n, &info, 1));
                     else (cplx ? (void)zgetrf_(&n, &n, A, &n, ipiv, &info) : (void)dgetrf_(&n, &n, A, &n, ipiv, &info));

@@ -128,7 +128,7 @@ int main(int argc, char **argv) {
         return 2;
     }
     fill(1, 0, (int)n, A0); /* the general fill of bench_dropin_factor (op 1: LU) */
-    memcpy(A, A0, bytes);
+    bench_copy(A, A0, bytes);
     const double one = 1, mone = -1;
     double t3 = 0, bound = 0, flops3 = 0, t0 = now();
     int64_t info = 0;
