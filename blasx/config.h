@@ -347,6 +347,15 @@ _Static_assert(BLASX_CFG_CPU_ZKC >= 1 && BLASX_CFG_CPU_CKC >= 1 && BLASX_CFG_CPU
 #ifndef BLASX_CFG_STAGE_THREADS
 #define BLASX_CFG_STAGE_THREADS -1 /* helper threads gathering staged tiles beside the GPU threads (0 = none; -1 = the usable cores less one per GPU) */
 #endif
+#ifndef BLASX_CFG_HOST_REGISTER
+#define BLASX_CFG_HOST_REGISTER 1 /* 1 = pageable matrices a call used are page-locked by a background thread and kept so until the program unmaps them (userfaultfd tells when); later calls copy them at the link's rate */
+#endif
+#ifndef BLASX_CFG_HOST_REGISTER_MIN_MB
+#define BLASX_CFG_HOST_REGISTER_MIN_MB 64 /* MiB; smaller pageable operands are only staged (page-locking costs ~1/3 of a copy's time per byte) */
+#endif
+#ifndef BLASX_CFG_HOST_REGISTER_MAX_PCT
+#define BLASX_CFG_HOST_REGISTER_MAX_PCT 50 /* percent of the node's memory that may stay page-locked for the program's matrices */
+#endif
 #ifndef BLASX_CFG_STAGE_NT_BYTES
 #define BLASX_CFG_STAGE_NT_BYTES 2097152 /* bytes; staged copies of pageable tiles into pinned buffers of at least this size (the whole 2-D copy) use non-temporal stores: 2 bytes of memory traffic per byte instead of 3 (no read for ownership); smaller ones, whose reused buffer may still be in cache, use memcpy (0 = every copy); the crossover of build/bench_stage_copy was between 1 and 2 MiB (2 MiB L2 per core) */
 #endif
@@ -555,6 +564,9 @@ static const blasx_config_t blasx_cfg = {
             .steps_in_flight = BLASX_CFG_STEPS_IN_FLIGHT,
             .stage_pageable = BLASX_CFG_STAGE_PAGEABLE,
             .stage_threads = BLASX_CFG_STAGE_THREADS,
+            .host_register = BLASX_CFG_HOST_REGISTER,
+            .host_register_min_mb = BLASX_CFG_HOST_REGISTER_MIN_MB,
+            .host_register_max_pct = BLASX_CFG_HOST_REGISTER_MAX_PCT,
             .stage_nt_bytes = BLASX_CFG_STAGE_NT_BYTES,
             .stage_nt_scatter = BLASX_CFG_STAGE_NT_SCATTER,
             .copy_stream = BLASX_CFG_COPY_STREAM,

@@ -83,6 +83,11 @@ _Static_assert(BLASX_CFG_RS_SLOTS >= BLASX_CFG_STREAMS_PER_GPU && BLASX_CFG_RS_S
                "a reservation station feeds every stream");
 _Static_assert(BLASX_CFG_STAGE_PAGEABLE == 0 || BLASX_CFG_STAGE_PAGEABLE == 1, "staging is a switch");
 _Static_assert(BLASX_CFG_STAGE_THREADS >= -1 && BLASX_CFG_STAGE_THREADS <= 64, "staging helpers in [-1, 64]");
+_Static_assert(BLASX_CFG_HOST_REGISTER == 0 || BLASX_CFG_HOST_REGISTER == 1, "host_register is a switch");
+_Static_assert(BLASX_CFG_HOST_REGISTER_MIN_MB >= 1 && BLASX_CFG_HOST_REGISTER_MIN_MB <= 1048576,
+               "host_register_min_mb in [1, 2^20] (the run-time setting's range)");
+_Static_assert(BLASX_CFG_HOST_REGISTER_MAX_PCT >= 1 && BLASX_CFG_HOST_REGISTER_MAX_PCT <= 90,
+               "host_register_max_pct in [1, 90]: the node keeps memory it can page");
 _Static_assert(BLASX_CFG_STAGE_NT_BYTES >= 0, "non-temporal staging threshold: bytes >= 0");
 _Static_assert(BLASX_CFG_STAGE_NT_SCATTER == 0 || BLASX_CFG_STAGE_NT_SCATTER == 1, "non-temporal scatter is a switch");
 _Static_assert(BLASX_CFG_COPY_STREAM == 0 || BLASX_CFG_COPY_STREAM == 1, "copy stream is a switch");

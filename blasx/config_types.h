@@ -60,6 +60,9 @@ typedef struct {
     int steps_in_flight;          /* steps submitted ahead per stream */
     int stage_pageable;           /* switch: pageable tiles through own pinned buffers */
     int stage_threads;            /* threads; helpers of the staged copies (internal/memory/host_copy.h), -1 auto */
+    int host_register;            /* switch: pageable operands page-locked and kept (internal/gpu/host_reg.h) */
+    int host_register_min_mb;     /* MiB; smallest operand page-locked */
+    int host_register_max_pct;    /* percent of the node's memory page-locked at most */
     long long stage_nt_bytes;     /* bytes; staged copies at least this large use non-temporal stores */
     int stage_nt_scatter;         /* switch: copies back into the program's memory stream too */
     int copy_stream;              /* switch: input tiles on a copy stream */

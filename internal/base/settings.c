@@ -115,6 +115,13 @@ static void table_fill_gpu(void) {
     INT_ENTRY(BLASX_SETTING_STAGE_THREADS, "BLASX_STAGE_THREADS", BLASX_SETTING_AT_START, -1, 64, g->stage_threads,
               "-1 to 64", "`cfg.gpu.stage_threads`",
               "helper threads gathering staged tiles beside the GPU threads (0: none; -1: the usable cores less one per GPU)");
+    INT_ENTRY(BLASX_SETTING_HOST_REGISTER, "BLASX_HOST_REGISTER", BLASX_SETTING_AT_START, 0, 1, g->host_register,
+              "0, 1", "`cfg.gpu.host_register`",
+              "1: a pageable matrix a call used is page-locked in the background and kept so until the program unmaps it "
+              "(needs userfaultfd)");
+    INT_ENTRY(BLASX_SETTING_HOST_REGISTER_MIN_MB, "BLASX_HOST_REGISTER_MIN_MB", BLASX_SETTING_AT_START, 1, 1048576,
+              g->host_register_min_mb, "MiB, 1 to 2^20", "`cfg.gpu.host_register_min_mb`",
+              "smallest pageable operand that is page-locked and kept");
     INT_ENTRY(BLASX_SETTING_SIM_GPUS, "BLASX_SIM_GPUS", BLASX_SETTING_AT_START, 0, BLASX_CFG_MAX_GPUS, g->sim_gpus,
               "0 to `BLASX_CFG_MAX_GPUS`", "`cfg.gpu.sim_gpus`",
               "simulated GPUs when no CUDA GPU is visible (tests, CI)");

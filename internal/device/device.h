@@ -76,6 +76,10 @@ typedef struct blasx_device_backend {
     int (*host_free)(void *ptr);
     /* 1 if host memory at ptr is page-locked (copies can run asynchronously). */
     int (*host_is_pinned)(const void *ptr);
+    /* Page-lock the program's pages [ptr, ptr + bytes) for every device, and
+     * undo it (internal/gpu/host_reg.h); NULL where the backend cannot. */
+    int (*host_register)(void *ptr, size_t bytes);
+    int (*host_unregister)(void *ptr);
 
     int (*stream_create)(int dev, blasx_stream_t *s);
     int (*stream_destroy)(blasx_stream_t s);

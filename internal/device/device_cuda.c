@@ -106,6 +106,16 @@ static int cuda_host_free(void *ptr) {
     return 0;
 }
 
+static int cuda_host_register(void *ptr, size_t bytes) {
+    CU(cudaHostRegister(ptr, bytes, cudaHostRegisterPortable));
+    return 0;
+}
+
+static int cuda_host_unregister(void *ptr) {
+    CU(cudaHostUnregister(ptr));
+    return 0;
+}
+
 static int cuda_host_is_pinned(const void *ptr) {
     struct cudaPointerAttributes a;
     if (cudaPointerGetAttributes(&a, ptr) != cudaSuccess) {
@@ -449,6 +459,8 @@ const blasx_device_backend_t blasx_cuda_backend = {
     .host_alloc = cuda_host_alloc,
     .host_free = cuda_host_free,
     .host_is_pinned = cuda_host_is_pinned,
+    .host_register = cuda_host_register,
+    .host_unregister = cuda_host_unregister,
     .stream_create = cuda_stream_create,
     .stream_destroy = cuda_stream_destroy,
     .stream_sync = cuda_stream_sync,

@@ -543,6 +543,8 @@ static int sim_mem_free(int dev, uintptr_t addr) { return blasx_sim_mem_free(dev
 static int sim_host_alloc(size_t bytes, void **ptr) { return blasx_sim_host_alloc(bytes, ptr); }
 static int sim_host_free(void *ptr) { return blasx_sim_host_free(ptr); }
 static int sim_host_is_pinned(const void *ptr) { return blasx_sim_host_is_pinned(ptr); }
+static int sim_host_register(void *ptr, size_t bytes) { return blasx_sim_host_register(ptr, bytes); }
+static int sim_host_unregister(void *ptr) { return blasx_sim_host_unregister(ptr); }
 
 const blasx_device_backend_t blasx_sim_backend = {
     .name = "sim", /* no TIMED_RATES: its timings are a host thread's, not a GPU's */
@@ -554,6 +556,8 @@ const blasx_device_backend_t blasx_sim_backend = {
     .host_alloc = sim_host_alloc,
     .host_free = sim_host_free,
     .host_is_pinned = sim_host_is_pinned,
+    .host_register = sim_host_register,
+    .host_unregister = sim_host_unregister,
     .stream_create = sim_stream_create,
     .stream_destroy = sim_stream_destroy,
     .stream_sync = sim_stream_sync,

@@ -12,7 +12,8 @@
  * Invariants: g.used[d] is the sum of the bytes of g.blocks[d]; each set is
  * sorted by base, its blocks disjoint, and its array freed when it empties;
  * g.live counts streams, events and allocations alive, and configure
- * succeeds only at 0; host_blocks holds exactly the host_alloc blocks alive.
+ * succeeds only at 0; host_blocks holds exactly the host_alloc blocks alive,
+ * reg_blocks the program's ranges registered (disjoint, as CUDA demands).
  *
  * Threads: g.mu guards g, host_mu guards host_blocks; both are leaves of the
  * backend's lock order (taken last, never held across a call out).  The
@@ -108,6 +109,7 @@ static struct {
 
 static pthread_mutex_t host_mu = PTHREAD_MUTEX_INITIALIZER;
 static sim_blocks_t host_blocks; /* from host_alloc, sorted */
+static sim_blocks_t reg_blocks;  /* the program's ranges from host_register, sorted */
 
 void blasx_sim_live_add(int64_t d) {
     pthread_mutex_lock(&g.mu);
@@ -234,9 +236,31 @@ int blasx_sim_host_free(void *ptr) {
 
 int blasx_sim_host_is_pinned(const void *ptr) {
     pthread_mutex_lock(&host_mu);
-    int r = sim_blocks_contain(&host_blocks, (uintptr_t)ptr, 1);
+    int r = sim_blocks_contain(&host_blocks, (uintptr_t)ptr, 1) || sim_blocks_contain(&reg_blocks, (uintptr_t)ptr, 1);
     pthread_mutex_unlock(&host_mu);
     return r;
+}
+
+/* As cudaHostRegister: a range that meets a registered one is refused. */
+int blasx_sim_host_register(void *ptr, size_t bytes) {
+    if (blasx_sim_fault()) return BLASX_ERR_NOMEM;
+    if (!ptr || !bytes) return BLASX_ERR_INTERNAL;
+    uintptr_t a = (uintptr_t)ptr;
+    pthread_mutex_lock(&host_mu);
+    int64_t i = sim_blocks_find(&reg_blocks, a + bytes - 1);
+    int st = i >= 0 && reg_blocks.v[i].base + reg_blocks.v[i].bytes > a ? BLASX_ERR_INTERNAL : 0;
+    if (!st) st = sim_blocks_insert(&reg_blocks, a, bytes);
+    pthread_mutex_unlock(&host_mu);
+    return st;
+}
+
+int blasx_sim_host_unregister(void *ptr) {
+    pthread_mutex_lock(&host_mu);
+    int64_t i = sim_blocks_find(&reg_blocks, (uintptr_t)ptr);
+    int st = i < 0 || reg_blocks.v[i].base != (uintptr_t)ptr ? BLASX_ERR_INTERNAL : 0;
+    if (!st) sim_blocks_remove(&reg_blocks, i);
+    pthread_mutex_unlock(&host_mu);
+    return st;
 }
 
 /* 1 if the block at addr lies inside one allocation of device dev. */

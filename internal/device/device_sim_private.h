@@ -56,6 +56,8 @@ BLASX_INTERNAL int blasx_sim_mem_free(int dev, uintptr_t addr);
 BLASX_INTERNAL int blasx_sim_host_alloc(size_t bytes, void **ptr);
 BLASX_INTERNAL int blasx_sim_host_free(void *ptr);
 BLASX_INTERNAL int blasx_sim_host_is_pinned(const void *ptr);
+BLASX_INTERNAL int blasx_sim_host_register(void *ptr, size_t bytes);
+BLASX_INTERNAL int blasx_sim_host_unregister(void *ptr);
 
 /* ---- device_sim_solve.c -------------------------------------------------- */
 

@@ -10,6 +10,7 @@
  * left freed (NULL, 0 bytes).
  */
 #include "internal/gpu/gpu_private.h"
+#include "internal/gpu/host_reg.h"
 
 /* Pinned staging buffers alive (tests check that none leak). */
 static _Atomic int64_t pinned_live;
@@ -39,8 +40,8 @@ int blasx_gpu_pinned_grow(const blasx_device_backend_t *be, void **buf, size_t *
 }
 
 /* 1 if operand o of the job is copied directly: it lies in page-locked
- * host memory (asked once per job: its first and last element), or
- * staging is off. */
+ * host memory (asked once per job: its first and last element; ours or
+ * the program's, host_reg.h), or staging is off. */
 int blasx_gpu_operand_pinned(blasx_gpu_t *g, blasx_job_t *job, int o) {
     if (g->pin_epoch != job->epoch) {
         for (int i = 0; i < BLASX_OPND_COUNT; i++) {
@@ -50,7 +51,8 @@ int blasx_gpu_operand_pinned(blasx_gpu_t *g, blasx_job_t *job, int o) {
             g->pinned[i] = 0;
             if (!op->ptr || op->rows <= 0 || op->cols <= 0) continue;
             const char *last = op->ptr + (size_t)((op->cols - 1) * op->ld + op->rows - 1) * job->esz;
-            g->pinned[i] = g->be->host_is_pinned(op->ptr) && g->be->host_is_pinned(last);
+            g->pinned[i] = blasx_host_pinned(g->be, op->ptr, last);
+            if (!g->pinned[i]) blasx_host_reg_offer(g->be, op->ptr, last); /* for later calls */
         }
         g->pin_epoch = job->epoch;
     }

@@ -22,6 +22,7 @@
  * is read in one place, gpu_read_settings.
  */
 #include "internal/gpu/gpu_private.h"
+#include "internal/gpu/host_reg.h"
 
 #include <stdio.h>
 #include <stdlib.h>
@@ -326,6 +327,7 @@ int blasx_gpus_init(void (*on_all_failed)(void)) {
 }
 
 void blasx_gpus_shutdown(void) {
+    blasx_host_reg_shutdown(); /* the program's ranges unlocked while the devices are up */
     blasx_hcopy_stop();
     for (int i = 0; i < blasx_gpu_table.n; i++) gpu_destroy(blasx_gpu_table.gpu[i]);
     blasx_gpu_table.n = 0;

@@ -4,6 +4,7 @@
 #include <string.h>
 
 #include "internal/memory/host_copy.h"
+#include "internal/gpu/host_reg.h"
 #include "internal/runtime/factor_call.h"
 #include "internal/runtime/factor_private.h"
 
@@ -13,7 +14,8 @@ size_t blasx_fc_stage_cap;
 
 int blasx_fc_host_setup(fc_t *f, const char *A, const char *A_end, size_t col_bytes, size_t small_bytes) {
     const blasx_device_backend_t *be = f->d.be;
-    f->pinned = be->host_is_pinned(A) && be->host_is_pinned(A_end);
+    f->pinned = blasx_host_pinned(be, A, A_end);
+    if (!f->pinned) blasx_host_reg_offer(be, A, A_end); /* for later calls on this matrix */
     size_t stage = (size_t)blasx_cfg.lapack.stage_mb << 20;
 #ifdef BLASX_FAULT_INJECTION
     if (blasx_fc_stage_cap > 0 && stage > blasx_fc_stage_cap) stage = blasx_fc_stage_cap;

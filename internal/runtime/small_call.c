@@ -6,6 +6,7 @@
 #include <string.h>
 
 #include "internal/gpu/gpu_worker.h"
+#include "internal/gpu/host_reg.h"
 #include "internal/runtime/runtime.h"
 #include "internal/base/settings.h"
 #include "internal/base/clock.h"
@@ -60,10 +61,12 @@ void blasx_small_done(const blasx_small_ticket_t *tk) { record(tk, BLASX_SMALL_U
 
 /* Whether the operands used are page-locked (a class key: their copies
  * run at a different speed). */
-static int operands_pinned(const blasx_device_backend_t *be, const blasx_operand_t op[BLASX_OPND_COUNT]) {
+static int operands_pinned(const blasx_device_backend_t *be, size_t esz, const blasx_operand_t op[BLASX_OPND_COUNT]) {
     if (!be || !be->host_is_pinned) return 0;
     for (int o = 0; o < BLASX_OPND_COUNT; o++)
-        if (op[o].ptr && op[o].rows > 0 && op[o].cols > 0 && !be->host_is_pinned(op[o].ptr)) return 0;
+        if (op[o].ptr && op[o].rows > 0 && op[o].cols > 0 &&
+            !blasx_host_pinned(be, op[o].ptr, op[o].ptr + ((op[o].cols - 1) * op[o].ld + op[o].rows) * (int64_t)esz - 1))
+            return 0;
     return 1;
 }
 
@@ -93,7 +96,7 @@ int blasx_small_route(int prec, size_t esz, const blasx_problem_t *p, const blas
     } else {
         if (!be || !(be->caps & BLASX_DEV_CAP_TIMED_RATES)) return BLASX_SMALL_USUAL; /* measured choice: real GPUs only */
         int tiled = flops >= (double)blasx_cfg.sched.offload_min_flops;
-        tk->cls = blasx_small_class(rf, prec, operands_pinned(be, op), tiled, flops, bytes);
+        tk->cls = blasx_small_class(rf, prec, operands_pinned(be, esz, op), tiled, flops, bytes);
         if (tk->cls < 0) return BLASX_SMALL_USUAL;
         blasx_small_state_t s = blasx_small_state(tk->cls);
         tk->path = blasx_small_pick(&s);
