@@ -348,7 +348,7 @@ _Static_assert(BLASX_CFG_CPU_ZKC >= 1 && BLASX_CFG_CPU_CKC >= 1 && BLASX_CFG_CPU
 #define BLASX_CFG_STAGE_THREADS -1 /* helper threads gathering staged tiles beside the GPU threads (0 = none; -1 = the usable cores less one per GPU) */
 #endif
 #ifndef BLASX_CFG_HOST_REGISTER
-#define BLASX_CFG_HOST_REGISTER 1 /* 1 = pageable matrices a call used are page-locked by a background thread and kept so until the program unmaps them (userfaultfd tells when); later calls copy them at the link's rate */
+#define BLASX_CFG_HOST_REGISTER 0 /* 1 = pageable matrices a call used are page-locked by a background thread and kept so until the program unmaps them (userfaultfd tells when); later calls copy them at the link's rate.  Off: a program's own cudaHostRegister of such memory fails, and its own CUDA copies of memory remapped where an entry was may race the unlock (internal/gpu/host_reg.h) */
 #endif
 #ifndef BLASX_CFG_HOST_REGISTER_MIN_MB
 #define BLASX_CFG_HOST_REGISTER_MIN_MB 64 /* MiB; smaller pageable operands are only staged (page-locking costs ~1/3 of a copy's time per byte) */

@@ -176,6 +176,7 @@ static void calls(int on) {
 
 int main(void) {
     setenv("BLASX_SIM_GPUS", "2", 0);
+    setenv("BLASX_HOST_REGISTER", "1", 0); /* off by default: this test turns it on */
     setenv("BLASX_HOST_REGISTER_MIN_MB", "1", 0);
     mallopt(M_MMAP_THRESHOLD, 1 << 20); /* blocks of 1 MiB and more: mapped, unmapped by free */
     /* the cache starts on a simulated-backend offer; calls then use the runtime's backend */

@@ -149,6 +149,7 @@ static void *hr_registrar(void *arg) {
         hr.bytes -= (int64_t)(hi - lo);
         e->state = E_FREE, e->lo = e->hi = 0;
         atomic_fetch_sub(&hr.used, 1);
+        pthread_cond_broadcast(&hr.cv); /* quiesce's waiters */
     }
     pthread_mutex_unlock(&hr.mu);
     return NULL;
@@ -219,15 +220,32 @@ static int hr_up(const blasx_device_backend_t *be) {
     return s;
 }
 
+/* Under hr.mu: 1 if an entry meeting [lo, hi) is being unlocked: until it
+ * is, the driver still maps those addresses to the old pages. */
+static int hr_tearing(uintptr_t lo, uintptr_t hi) {
+    for (int i = 0; i < BLASX_HOST_REG_MAX; i++)
+        if ((hr.e[i].state == E_DEAD || hr.e[i].state == E_UNLOCKING) && meets(&hr.e[i], lo, hi)) return 1;
+    return 0;
+}
+
+void blasx_host_reg_quiesce(const void *first, const void *last) {
+    if (atomic_load(&hr.used) == 0) return;
+    uintptr_t lo = (uintptr_t)first, hi = (uintptr_t)last + 1;
+    pthread_mutex_lock(&hr.mu);
+    while (hr.threads && hr_tearing(lo, hi)) pthread_cond_wait(&hr.cv, &hr.mu);
+    pthread_mutex_unlock(&hr.mu);
+}
+
 int blasx_host_pinned(const blasx_device_backend_t *be, const void *first, const void *last) {
     if (atomic_load(&hr.used) > 0) {
         uintptr_t lo = (uintptr_t)first, hi = (uintptr_t)last + 1;
         int r = -1;
         pthread_mutex_lock(&hr.mu);
+        while (hr.threads && hr_tearing(lo, hi)) pthread_cond_wait(&hr.cv, &hr.mu); /* the driver's view settles */
         for (int i = 0; i < BLASX_HOST_REG_MAX && r != 0; i++) {
             const hr_entry_t *e = &hr.e[i];
             if (e->state == E_FREE || e->state == E_PENDING || !meets(e, lo, hi)) continue;
-            r = e->state == E_LIVE && e->lo <= lo && hi <= e->hi; /* torn down or being set up: stage */
+            r = e->state == E_LIVE && e->lo <= lo && hi <= e->hi; /* being set up: stage */
         }
         pthread_mutex_unlock(&hr.mu);
         if (r >= 0) return r;

@@ -23,10 +23,16 @@
  * verdict calls the range page-locked; it is unlocked afterwards.  Without
  * userfaultfd (an old kernel, a sandbox) nothing is registered.
  *
- * Verdict (blasx_host_pinned, one per operand and call): a live entry
- * covering the operand: page-locked; an operand meeting an entry being set
- * up or torn down: pageable (the driver may still call it registered);
- * else the backend's own answer (memory the program page-locked itself).
+ * Verdict (blasx_host_pinned, one per operand and call): first it waits
+ * while an entry meeting the operand is being unlocked (until then the
+ * driver maps those addresses to the old pages: every path that hands the
+ * program's pointers to the driver waits so, blasx_host_reg_quiesce);
+ * then a live entry covering the operand: page-locked; one being set up:
+ * pageable; else the backend's own answer (memory the program page-locked
+ * itself).  The program's own CUDA copies of memory it mapped again at a
+ * just-unmapped entry's addresses are not ordered so: with its own CUDA
+ * work on reallocated memory, or its own cudaHostRegister of memory blasx
+ * used, it keeps the cache off (the default).
  *
  * Invariants: entries are page-aligned and disjoint, at most
  * BLASX_HOST_REG_MAX; the bytes page-locked stay within
@@ -37,7 +43,7 @@
  * blasx_host_reg_shutdown; a forked child starts with an empty cache.
  * Failure: none reported; whatever fails leaves its range pageable (copies
  * stage as before).  A program that page-locks memory blasx already holds
- * locked gets the driver's "already registered" error: BLASX_HOST_REGISTER=0.
+ * locked gets the driver's "already registered" error.
  */
 #ifndef BLASX_INTERNAL_GPU_HOST_REG_H
 #define BLASX_INTERNAL_GPU_HOST_REG_H
@@ -49,6 +55,10 @@
 
 /* 1 if the bytes first..last (inclusive) may be copied directly. */
 BLASX_INTERNAL int blasx_host_pinned(const blasx_device_backend_t *be, const void *first, const void *last);
+
+/* Waits while an entry meeting first..last is being unlocked: before a
+ * path copies the program's memory through the driver's own lookup. */
+BLASX_INTERNAL void blasx_host_reg_quiesce(const void *first, const void *last);
 
 /* A call used first..last pageable: page-lock it in the background if the
  * cache is on, it is large enough and meets no entry. */

@@ -115,6 +115,7 @@ static int issue(const blasx_gpu_direct_t *d, int prec, size_t esz, const blasx_
     for (int o = 0; o < BLASX_OPND_COUNT; o++) {
         if (!used[o] || (o == BLASX_OPND_C && overwrites)) continue;
         blasx_shape_t sh = {op[o].rows, op[o].cols, op[o].rows, esz};
+        blasx_host_reg_quiesce(op[o].ptr, op[o].ptr + ((op[o].cols - 1) * op[o].ld + op[o].rows) * (int64_t)esz - 1);
         BLASX_TRY(d->be->copy_h2d(d->s, dev[o], op[o].rows, op[o].ptr, op[o].ld, sh));
         *h2d += op[o].rows * op[o].cols * (int64_t)esz;
     }
@@ -194,6 +195,7 @@ static int run_whole(int n, int prec, size_t esz, const blasx_problem_t *p, cons
     int64_t h2d = 0, d2h = 0;
     const blasx_operand_t *c = &op[BLASX_OPND_C];
     blasx_shape_t sh = {c->rows, c->cols, c->rows, esz};
+    blasx_host_reg_quiesce(c->ptr, c->ptr + ((c->cols - 1) * c->ld + c->rows) * (int64_t)esz - 1);
     st = issue(&d, prec, esz, &g, op, dev, used, &h2d);
     int issued = 0; /* the copy back was issued */
     if (st == 0) st = d.be->event_record(d.ev, d.s);
