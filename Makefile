@@ -101,7 +101,7 @@ TESTS    := $(patsubst testing/%.c,%,$(TEST_SRCS))
 OBJS      := $(patsubst %.c,$(BUILD)/obj/%.o,$(LIB_SRCS))
 TINY_OBJS := $(patsubst %.c,$(BUILD)/tiny/obj/%.o,$(LIB_SRCS))
 
-.PHONY: ptx all lib test print-test-stages print-link unit symbols netlib lapack sim sanitize gpu-test demo clean install dropin preload-errors nonuma
+.PHONY: ilp64 ilp64-test ptx all lib test print-test-stages print-link unit symbols netlib lapack sim sanitize gpu-test demo clean install dropin preload-errors nonuma
 all: lib
 lib: $(BUILD)/libblasx.a $(BUILD)/libblasx.so
 
@@ -200,6 +200,40 @@ $(BUILD)/libblasx.so: $(OBJS) blasx/exports.map Makefile $(LINK_FILE)
 $(BUILD)/tiny/libblasx.so: $(TINY_OBJS) blasx/exports.map Makefile $(LINK_FILE)
 	$(CC) $(SO_LDFLAGS) -o $@ $(TINY_OBJS) $(LDLIBS)
 	ln -sf libblasx.so $(dir $@)$(SONAME)
+
+# The ILP64 build (issue 43): the same runtime, its Fortran, CBLAS and
+# LAPACK names taking 8-byte integers (blasx/*.c compiled with
+# -DBLASX_ILP64), as Debian's libblas64.so.3 and liblapack64.so.3 do; its
+# own SONAME, libblasx64.so.MAJOR.
+ILP64_OBJS := $(patsubst %.c,$(BUILD)/ilp64/obj/%.o,$(wildcard blasx/*.c)) $(filter-out $(BUILD)/obj/blasx/%,$(OBJS))
+$(BUILD)/ilp64/obj/%.o: %.c $(HDRS) $(FLAGS_FILE) $(USER_CONFIG)
+	@mkdir -p $(dir $@)
+	$(CC) $(LIB_CFLAGS) -DBLASX_ILP64 -c $< -o $@
+$(BUILD)/ilp64/libblasx64.so: $(ILP64_OBJS) blasx/exports.map Makefile $(LINK_FILE)
+	@mkdir -p $(dir $@)
+	$(CC) -shared -Wl,--version-script=blasx/exports.map -Wl,-soname,libblasx64.so.$(VERSION_MAJOR) -o $@ $(ILP64_OBJS) $(LDLIBS)
+	ln -sf libblasx64.so $(dir $@)libblasx64.so.$(VERSION_MAJOR)
+ILP64_TINY_OBJS := $(patsubst %.c,$(BUILD)/ilp64/tiny/obj/%.o,$(wildcard blasx/*.c)) $(filter-out $(BUILD)/tiny/obj/blasx/%,$(TINY_OBJS))
+$(BUILD)/ilp64/tiny/obj/%.o: %.c $(HDRS) $(FLAGS_FILE) $(USER_CONFIG)
+	@mkdir -p $(dir $@)
+	$(CC) $(LIB_CFLAGS) $(TINY_CONFIG) -DBLASX_ILP64 -c $< -o $@
+$(BUILD)/ilp64/tiny/libblasx64.so: $(ILP64_TINY_OBJS) blasx/exports.map Makefile $(LINK_FILE)
+	@mkdir -p $(dir $@)
+	$(CC) -shared -Wl,--version-script=blasx/exports.map -Wl,-soname,libblasx64.so.$(VERSION_MAJOR) -o $@ $(ILP64_TINY_OBJS) $(LDLIBS)
+ilp64: $(BUILD)/ilp64/libblasx64.so
+
+# Debian's ILP64 testers (libblas64-test, liblapack64-test) with the ILP64
+# builds preloaded over the ILP64 reference libraries (the tiny build's on
+# two simulated GPUs, every call tiled).
+ILP64_BLAS := NETLIB_BLAS_DIR=/usr/lib/x86_64-linux-gnu/blas64 NETLIB_REF_LIB=libblas64.so.3
+ILP64_LAPACK := LAPACK_TEST_DIR=/usr/lib/x86_64-linux-gnu/lapack64 LAPACK_BLAS_DIR=/usr/lib/x86_64-linux-gnu/blas64
+ilp64-test: $(BUILD)/ilp64/libblasx64.so $(BUILD)/ilp64/tiny/libblasx64.so
+	$(PARTS_BEGIN)
+	$(ILP64_BLAS) bash testing/netlib/run_netlib.sh $(abspath $(BUILD)/ilp64/libblasx64.so) ilp64 || $(call PART_FAILED,netlib ilp64)
+	$(ILP64_BLAS) BLASX_SIM_GPUS=2 $(SIM_ENV) bash testing/netlib/run_netlib.sh $(abspath $(BUILD)/ilp64/tiny/libblasx64.so) ilp64-tiny-sim2 || $(call PART_FAILED,netlib ilp64 tiny on 2 simulated GPUs)
+	$(ILP64_LAPACK) bash testing/lapack/run_lapack_lin.sh $(abspath $(BUILD)/ilp64/libblasx64.so) ilp64 || $(call PART_FAILED,lapack-lin ilp64)
+	$(ILP64_LAPACK) BLASX_SIM_GPUS=2 BLASX_SIM_MEM_KB=16 LAPACK_ONLY="d z" LAPACK_PATHS="GE PO" bash testing/lapack/run_lapack_lin.sh $(abspath $(BUILD)/ilp64/tiny/libblasx64.so) ilp64-tiny-sim2 || $(call PART_FAILED,lapack-lin ilp64 tiny on 2 simulated GPUs)
+	$(PARTS_END)
 
 $(BUILD)/test_%: testing/test_%.c $(BUILD)/libblasx.a $(HDRS) $(FLAGS_FILE)
 	$(CC) $(CFLAGS_COMMON) $< $(BUILD)/libblasx.a -o $@ $(LDLIBS)
@@ -418,7 +452,7 @@ ptx:
 # as its own `make <stage>` and counts it, so that one failing stage does not
 # stop the others (`make -k test` does the same here); a new stage only needs
 # its target and a place in this list.
-TEST_STAGES = unit isa-paths symbols house netlib lapack sim scalapack sanitize dropin nonuma vendor
+TEST_STAGES = unit isa-paths symbols house netlib ilp64-test lapack sim scalapack sanitize dropin nonuma vendor
 test: $(TEST_STAGES)
 print-test-stages:
 	@echo $(TEST_STAGES)

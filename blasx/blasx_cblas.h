@@ -1,7 +1,9 @@
 /* blasx/blasx_cblas.h -- the standard CBLAS level-3 interface served by blasx.
  *
  * Role: declarations of the 30 level-3 CBLAS routines (same names, enums and
- * argument order as the reference CBLAS, 32-bit int dimensions), and of the
+ * argument order as the reference CBLAS; dimensions of type
+ * blasx_cblas_int_t: int, or int64_t in the ILP64 build (-DBLASX_ILP64, as
+ * Debian's cblas64 CBLAS_INT)), and of the
  * reference CBLAS error-reporting names that blasx provides: cblas_xerbla
  * and the globals RowMajorStrg and CBLAS_CallFromC, which blasx sets exactly
  * as the reference CBLAS does around an error report.
@@ -17,6 +19,12 @@ extern "C" {
 
 #ifndef BLASX_API
 #define BLASX_API __attribute__((visibility("default")))
+#endif
+
+#ifdef BLASX_ILP64
+typedef long blasx_cblas_int_t; /* int64_t on LP64 Linux, without <stdint.h> */
+#else
+typedef int blasx_cblas_int_t;
 #endif
 
 #if !defined(CBLAS_H) && !defined(__CBLAS_H__)
@@ -35,68 +43,68 @@ typedef enum CBLAS_SIDE CBLAS_SIDE;
 
 BLASX_API extern int RowMajorStrg;
 BLASX_API extern int CBLAS_CallFromC;
-BLASX_API void cblas_xerbla(int p, const char *rout, const char *form, ...);
+BLASX_API void cblas_xerbla(blasx_cblas_int_t p, const char *rout, const char *form, ...);
 
 #define BLASX_CBLAS_DECL_REAL(p, T)                                                                \
     BLASX_API void cblas_##p##gemm(CBLAS_LAYOUT layout, CBLAS_TRANSPOSE TransA,                   \
-                                   CBLAS_TRANSPOSE TransB, const int M, const int N, const int K, \
-                                   const T alpha, const T *A, const int lda, const T *B,           \
-                                   const int ldb, const T beta, T *C, const int ldc);              \
+                                   CBLAS_TRANSPOSE TransB, const blasx_cblas_int_t M, const blasx_cblas_int_t N, const blasx_cblas_int_t K, \
+                                   const T alpha, const T *A, const blasx_cblas_int_t lda, const T *B,           \
+                                   const blasx_cblas_int_t ldb, const T beta, T *C, const blasx_cblas_int_t ldc);              \
     BLASX_API void cblas_##p##symm(CBLAS_LAYOUT layout, CBLAS_SIDE Side, CBLAS_UPLO Uplo,          \
-                                   const int M, const int N, const T alpha, const T *A,            \
-                                   const int lda, const T *B, const int ldb, const T beta, T *C,   \
-                                   const int ldc);                                                 \
+                                   const blasx_cblas_int_t M, const blasx_cblas_int_t N, const T alpha, const T *A,            \
+                                   const blasx_cblas_int_t lda, const T *B, const blasx_cblas_int_t ldb, const T beta, T *C,   \
+                                   const blasx_cblas_int_t ldc);                                                 \
     BLASX_API void cblas_##p##syrk(CBLAS_LAYOUT layout, CBLAS_UPLO Uplo, CBLAS_TRANSPOSE Trans,    \
-                                   const int N, const int K, const T alpha, const T *A,            \
-                                   const int lda, const T beta, T *C, const int ldc);              \
+                                   const blasx_cblas_int_t N, const blasx_cblas_int_t K, const T alpha, const T *A,            \
+                                   const blasx_cblas_int_t lda, const T beta, T *C, const blasx_cblas_int_t ldc);              \
     BLASX_API void cblas_##p##syr2k(CBLAS_LAYOUT layout, CBLAS_UPLO Uplo, CBLAS_TRANSPOSE Trans,   \
-                                    const int N, const int K, const T alpha, const T *A,           \
-                                    const int lda, const T *B, const int ldb, const T beta, T *C,  \
-                                    const int ldc);                                                \
+                                    const blasx_cblas_int_t N, const blasx_cblas_int_t K, const T alpha, const T *A,           \
+                                    const blasx_cblas_int_t lda, const T *B, const blasx_cblas_int_t ldb, const T beta, T *C,  \
+                                    const blasx_cblas_int_t ldc);                                                \
     BLASX_API void cblas_##p##trmm(CBLAS_LAYOUT layout, CBLAS_SIDE Side, CBLAS_UPLO Uplo,          \
-                                   CBLAS_TRANSPOSE TransA, CBLAS_DIAG Diag, const int M,           \
-                                   const int N, const T alpha, const T *A, const int lda, T *B,    \
-                                   const int ldb);                                                 \
+                                   CBLAS_TRANSPOSE TransA, CBLAS_DIAG Diag, const blasx_cblas_int_t M,           \
+                                   const blasx_cblas_int_t N, const T alpha, const T *A, const blasx_cblas_int_t lda, T *B,    \
+                                   const blasx_cblas_int_t ldb);                                                 \
     BLASX_API void cblas_##p##trsm(CBLAS_LAYOUT layout, CBLAS_SIDE Side, CBLAS_UPLO Uplo,          \
-                                   CBLAS_TRANSPOSE TransA, CBLAS_DIAG Diag, const int M,           \
-                                   const int N, const T alpha, const T *A, const int lda, T *B,    \
-                                   const int ldb);
+                                   CBLAS_TRANSPOSE TransA, CBLAS_DIAG Diag, const blasx_cblas_int_t M,           \
+                                   const blasx_cblas_int_t N, const T alpha, const T *A, const blasx_cblas_int_t lda, T *B,    \
+                                   const blasx_cblas_int_t ldb);
 
 #define BLASX_CBLAS_DECL_CPLX(p, R)                                                                \
     BLASX_API void cblas_##p##gemm(CBLAS_LAYOUT layout, CBLAS_TRANSPOSE TransA,                   \
-                                   CBLAS_TRANSPOSE TransB, const int M, const int N, const int K, \
-                                   const void *alpha, const void *A, const int lda, const void *B, \
-                                   const int ldb, const void *beta, void *C, const int ldc);       \
+                                   CBLAS_TRANSPOSE TransB, const blasx_cblas_int_t M, const blasx_cblas_int_t N, const blasx_cblas_int_t K, \
+                                   const void *alpha, const void *A, const blasx_cblas_int_t lda, const void *B, \
+                                   const blasx_cblas_int_t ldb, const void *beta, void *C, const blasx_cblas_int_t ldc);       \
     BLASX_API void cblas_##p##symm(CBLAS_LAYOUT layout, CBLAS_SIDE Side, CBLAS_UPLO Uplo,          \
-                                   const int M, const int N, const void *alpha, const void *A,     \
-                                   const int lda, const void *B, const int ldb, const void *beta,  \
-                                   void *C, const int ldc);                                        \
+                                   const blasx_cblas_int_t M, const blasx_cblas_int_t N, const void *alpha, const void *A,     \
+                                   const blasx_cblas_int_t lda, const void *B, const blasx_cblas_int_t ldb, const void *beta,  \
+                                   void *C, const blasx_cblas_int_t ldc);                                        \
     BLASX_API void cblas_##p##hemm(CBLAS_LAYOUT layout, CBLAS_SIDE Side, CBLAS_UPLO Uplo,          \
-                                   const int M, const int N, const void *alpha, const void *A,     \
-                                   const int lda, const void *B, const int ldb, const void *beta,  \
-                                   void *C, const int ldc);                                        \
+                                   const blasx_cblas_int_t M, const blasx_cblas_int_t N, const void *alpha, const void *A,     \
+                                   const blasx_cblas_int_t lda, const void *B, const blasx_cblas_int_t ldb, const void *beta,  \
+                                   void *C, const blasx_cblas_int_t ldc);                                        \
     BLASX_API void cblas_##p##syrk(CBLAS_LAYOUT layout, CBLAS_UPLO Uplo, CBLAS_TRANSPOSE Trans,    \
-                                   const int N, const int K, const void *alpha, const void *A,     \
-                                   const int lda, const void *beta, void *C, const int ldc);       \
+                                   const blasx_cblas_int_t N, const blasx_cblas_int_t K, const void *alpha, const void *A,     \
+                                   const blasx_cblas_int_t lda, const void *beta, void *C, const blasx_cblas_int_t ldc);       \
     BLASX_API void cblas_##p##herk(CBLAS_LAYOUT layout, CBLAS_UPLO Uplo, CBLAS_TRANSPOSE Trans,    \
-                                   const int N, const int K, const R alpha, const void *A,         \
-                                   const int lda, const R beta, void *C, const int ldc);           \
+                                   const blasx_cblas_int_t N, const blasx_cblas_int_t K, const R alpha, const void *A,         \
+                                   const blasx_cblas_int_t lda, const R beta, void *C, const blasx_cblas_int_t ldc);           \
     BLASX_API void cblas_##p##syr2k(CBLAS_LAYOUT layout, CBLAS_UPLO Uplo, CBLAS_TRANSPOSE Trans,   \
-                                    const int N, const int K, const void *alpha, const void *A,    \
-                                    const int lda, const void *B, const int ldb,                   \
-                                    const void *beta, void *C, const int ldc);                     \
+                                    const blasx_cblas_int_t N, const blasx_cblas_int_t K, const void *alpha, const void *A,    \
+                                    const blasx_cblas_int_t lda, const void *B, const blasx_cblas_int_t ldb,                   \
+                                    const void *beta, void *C, const blasx_cblas_int_t ldc);                     \
     BLASX_API void cblas_##p##her2k(CBLAS_LAYOUT layout, CBLAS_UPLO Uplo, CBLAS_TRANSPOSE Trans,   \
-                                    const int N, const int K, const void *alpha, const void *A,    \
-                                    const int lda, const void *B, const int ldb, const R beta,     \
-                                    void *C, const int ldc);                                       \
+                                    const blasx_cblas_int_t N, const blasx_cblas_int_t K, const void *alpha, const void *A,    \
+                                    const blasx_cblas_int_t lda, const void *B, const blasx_cblas_int_t ldb, const R beta,     \
+                                    void *C, const blasx_cblas_int_t ldc);                                       \
     BLASX_API void cblas_##p##trmm(CBLAS_LAYOUT layout, CBLAS_SIDE Side, CBLAS_UPLO Uplo,          \
-                                   CBLAS_TRANSPOSE TransA, CBLAS_DIAG Diag, const int M,           \
-                                   const int N, const void *alpha, const void *A, const int lda,   \
-                                   void *B, const int ldb);                                        \
+                                   CBLAS_TRANSPOSE TransA, CBLAS_DIAG Diag, const blasx_cblas_int_t M,           \
+                                   const blasx_cblas_int_t N, const void *alpha, const void *A, const blasx_cblas_int_t lda,   \
+                                   void *B, const blasx_cblas_int_t ldb);                                        \
     BLASX_API void cblas_##p##trsm(CBLAS_LAYOUT layout, CBLAS_SIDE Side, CBLAS_UPLO Uplo,          \
-                                   CBLAS_TRANSPOSE TransA, CBLAS_DIAG Diag, const int M,           \
-                                   const int N, const void *alpha, const void *A, const int lda,   \
-                                   void *B, const int ldb);
+                                   CBLAS_TRANSPOSE TransA, CBLAS_DIAG Diag, const blasx_cblas_int_t M,           \
+                                   const blasx_cblas_int_t N, const void *alpha, const void *A, const blasx_cblas_int_t lda,   \
+                                   void *B, const blasx_cblas_int_t ldb);
 
 BLASX_CBLAS_DECL_REAL(s, float)
 BLASX_CBLAS_DECL_REAL(d, double)

@@ -4,7 +4,7 @@
  * Role: C declarations of the 30 Fortran-callable routines (sgemm_ ...
  * zher2k_), gfortran calling convention: every argument by address, a hidden
  * size_t length after the arguments for each CHARACTER argument, INTEGER of
- * type blasx_f77_int_t (int; -DBLASX_F77_ILP64 makes it int64_t), COMPLEX
+ * type blasx_f77_int_t (int; -DBLASX_ILP64, the ILP64 build, makes it int64_t), COMPLEX
  * as two reals.  Also xerbla_, which blasx calls for argument errors with
  * the routine name padded to 6 characters; blasx's own xerbla_ is weak and
  * prints the reference message without stopping the program, so a program
@@ -24,7 +24,7 @@ extern "C" {
 #define BLASX_API __attribute__((visibility("default")))
 #endif
 
-#ifdef BLASX_F77_ILP64
+#if defined(BLASX_F77_ILP64) || defined(BLASX_ILP64)
 typedef int64_t blasx_f77_int_t;
 #else
 typedef int blasx_f77_int_t;

@@ -32,7 +32,7 @@ static int cblas_position(int rowmajor, int p, const char *rout) {
     return p;
 }
 
-__attribute__((weak)) void cblas_xerbla(int p, const char *rout, const char *form, ...) {
+__attribute__((weak)) void cblas_xerbla(blasx_cblas_int_t p, const char *rout, const char *form, ...) {
     va_list ap;
     va_start(ap, form);
     fprintf(stderr, "Parameter %d to routine %s was incorrect\n", cblas_position(RowMajorStrg, p, rout), rout);
@@ -47,7 +47,7 @@ __attribute__((weak)) void cblas_xerbla(int p, const char *rout, const char *for
  * other BLAS), blasx's weak definitions or the program's own, bound at
  * link time, are called. */
 typedef void (*xerbla_fn_t)(const char *, const blasx_f77_int_t *, size_t);
-typedef void (*cblas_xerbla_fn_t)(int, const char *, const char *, ...);
+typedef void (*cblas_xerbla_fn_t)(blasx_cblas_int_t, const char *, const char *, ...);
 
 void blasx_call_xerbla(const char *name, int info, size_t len) {
     blasx_f77_int_t i = info;

@@ -17,7 +17,10 @@
 # (counting tester runs); exit status 0 iff M == 0.
 #
 # Environment (all optional):
-#   NETLIB_BLAS_DIR        tester/reference dir (/usr/lib/x86_64-linux-gnu/blas)
+#   NETLIB_BLAS_DIR        tester/reference dir (/usr/lib/x86_64-linux-gnu/blas;
+#                          the ILP64 testers of libblas64-test: .../blas64)
+#   NETLIB_REF_LIB         the reference library's file there (libblas.so.3;
+#                          ILP64: libblas64.so.3)
 #   NETLIB_TIMEOUT         seconds per tester run (600)
 #   NETLIB_ALLOW_PARTIAL=1 only warn (not fail) when a routine the tester
 #                          calls was not bound to the preloaded library
@@ -36,6 +39,7 @@ LABEL=$2
 
 HERE=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
 BLASDIR=${NETLIB_BLAS_DIR:-/usr/lib/x86_64-linux-gnu/blas}
+REFLIB=${NETLIB_REF_LIB:-libblas.so.3}
 TIMEOUT_S=${NETLIB_TIMEOUT:-600}
 ALLOW_PARTIAL=${NETLIB_ALLOW_PARTIAL:-0}
 KEEP=${NETLIB_KEEP:-0}
@@ -62,7 +66,7 @@ for t in "${TESTERS[@]}"; do
     [ -r "$BLASDIR/$din" ] || missing+=("$BLASDIR/$din")
     [ -r "$HERE/$lin" ] || missing+=("$HERE/$lin")
 done
-[ -e "$BLASDIR/libblas.so.3" ] || missing+=("$BLASDIR/libblas.so.3")
+[ -e "$BLASDIR/$REFLIB" ] || missing+=("$BLASDIR/$REFLIB")
 if [ ${#missing[@]} -gt 0 ]; then
     echo "run_netlib.sh: the Netlib BLAS testers are not installed (or incomplete)." >&2
     echo "  Install Debian's libblas-test (apt-get install libblas-test), or set" >&2
@@ -97,7 +101,7 @@ if [ "$PRELOAD_ARG" != none ]; then
     fi
 fi
 
-echo "netlib $LABEL: preload=${PRELOAD:-none} reference=$BLASDIR/libblas.so.3 timeout=${TIMEOUT_S}s"
+echo "netlib $LABEL: preload=${PRELOAD:-none} reference=$BLASDIR/$REFLIB timeout=${TIMEOUT_S}s"
 
 # ------------------------------------------------------------ helpers
 routines_for() { # precision -> routine stems
