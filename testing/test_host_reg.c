@@ -27,6 +27,7 @@
 #define _GNU_SOURCE
 #endif
 #include <malloc.h>
+#include <errno.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -52,6 +53,12 @@ static void *map(size_t bytes, void *at) {
     if (p == MAP_FAILED) return NULL;
     memset(p, 1, bytes);
     return p;
+}
+
+/* 1 if no page of [p, p + bytes) is mapped any more (msync: ENOMEM). */
+static int unmapped(uintptr_t p, size_t bytes) {
+    const uintptr_t pg = (uintptr_t)sysconf(_SC_PAGESIZE), lo = p & ~(pg - 1);
+    return msync((void *)lo, p + bytes - lo, MS_ASYNC) != 0 && errno == ENOMEM;
 }
 
 static int offer_live(void *p, size_t bytes) {
@@ -105,18 +112,27 @@ static void ranges(int on) {
     CHECK(!be->host_is_pinned(s), "dontneed: the registration was undone");
     munmap(s, bytes);
 
-    /* free of a large malloc'd block, and a new one */
+    /* free of a large malloc'd block, and a new one.  glibc unmaps it; a
+     * sanitizer's allocator may keep it mapped (quarantine), and mapped
+     * memory keeps its pages: pinned is then still right. */
+    int drops = 3; /* munmap, mremap, dontneed */
     char *m = malloc(8 * MB);
     memset(m, 2, 8 * MB);
     CHECK(offer_live(m, 8 * MB), "free: locked");
-    const uintptr_t ma = (uintptr_t)m;
+    volatile uintptr_t ma = (uintptr_t)m; /* the address only, after free (volatile: not a use) */
     free(m);
+    if (unmapped(ma, 8 * MB)) {
+        drops++;
+        CHECK(!pinned((const void *)ma, 8 * MB), "free: unmapped, pageable at once");
+    }
     char *m2 = malloc(8 * MB);
     memset(m2, 3, 8 * MB);
-    printf("test_host_reg: free: new block %s the old address\n", (uintptr_t)m2 == ma ? "at" : "not at");
-    CHECK(!pinned(m2, 8 * MB), "free: the new block is pageable");
+    printf("test_host_reg: free: %s, new block %s the old address\n", drops == 4 ? "unmapped" : "kept mapped",
+           (uintptr_t)m2 == ma ? "at" : "not at");
+    if (drops == 4) CHECK(!pinned(m2, 8 * MB), "free: the new block is pageable");
 
     /* fork: the child's cache is empty, the parent's entry stays */
+    blasx_host_reg_settle();
     CHECK(offer_live(m2, 8 * MB), "fork: locked before");
     fflush(stdout);
     pid_t pid = fork();
@@ -131,11 +147,14 @@ static void ranges(int on) {
     CHECK(pinned(m2, 8 * MB), "fork: the parent's entry stays");
     volatile uintptr_t m2a = (uintptr_t)m2; /* the address only, after free (volatile: not a use) */
     free(m2);
-    CHECK(!pinned((const void *)m2a, 8 * MB), "fork: freed afterwards, pageable");
+    if (unmapped(m2a, 8 * MB)) {
+        drops++;
+        CHECK(!pinned((const void *)m2a, 8 * MB), "fork: freed afterwards, pageable");
+    }
     blasx_host_reg_settle();
     blasx_host_reg_info(&in);
-    CHECK(in.live == 0 && in.dropped >= 5, "info after the unmaps: %d live, %lld dropped", in.live,
-          (long long)in.dropped);
+    CHECK(in.dropped >= drops, "info after the unmaps: %d live, %lld dropped, %d expected", in.live,
+          (long long)in.dropped, drops);
 }
 
 /* C = A B (n x k times k x n) through blasx, checked against the reference. */
