@@ -60,7 +60,7 @@ if build asan "$ASAN"; then
   done
 else fail=$((fail + 1)); echo "FAIL asan build"; fi
 if build tsan "$TSAN"; then
-  for n in test_runtime test_threads test_gpu test_tile_dir test_small_call test_lifecycle test_host_copy test_pageable test_gpu_pool test_gpu_share test_async; do
+  for n in test_runtime test_threads test_gpu test_tile_dir test_small_call test_lifecycle test_host_copy test_pageable test_host_reg test_gpu_pool test_gpu_share test_async; do
     $CC $BASE $TSAN $SMALL "testing/$n.c" "$B/tsan/libblasx.a" -o "$B/tsan/$n" $LIBS || { fail=$((fail + 1)); continue; }
     check "tsan $n" "$B/tsan/$n"
     # the host copy team has no GPU side: once is enough
