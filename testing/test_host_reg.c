@@ -5,8 +5,10 @@
  *   offer      a 4 MiB mapping less its first and last page offered is
  *              page-locked (the simulated backend's registration): its
  *              verdict is "pinned" for any part of it, not for bytes
- *              beside it; the whole mapping offered then adds its two
- *              pages as entries of their own only if large enough;
+ *              beside it; the whole mapping offered then adds nothing (it
+ *              meets the entry); a direct copy (blasx_host_reg_direct_ok)
+ *              may take the part or bytes meeting no entry, not bytes
+ *              across the part's edge;
  *   munmap     unmapped: the verdict is "pageable" as soon as munmap
  *              returns, also for a new mapping at the same address
  *              (MAP_FIXED), and the backend's registration is undone;
@@ -47,6 +49,7 @@
 static const blasx_device_backend_t *be = &blasx_sim_backend;
 
 static int pinned(const void *p, size_t bytes) { return blasx_host_pinned(be, p, (const char *)p + bytes - 1); }
+static int direct(const void *p, size_t bytes) { return blasx_host_reg_direct_ok(p, (const char *)p + bytes - 1); }
 
 static void *map(size_t bytes, void *at) {
     void *p = mmap(at, bytes, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS | (at ? MAP_FIXED : 0), -1, 0);
@@ -80,7 +83,9 @@ static void ranges(int on) {
     }
     CHECK(pinned(p + MB, 100) && !pinned(p, bytes) && !pinned(p, 4096), "offer: a part is pinned, the rest not");
     CHECK(be->host_is_pinned(p + 4096) && !be->host_is_pinned(p), "offer: the backend registered the part");
-    CHECK(!offer_live(p, bytes) && !pinned(p, 4096), "offer: the two pages beside it are too small to lock");
+    CHECK(!offer_live(p, bytes) && !pinned(p, 4096), "offer: the whole mapping, meeting the entry, is not locked");
+    CHECK(direct(p + MB, 100) && direct(p, 4096) && !direct(p, bytes) && !direct(p + 4000, 200),
+          "offer: direct copies inside the part or beside it, not across its edge");
     blasx_host_reg_info_t in;
     blasx_host_reg_info(&in);
     CHECK(in.on && in.live == 1 && in.bytes == (int64_t)(bytes - 8192), "info: on %d, %d live, %lld bytes", in.on,

@@ -97,28 +97,6 @@ static int hr_lock_range(uintptr_t lo, uintptr_t hi) {
     return hr.be->host_register((void *)lo, (size_t)(hi - lo));
 }
 
-/* Under hr.mu: [lo, hi) shrunk to its largest part that meets no entry
- * (empty when none). */
-static void hr_gap(uintptr_t *lo, uintptr_t *hi) {
-    uintptr_t best_lo = 0, best_hi = 0, at = *lo;
-    while (at < *hi) {
-        uintptr_t end = *hi, skip = 0; /* the gap from at: up to the nearest entry above it */
-        for (int i = 0; i < BLASX_HOST_REG_MAX; i++) {
-            const hr_entry_t *e = &hr.e[i];
-            if (e->state == E_FREE || e->hi <= at || e->lo >= end) continue;
-            if (e->lo <= at) skip = skip > e->hi ? skip : e->hi; /* at lies in it */
-            else end = e->lo;
-        }
-        if (skip) {
-            at = skip;
-            continue;
-        }
-        if (end - at > best_hi - best_lo) best_lo = at, best_hi = end;
-        at = end;
-    }
-    *lo = best_lo, *hi = best_hi;
-}
-
 static void *hr_registrar(void *arg) {
     (void)arg;
     pthread_mutex_lock(&hr.mu);
@@ -149,7 +127,7 @@ static void *hr_registrar(void *arg) {
         hr.bytes -= (int64_t)(hi - lo);
         e->state = E_FREE, e->lo = e->hi = 0;
         atomic_fetch_sub(&hr.used, 1);
-        pthread_cond_broadcast(&hr.cv); /* quiesce's waiters */
+        pthread_cond_broadcast(&hr.cv); /* waiters on an unlock */
     }
     pthread_mutex_unlock(&hr.mu);
     return NULL;
@@ -228,12 +206,19 @@ static int hr_tearing(uintptr_t lo, uintptr_t hi) {
     return 0;
 }
 
-void blasx_host_reg_quiesce(const void *first, const void *last) {
-    if (atomic_load(&hr.used) == 0) return;
+int blasx_host_reg_direct_ok(const void *first, const void *last) {
+    if (atomic_load(&hr.used) == 0) return 1;
     uintptr_t lo = (uintptr_t)first, hi = (uintptr_t)last + 1;
+    int ok = 1;
     pthread_mutex_lock(&hr.mu);
     while (hr.threads && hr_tearing(lo, hi)) pthread_cond_wait(&hr.cv, &hr.mu);
+    for (int i = 0; i < BLASX_HOST_REG_MAX && ok; i++) {
+        const hr_entry_t *e = &hr.e[i];
+        if (e->state != E_FREE && e->state != E_PENDING && meets(e, lo, hi))
+            ok = e->state == E_LIVE && e->lo <= lo && hi <= e->hi;
+    }
     pthread_mutex_unlock(&hr.mu);
+    return ok;
 }
 
 int blasx_host_pinned(const blasx_device_backend_t *be, const void *first, const void *last) {
@@ -260,9 +245,10 @@ void blasx_host_reg_offer(const blasx_device_backend_t *be, const void *first, c
     lo &= ~(uintptr_t)(hr.page - 1);
     hi = (hi + (uintptr_t)hr.page - 1) & ~(uintptr_t)(hr.page - 1);
     pthread_mutex_lock(&hr.mu);
-    hr_gap(&lo, &hi); /* what no entry holds yet (a grown matrix, a neighbouring panel) */
-    int slot = -1;
-    if (atomic_load(&hr.init) == 1 && (int64_t)(hi - lo) >= hr.min_bytes && hr.bytes + (int64_t)(hi - lo) <= hr.cap_bytes)
+    int slot = -1, free_of_entries = 1;
+    for (int i = 0; i < BLASX_HOST_REG_MAX; i++)
+        if (hr.e[i].state != E_FREE && meets(&hr.e[i], lo, hi)) free_of_entries = 0;
+    if (atomic_load(&hr.init) == 1 && free_of_entries && hr.bytes + (int64_t)(hi - lo) <= hr.cap_bytes)
         for (int i = 0; i < BLASX_HOST_REG_MAX && slot < 0; i++)
             if (hr.e[i].state == E_FREE) slot = i;
     if (slot >= 0) {

@@ -7,9 +7,9 @@
  * Page-locking costs about a third of a copy per byte and unlocking a
  * tenth, so it pays only for memory used again.  A call that finds an
  * operand of at least cfg.gpu.host_register_min_mb pageable offers its
- * pages here; a registrar thread page-locks them (the largest part no
- * entry holds yet: a grown matrix, a neighbouring panel) while the call
- * runs staged, and later calls on any part of an entry copy directly.
+ * pages here; unless they meet an entry, a registrar thread page-locks
+ * them while the call runs staged, and later calls on any part of an
+ * entry copy directly.
  *
  * Safety: a page-locked range keeps the physical pages it had.  When the
  * program unmaps, moves or discards them (free of a large block, munmap,
@@ -26,7 +26,7 @@
  * Verdict (blasx_host_pinned, one per operand and call): first it waits
  * while an entry meeting the operand is being unlocked (until then the
  * driver maps those addresses to the old pages: every path that hands the
- * program's pointers to the driver waits so, blasx_host_reg_quiesce);
+ * program's pointers to the driver waits so, blasx_host_reg_direct_ok);
  * then a live entry covering the operand: page-locked; one being set up:
  * pageable; else the backend's own answer (memory the program page-locked
  * itself).  The program's own CUDA copies of memory it mapped again at a
@@ -56,9 +56,11 @@
 /* 1 if the bytes first..last (inclusive) may be copied directly. */
 BLASX_INTERNAL int blasx_host_pinned(const blasx_device_backend_t *be, const void *first, const void *last);
 
-/* Waits while an entry meeting first..last is being unlocked: before a
- * path copies the program's memory through the driver's own lookup. */
-BLASX_INTERNAL void blasx_host_reg_quiesce(const void *first, const void *last);
+/* For a path that hands the program's pointers to the driver as they are:
+ * waits while an entry meeting first..last is being unlocked, then 1 if
+ * the bytes lie in one live entry or meet none (0: they straddle the edge
+ * of a locked range, or one being locked: copy them some other way). */
+BLASX_INTERNAL int blasx_host_reg_direct_ok(const void *first, const void *last);
 
 /* A call used first..last pageable: page-lock it in the background if the
  * cache is on, it is large enough and meets no entry. */

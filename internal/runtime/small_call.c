@@ -115,7 +115,6 @@ static int issue(const blasx_gpu_direct_t *d, int prec, size_t esz, const blasx_
     for (int o = 0; o < BLASX_OPND_COUNT; o++) {
         if (!used[o] || (o == BLASX_OPND_C && overwrites)) continue;
         blasx_shape_t sh = {op[o].rows, op[o].cols, op[o].rows, esz};
-        blasx_host_reg_quiesce(op[o].ptr, op[o].ptr + ((op[o].cols - 1) * op[o].ld + op[o].rows) * (int64_t)esz - 1);
         BLASX_TRY(d->be->copy_h2d(d->s, dev[o], op[o].rows, op[o].ptr, op[o].ld, sh));
         *h2d += op[o].rows * op[o].cols * (int64_t)esz;
     }
@@ -175,6 +174,15 @@ static int run_whole(int n, int prec, size_t esz, const blasx_problem_t *p, cons
         if (s->a.opnd >= 0) used[s->a.opnd] = 1;
         if (s->b.opnd >= 0) used[s->b.opnd] = 1;
     }
+    /* The driver copies the program's memory as it finds it: not across
+     * the edge of a range blasx page-locked (internal/gpu/host_reg.h). */
+    for (int o = 0; o < BLASX_OPND_COUNT; o++)
+        if (used[o] && !blasx_host_reg_direct_ok(op[o].ptr, op[o].ptr + ((op[o].cols - 1) * op[o].ld + op[o].rows) *
+                                                                            (int64_t)esz - 1)) {
+            blasx_graph_free(&g);
+            blasx_gpu_direct_end(gi, 0, 0, 0);
+            goto usual;
+        }
     size_t off[BLASX_OPND_COUNT], total = 0;
     for (int o = 0; o < BLASX_OPND_COUNT; o++) {
         off[o] = total;
@@ -195,7 +203,6 @@ static int run_whole(int n, int prec, size_t esz, const blasx_problem_t *p, cons
     int64_t h2d = 0, d2h = 0;
     const blasx_operand_t *c = &op[BLASX_OPND_C];
     blasx_shape_t sh = {c->rows, c->cols, c->rows, esz};
-    blasx_host_reg_quiesce(c->ptr, c->ptr + ((c->cols - 1) * c->ld + c->rows) * (int64_t)esz - 1);
     st = issue(&d, prec, esz, &g, op, dev, used, &h2d);
     int issued = 0; /* the copy back was issued */
     if (st == 0) st = d.be->event_record(d.ev, d.s);
