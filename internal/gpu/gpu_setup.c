@@ -288,9 +288,11 @@ int blasx_gpus_init(void (*on_all_failed)(void)) {
     if (on_all_failed) tab->on_all_failed = on_all_failed;
     if (tab->be) return tab->n;
     int ndev = 0, have_cuda = 0;
+    const double t0 = blasx_now();
 #ifdef BLASX_HAVE_CUDA
     have_cuda = blasx_cuda_backend.count(&ndev) == 0 && ndev > 0;
 #endif
+    const double t_count = blasx_now();
     gpu_settings_t set;
     gpu_read_settings(have_cuda, &set);
     const blasx_device_backend_t *be = find_backend(have_cuda, &set, &ndev);
@@ -303,9 +305,12 @@ int blasx_gpus_init(void (*on_all_failed)(void)) {
     int share = 1;
     int n = set.devices ? select_devices(set.devices, ndev, list)
                         : blasx_gpu_rank_devices(ndev, list, BLASX_CFG_MAX_GPUS, &share);
+    double t_gpu[BLASX_CFG_MAX_GPUS] = {0};
     for (int i = 0; i < n; i++) {
         int st;
+        const double tg = blasx_now();
         blasx_gpu_t *g = gpu_create(be, list[i], set.gpu_mem, share, &st);
+        t_gpu[i] = blasx_now() - tg;
         if (!g) {
             fprintf(stderr, "blasx: GPU %d unusable (%s); continuing without it\n", list[i],
                     blasx_status_string(st));
@@ -315,13 +320,22 @@ int blasx_gpus_init(void (*on_all_failed)(void)) {
         g->cpu_helper.id = -1 - g->idx; /* its tasks are traced on this GPU's fallback track */
         tab->gpu[tab->n++] = g;
     }
+    const double t_links = blasx_now();
     topology_init(set.l2_cache);
+    const double t_topo = blasx_now();
     /* the peer probes grew the pools: unless a call reuses the segments,
      * the idle release gives them back (it starts counting at a use) */
     for (int i = 0; i < tab->n; i++) blasx_gpu_touch(tab->gpu[i]);
     if (tab->stage && tab->n > 0) { /* -1: the cores the GPU threads leave */
         const int t = set.stage_threads >= 0 ? set.stage_threads : blasx_numa_usable_cores() - tab->n;
         blasx_hcopy_start(t < 1 ? 1 : t);
+    }
+    if (blasx_settings()->verbose) { /* where a process's first call waits (issue 43) */
+        const double t_end = blasx_now();
+        fprintf(stderr, "blasx: start-up: devices counted in %.3f s (the driver's start);", t_count - t0);
+        for (int i = 0; i < n; i++) fprintf(stderr, " device %d set up in %.3f s;", list[i], t_gpu[i]);
+        fprintf(stderr, " peer links probed in %.3f s; staging threads started in %.3f s\n", t_topo - t_links,
+                t_end - t_topo);
     }
     return tab->n;
 }
