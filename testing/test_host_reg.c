@@ -64,6 +64,19 @@ static int unmapped(uintptr_t p, size_t bytes) {
     return msync((void *)lo, p + bytes - lo, MS_ASYNC) != 0 && errno == ENOMEM;
 }
 
+/* free(p); where that unmapped it (glibc; a sanitizer's allocator may keep
+ * it mapped, with its pages), the verdict must be pageable at once and one
+ * more drop is expected.  Returns p's address. */
+static uintptr_t free_checked(void *p, size_t bytes, int *drops, const char *what) {
+    volatile uintptr_t a = (uintptr_t)p; /* the address only, after free (volatile: not a use) */
+    free(p);
+    if (unmapped(a, bytes)) {
+        ++*drops;
+        CHECK(!pinned((const void *)a, bytes), "%s", what);
+    }
+    return a;
+}
+
 static int offer_live(void *p, size_t bytes) {
     blasx_host_reg_offer(be, p, (char *)p + bytes - 1);
     blasx_host_reg_settle();
@@ -124,12 +137,7 @@ static void ranges(int on) {
     char *m = malloc(8 * MB);
     memset(m, 2, 8 * MB);
     CHECK(offer_live(m, 8 * MB), "free: locked");
-    volatile uintptr_t ma = (uintptr_t)m; /* the address only, after free (volatile: not a use) */
-    free(m);
-    if (unmapped(ma, 8 * MB)) {
-        drops++;
-        CHECK(!pinned((const void *)ma, 8 * MB), "free: unmapped, pageable at once");
-    }
+    const uintptr_t ma = free_checked(m, 8 * MB, &drops, "free: unmapped, pageable at once");
     char *m2 = malloc(8 * MB);
     memset(m2, 3, 8 * MB);
     printf("test_host_reg: free: %s, new block %s the old address\n", drops == 4 ? "unmapped" : "kept mapped",
@@ -150,12 +158,7 @@ static void ranges(int on) {
     waitpid(pid, &ws, 0);
     CHECK(WIFEXITED(ws) && WEXITSTATUS(ws) == 0, "fork: the child's cache is empty and off");
     CHECK(pinned(m2, 8 * MB), "fork: the parent's entry stays");
-    volatile uintptr_t m2a = (uintptr_t)m2; /* the address only, after free (volatile: not a use) */
-    free(m2);
-    if (unmapped(m2a, 8 * MB)) {
-        drops++;
-        CHECK(!pinned((const void *)m2a, 8 * MB), "fork: freed afterwards, pageable");
-    }
+    free_checked(m2, 8 * MB, &drops, "fork: freed afterwards, pageable");
     blasx_host_reg_settle();
     blasx_host_reg_info(&in);
     CHECK(in.dropped >= drops, "info after the unmaps: %d live, %lld dropped, %d expected", in.live,
