@@ -102,6 +102,8 @@ typedef struct {
     int64_t l2_hits;       /* L1 misses served by a peer GPU */
     int64_t l2_misses;     /* L1 misses served by the host */
     int64_t held_max;      /* the most tasks of one call it held at once (queued in its RS and running) */
+    int64_t early;         /* tasks released to it before its predecessors' copies back had landed (BLASX_EARLY_RELEASE) */
+    int64_t prefetched;    /* tiles copied in ahead of the next task of a chain (with early release) */
 } blasx_gpu_stats_t;
 
 /* The link from GPU `peer` to GPU `gpu` as blasx sees it. */

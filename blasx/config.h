@@ -321,7 +321,10 @@ _Static_assert(BLASX_CFG_CPU_ZKC >= 1 && BLASX_CFG_CPU_CKC >= 1 && BLASX_CFG_CPU
 #define BLASX_CFG_WB_STREAM 1 /* 1 = each GPU copies finished tiles back on its own write-back stream (else on the task's stream) */
 #endif
 #ifndef BLASX_CFG_K_ROTATE
-#define BLASX_CFG_K_ROTATE 1 /* 1 = on several GPUs a tiled GEMM's tasks start their K loops at spread tiles, so each GPU loads its share of the shared op(A) tiles (plan.h) */
+#define BLASX_CFG_K_ROTATE 1 /* 1 = on several GPUs a tiled GEMM's tasks start their K loops at spread tiles, TRMM's and TRSM's column chains their products, so each GPU loads its share of the shared op(A) tiles (plan.h) */
+#endif
+#ifndef BLASX_CFG_EARLY_RELEASE
+#define BLASX_CFG_EARLY_RELEASE 1 /* 1 = a task whose predecessors' kernels are done starts on the GPU that holds their outputs while they are copied back (job_early.c) */
 #endif
 #ifndef BLASX_CFG_GPU_SHARE
 #define BLASX_CFG_GPU_SHARE 1 /* 1 = on several GPUs a GPU holds (queued and running) at most its share of a call's open tasks, so no GPU hoards the few tasks of a small or dependent call (gpu_rs.c) */
@@ -574,6 +577,7 @@ static const blasx_config_t blasx_cfg = {
             .split_stream = BLASX_CFG_SPLIT_STREAM,
             .k_rotate = BLASX_CFG_K_ROTATE,
             .share = BLASX_CFG_GPU_SHARE,
+            .early_release = BLASX_CFG_EARLY_RELEASE,
             .panel_tiles = BLASX_CFG_PANEL_TILES,
             .panel_piece_max = BLASX_CFG_PANEL_PIECE_MAX,
             .panel_piece_target = BLASX_CFG_PANEL_PIECE_TARGET,

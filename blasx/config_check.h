@@ -95,6 +95,7 @@ _Static_assert(BLASX_CFG_WB_STREAM == 0 || BLASX_CFG_WB_STREAM == 1, "write-back
 _Static_assert(BLASX_CFG_SPLIT_STREAM == 0 || BLASX_CFG_SPLIT_STREAM == 1, "split stream is a switch");
 _Static_assert(BLASX_CFG_K_ROTATE == 0 || BLASX_CFG_K_ROTATE == 1, "K rotation is a switch");
 _Static_assert(BLASX_CFG_GPU_SHARE == 0 || BLASX_CFG_GPU_SHARE == 1, "the GPUs' fair share is a switch");
+_Static_assert(BLASX_CFG_EARLY_RELEASE == 0 || BLASX_CFG_EARLY_RELEASE == 1, "early release is a switch");
 _Static_assert(BLASX_CFG_PANEL_TILES >= 0 && BLASX_CFG_PANEL_TILES <= 64, "panel copies of [0, 64] tiles");
 _Static_assert(BLASX_CFG_TRI_WB_LEAF >= 0, "triangle write-back leaf: elements >= 0");
 _Static_assert(BLASX_CFG_PANEL_PIECE_MAX >= 0, "panel piece bound >= 0 bytes");

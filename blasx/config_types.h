@@ -70,6 +70,7 @@ typedef struct {
     int split_stream;             /* switch: panels split on their own stream */
     int k_rotate;                 /* switch: several GPUs start GEMM K loops at spread tiles */
     int share;                    /* switch: several GPUs each hold at most their share of a call's open tasks */
+    int early_release;            /* switch: a successor starts on the GPU holding its inputs (job_early.c) */
     int panel_tiles;              /* tiles per panel copy (0: off) */
     long long panel_piece_max;    /* bytes; panels only for tiles with shorter host columns */
     long long panel_piece_target; /* bytes; a panel stops growing at this piece length */

@@ -178,7 +178,9 @@ static int thread_count(void) {
 
 /* The GPUs' fair share (gpu_rs.c): on G GPUs a GPU never holds more than
  * ceil(open / G) tasks of a call, open being the tasks released and not
- * complete.  A GEMM of few tasks (all ready at once) and a TRSM whose
+ * complete, besides those released early to it (job_early.c: a TRSM
+ * column's next task, on the GPU that solved the tile above; always some
+ * once a column has two tile rows, all tasks on GPUs).  A GEMM of few tasks (all ready at once) and a TRSM whose
  * tasks come one per column of tiles (each waits for the tiles above it)
  * bound open from above: tasks, and tile columns.  Without the share a
  * GPU may take up to its streams plus RS slots of them (whether it does
@@ -188,16 +190,26 @@ static void share_case(int which, int64_t m, int64_t n, int64_t k, int64_t open_
     const int ngpu = blasx_gpu_count();
     if (which == 0) run_d(R_GEMM, "NN", m, n, k);
     else run_d(R_TRSM, "LLNN", m, n, 0);
-    int64_t tasks = 0;
+    int64_t tasks = 0, early = 0, prefetched = 0;
     for (int g = 0; g < ngpu; g++) {
         blasx_gpu_stats_t s;
         if (blasx_last_call_stats(g, &s) != 0) continue;
         int64_t cap = (open_max + ngpu - 1) / ngpu;
-        CHECK(s.held_max <= cap, "%s %lldx%lldx%lld on %d GPUs: GPU %d held %lld tasks at once, its share is %lld of "
+        early += s.early, prefetched += s.prefetched;
+        CHECK(s.held_max <= cap + s.early, "%s %lldx%lldx%lld on %d GPUs: GPU %d held %lld tasks at once, its share is %lld of "
               "%lld", which ? "dtrsm" : "dgemm", (long long)m, (long long)n, (long long)k, ngpu, g,
               (long long)s.held_max, (long long)cap, (long long)open_max);
         tasks += s.tasks;
     }
+    const char *er = getenv("BLASX_EARLY_RELEASE");
+    if (which == 1 && m > blasx_cfg.tile.d && blasx_cfg.gpu.early_release && !(er && !strcmp(er, "0")))
+        CHECK(early > 0, "dtrsm %lldx%lld on %d GPUs: no task released early", (long long)m, (long long)n, ngpu);
+    /* the next task of a column: its tiles of A copied in while the one
+     * above it computes (gpu_prefetch.c; tiny tiles always find room) */
+    const char *cp = getenv("BLASX_COPY_STREAM");
+    if (which == 1 && m > 2 * blasx_cfg.tile.d && blasx_cfg.gpu.early_release && !(er && !strcmp(er, "0")) &&
+        blasx_cfg.gpu.copy_stream && !(cp && !strcmp(cp, "0")) && blasx_cfg.tile.d <= 8)
+        CHECK(prefetched > 0, "dtrsm %lldx%lld on %d GPUs: no tile prefetched", (long long)m, (long long)n, ngpu);
     printf("test_gpu: share: %s %lldx%lldx%lld: %lld GPU tasks, at most %lld open\n", which ? "dtrsm" : "dgemm",
            (long long)m, (long long)n, (long long)k, (long long)tasks, (long long)open_max);
 }

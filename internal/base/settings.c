@@ -164,9 +164,12 @@ static void table_fill(void) {
     table[BLASX_SETTING_CPU_ISA].valid = valid_cpu_isa;
     table[BLASX_SETTING_CPU_ISA].dflt_said = "auto, the best this CPU runs";
     INT_ENTRY(BLASX_SETTING_K_ROTATE, "BLASX_K_ROTATE", BLASX_SETTING_ONCE, 0, 1, blasx_cfg.gpu.k_rotate, "0, 1",
-              "`cfg.gpu.k_rotate`", "0: on several GPUs a tiled GEMM's tasks run their K loops in order");
+              "`cfg.gpu.k_rotate`", "0: on several GPUs a tiled GEMM's tasks run their K loops in order, TRMM's and TRSM's their products");
     INT_ENTRY(BLASX_SETTING_GPU_SHARE, "BLASX_GPU_SHARE", BLASX_SETTING_ONCE, 0, 1, blasx_cfg.gpu.share, "0, 1",
               "`cfg.gpu.share`", "0: on several GPUs a GPU takes ready tasks up to its slots, not only its share");
+    INT_ENTRY(BLASX_SETTING_EARLY_RELEASE, "BLASX_EARLY_RELEASE", BLASX_SETTING_ONCE, 0, 1, blasx_cfg.gpu.early_release,
+              "0, 1", "`cfg.gpu.early_release`",
+              "0: a dependent task starts only once its inputs are back in host memory, not on the GPU holding them");
     INT_ENTRY(BLASX_SETTING_SMALL, "BLASX_SMALL", BLASX_SETTING_ONCE, 0, 2, blasx_cfg.small.mode, "0, 1, 2",
               "`cfg.small.mode`",
               "small calls: 0 the usual path; 1 that or whole on one GPU, whichever was measured faster; 2 a GPU "
@@ -298,6 +301,7 @@ static void read_once(void) {
     snap.tile_m = once_int[BLASX_SETTING_TILE_M];
     snap.k_rotate = (int)once_int[BLASX_SETTING_K_ROTATE];
     snap.gpu_share = (int)once_int[BLASX_SETTING_GPU_SHARE];
+    snap.early_release = (int)once_int[BLASX_SETTING_EARLY_RELEASE];
 }
 
 long long blasx_setting_int(int id) {

@@ -42,6 +42,7 @@ typedef enum {
     BLASX_SETTING_PANEL,
     BLASX_SETTING_K_ROTATE,
     BLASX_SETTING_GPU_SHARE,
+    BLASX_SETTING_EARLY_RELEASE,
     BLASX_SETTING_SPLIT_STREAM,
     BLASX_SETTING_SMALL,
     BLASX_SETTING_LAPACK,
@@ -120,6 +121,7 @@ typedef struct {
     _Atomic long long tile_m; /* -1: the tile model's; 0: square tiles */
     _Atomic int k_rotate;    /* several GPUs: GEMM K loops start at spread tiles */
     _Atomic int gpu_share;   /* several GPUs: each holds at most its share of a call's open tasks */
+    _Atomic int early_release; /* a successor may start on the GPU writing its inputs back (job_early.c) */
 } blasx_settings_t;
 
 /* The snapshot of this process (built at the first call, thread-safely). */

@@ -158,7 +158,7 @@ int blasx_team_turn(blasx_job_t *job, int threads) {
         } else {
             /* Dequeue only if the largest task it could be given may start. */
             if (!blasx_team_claim_ok(job->team_max_flops, *rate, team_gpu_rate(job), team_remaining(job)) ||
-                (t = blasx_queue_dequeue(&job->q)) < 0)
+                (t = blasx_job_dequeue(job)) < 0)
                 break;
             if (!blasx_team_task_eligible(job, t) ||
                 !blasx_team_claim_ok(job->g.tasks[t].flops, *rate, team_gpu_rate(job), team_remaining(job))) {

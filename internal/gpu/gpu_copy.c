@@ -79,13 +79,14 @@ int blasx_gpu_copy_in(blasx_gpu_t *g, gpu_stream_t *st, blasx_job_t *job, blasx_
  * pd, *pe), else by a panel or from the host; *rdy is the stream that
  * fills e.  Returns a status. */
 static int fill_entry(blasx_gpu_t *g, gpu_stream_t *cs, blasx_job_t *job, blasx_tile_t t, blasx_centry_t *e,
-                      const blasx_tile_key_t *k, gpu_pending_t *pd, blasx_centry_t **pe, gpu_stream_t **rdy) {
+                      const blasx_tile_key_t *k, gpu_pending_t *pd, blasx_centry_t **pe, gpu_stream_t **rdy,
+                      int panel) {
     const blasx_device_backend_t *be = g->be;
     int from = -1, rc;
     *pe = blasx_dir_pin_peer(&blasx_gpu_table.dir, g->idx, k, job->epoch, &from);
     if (!*pe) {
         int filled = 0;
-        if ((rc = blasx_gpu_panel_fetch(g, cs, job, t, e, k, pd, &filled, rdy))) return rc;
+        if (panel && (rc = blasx_gpu_panel_fetch(g, cs, job, t, e, k, pd, &filled, rdy))) return rc;
         if (filled == 0 && (rc = blasx_gpu_copy_in(g, cs, job, t, e->dev, k))) return rc;
         GPU_COUNT(g, job, l2_misses, 1);
         GPU_COUNT(g, job, h2d_bytes, (int64_t)e->bytes);
@@ -105,6 +106,23 @@ static int fill_entry(blasx_gpu_t *g, gpu_stream_t *cs, blasx_job_t *job, blasx_
     GPU_COUNT(g, job, p2p_bytes, (int64_t)e->bytes);
     g->p2p_from[from] += (int64_t)e->bytes;
     return 0;
+}
+
+/* Entry e (key k, held in pd, after the peer's pin pe if any) got no
+ * valid data: drops it once a copy into it (or out of the peer's entry)
+ * has landed; the caller releases the rest of pd. */
+static void fill_failed(blasx_gpu_t *g, gpu_stream_t *st, const blasx_tile_key_t *k, blasx_job_t *job,
+                        blasx_centry_t *e, blasx_centry_t *pe, gpu_pending_t *pd) {
+    blasx_gpu_stream_drain(g, st);
+    if (pe) hold_release(&pd->held[--pd->nheld]); /* the peer's pin, held last (no panel then) */
+    /* e's hold, which a panel's holds may follow (those stay: the caller releases pd) */
+    for (int i = pd->nheld - 1; i >= 0; i--)
+        if (pd->held[i].e == e && pd->held[i].c == &g->cache) {
+            pd->held[i] = pd->held[--pd->nheld];
+            break;
+        }
+    blasx_cache_release(&g->cache, e);
+    blasx_cache_invalidate(&g->cache, k, job->epoch);
 }
 
 /* Makes input tile t of the step on stream st available: an L1 hit waits
@@ -133,23 +151,35 @@ int blasx_gpu_acquire_input(blasx_gpu_t *g, gpu_stream_t *st, blasx_job_t *job, 
     /* on the copy stream (when there is one): copies run back to back
      * ahead of the kernels that wait for them */
     gpu_stream_t *cs = gpu_copier(g, st), *rdy = cs;
-    if ((rc = fill_entry(g, cs, job, t, e, &k, pd, &pe, &rdy))) goto fail;
+    if ((rc = fill_entry(g, cs, job, t, e, &k, pd, &pe, &rdy, 1))) goto fail;
     if ((rc = blasx_gpu_entry_ready(g, e, rdy->s))) goto fail;
     if (rdy != st && (rc = be->stream_wait_event(st->s, (blasx_event_t)e->ready))) goto fail;
     blasx_cache_set_state(&g->cache, e, BLASX_TILE_VALID);
     return 0;
 fail:
-    /* e holds no valid data: drop it (the caller releases the rest of pd),
-     * once a copy into it (or out of the peer's entry) has landed */
-    blasx_gpu_stream_drain(g, st);
-    if (pe) hold_release(&pd->held[--pd->nheld]); /* the peer's pin, held last (no panel then) */
-    /* e's hold, which a panel's holds may follow (those stay: the caller releases pd) */
-    for (int i = pd->nheld - 1; i >= 0; i--)
-        if (pd->held[i].e == e && pd->held[i].c == &g->cache) {
-            pd->held[i] = pd->held[--pd->nheld];
-            break;
-        }
-    blasx_cache_release(&g->cache, e);
-    blasx_cache_invalidate(&g->cache, &k, job->epoch);
+    fill_failed(g, st, &k, job, e, pe, pd);
     return rc;
+}
+
+/* Prefetch (gpu_prefetch.c): fills a spare entry for tile t on copy
+ * stream cs, from a peer or the host, held in pd; nothing when it is
+ * cached, coming from a peer, or finds no spare memory.  A status. */
+int blasx_gpu_prefetch_tile(blasx_gpu_t *g, gpu_stream_t *cs, blasx_job_t *job, blasx_tile_t t, gpu_pending_t *pd) {
+    blasx_tile_key_t k = gpu_tile_key(job, t);
+    /* cached, or on its way from a peer: nothing to do */
+    if (blasx_dir_peer_filling(&blasx_gpu_table.dir, g->idx, &k, job->epoch)) return 0;
+    blasx_centry_t *e = NULL, *pe = NULL;
+    int rc = blasx_cache_insert_spare(&g->cache, &k, job->epoch, &e);
+    if (rc == 1 || rc == BLASX_ERR_NOMEM) return 0; /* cached already, or no spare memory */
+    if (rc) return rc;
+    pd->held[pd->nheld].c = &g->cache, pd->held[pd->nheld].e = e, pd->nheld++;
+    GPU_COUNT(g, job, l1_misses, 1);
+    gpu_stream_t *rdy = cs;
+    if ((rc = fill_entry(g, cs, job, t, e, &k, pd, &pe, &rdy, 0)) || (rc = blasx_gpu_entry_ready(g, e, cs->s))) {
+        fill_failed(g, cs, &k, job, e, pe, pd);
+        return rc;
+    }
+    blasx_cache_set_state(&g->cache, e, BLASX_TILE_VALID);
+    GPU_COUNT(g, job, prefetched, 1);
+    return 0;
 }

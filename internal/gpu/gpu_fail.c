@@ -84,10 +84,25 @@ void blasx_gpu_fail(blasx_gpu_t *g, int status) {
                                                   : "a device operation failed",
                 status, blasx_err_site.expr ? ", at " : "", blasx_err_site.expr ? blasx_err_site.expr : "");
     for (int i = 0; i < g->nstreams + g->nextra; i++) g->be->stream_sync(g->st[i].s);
-    /* tasks on the compute streams, then the parked ones (write-back issued) */
-    for (int i = 0; i < g->nstreams + GPU_WB_MAX; i++) {
-        gpu_task_t *r = i < g->nstreams ? &g->st[i].run : &g->wbq[i - g->nstreams];
-        if (r->job) fail_task(g, r);
+    blasx_gpu_prefetch_drop(g);
+    /* tasks on the compute streams, then the parked ones (write-back
+     * issued); a task released early after its predecessors, which are
+     * this GPU's (job_early.c), so that it never reads their host tiles
+     * before they are written */
+    for (int force = 0;;) {
+        int pending = 0, done = 0;
+        for (int i = 0; i < g->nstreams + GPU_WB_MAX; i++) {
+            gpu_task_t *r = i < g->nstreams ? &g->st[i].run : &g->wbq[i - g->nstreams];
+            if (!r->job) continue;
+            if (!force && r->job->early && atomic_load(&r->job->npred[r->task]) > 0) {
+                pending = 1;
+                continue;
+            }
+            fail_task(g, r);
+            done = 1;
+        }
+        if (!pending) break;
+        force = !done;
     }
     gpu_rs_entry_t e;
     while (blasx_gpu_rs_take(g, g, 0, &e, NULL)) {
@@ -105,7 +120,7 @@ int blasx_gpu_unstall(blasx_gpu_t *g) {
     int inflight = 0;
     for (int i = 0; i < g->nstreams; i++) inflight |= g->st[i].run.count > 0;
     for (int i = 0; i < GPU_WB_MAX; i++) inflight |= g->wbq[i].job != NULL;
-    if (inflight) return 0;
+    if (inflight || blasx_gpu_prefetch_busy(g)) return 0; /* a prefetch's copies land soon */
     for (int i = g->nstreams - 1; i >= 0; i--)
         if (g->st[i].run.job) {
             blasx_gpu_stream_drain(g, &g->st[i]);

@@ -47,9 +47,9 @@ static int stream_take(blasx_gpu_t *g, gpu_stream_t *st, blasx_job_t *job, int *
 }
 
 /* Submits the steps of st's task while its ring has room, then parks the
- * task once every step is submitted.  Returns a failure status (0: none);
- * sets *prog and *stalled. */
-static int stream_advance(blasx_gpu_t *g, gpu_stream_t *st, int *prog, int *stalled) {
+ * task once every step is submitted (into *parked).  Returns a
+ * failure status (0: none); sets *prog and *stalled. */
+static int stream_advance(blasx_gpu_t *g, gpu_stream_t *st, int *prog, int *stalled, gpu_rs_entry_t *parked) {
     gpu_task_t *r = &st->run;
     while (r->next < r->job->g.tasks[r->task].nsteps && r->count < blasx_cfg.gpu.steps_in_flight) {
         int rc = blasx_gpu_step_submit(g, st);
@@ -62,8 +62,9 @@ static int stream_advance(blasx_gpu_t *g, gpu_stream_t *st, int *prog, int *stal
         *prog = 1;
     }
     if (!r->wb && r->next == r->job->g.tasks[r->task].nsteps) {
+        gpu_rs_entry_t e = {r->job, r->task};
         int rc = blasx_gpu_park(g, st);
-        if (rc == 0) *prog = 1;
+        if (rc == 0) *prog = 1, *parked = e;
         else if (rc != GPU_WB_FULL) return rc;
     }
     return 0;
@@ -74,6 +75,8 @@ static int stream_advance(blasx_gpu_t *g, gpu_stream_t *st, int *prog, int *stal
  * and *stalled. */
 static int streams_pass(blasx_gpu_t *g, blasx_job_t *job, int *prog, int *active, int *stalled) {
     int fail = 0;
+    gpu_rs_entry_t parked[GPU_MAX_STREAMS];
+    for (int i = 0; i < g->nstreams; i++) parked[i].job = NULL;
     for (int i = 0; i < g->nstreams; i++) {
         gpu_stream_t *st = &g->st[i];
         if (!st->run.job) {
@@ -84,9 +87,15 @@ static int streams_pass(blasx_gpu_t *g, blasx_job_t *job, int *prog, int *active
             *prog = 1;
         }
         *active = 1;
-        if ((fail = stream_advance(g, st, prog, stalled))) return fail;
+        if ((fail = stream_advance(g, st, prog, stalled, &parked[i]))) return fail;
     }
+    /* the parked tasks' chains: their next tasks' tiles, copied behind
+     * what the tasks started in this pass asked for */
+    for (int i = 0; i < g->nstreams && !fail; i++)
+        if (parked[i].job) fail = blasx_gpu_prefetch_next(g, parked[i].job, parked[i].task);
+    if (fail) return fail;
     for (int i = 0; i < GPU_WB_MAX; i++) *active |= g->wbq[i].job != NULL; /* write-backs in flight */
+    *active |= blasx_gpu_prefetch_busy(g);
     return 0;
 }
 

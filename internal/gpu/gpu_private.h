@@ -40,6 +40,8 @@
  * enough that a buffer is reused only after the copies of the steps in
  * flight (two inputs each) and one more have been issued. */
 #define GPU_SLOTS (2 * BLASX_CFG_STEPS_IN_FLIGHT + 1)
+/* Prefetches of a chain's next task in flight (gpu_prefetch.c). */
+#define GPU_PF_SLOTS 2
 
 /* "Not now": a tile could not get device memory while other steps still
  * hold it; retried after they retire.  Never returned to callers. */
@@ -134,6 +136,7 @@ struct blasx_gpu {
     gpu_stream_t *wbs; /* the write-back stream (BLASX_WB_STREAM), NULL: a task's own stream */
     gpu_stream_t *sp;  /* the split stream of panels (BLASX_SPLIT_STREAM), NULL: the copy stream splits */
     gpu_task_t wbq[GPU_WB_MAX]; /* parked tasks (job != NULL): write-back in flight on ->on */
+    gpu_pending_t pf[GPU_PF_SLOTS]; /* prefetched tiles (nheld > 0), held until their copies landed */
     pthread_mutex_t rs_lock; /* the RS is filled by its GPU and robbed by others */
     gpu_rs_entry_t rs[GPU_RS_MAX];
     _Atomic int rs_n;
@@ -265,6 +268,16 @@ BLASX_INTERNAL int blasx_gpu_steal(blasx_gpu_t *g, blasx_job_t *job, gpu_rs_entr
 BLASX_INTERNAL int blasx_gpu_task_start(blasx_gpu_t *g, gpu_stream_t *st, blasx_job_t *job, int32_t t);
 BLASX_INTERNAL int blasx_gpu_step_submit(blasx_gpu_t *g, gpu_stream_t *st);
 BLASX_INTERNAL int blasx_gpu_park(blasx_gpu_t *g, gpu_stream_t *cs);
+/* Prefetch of a chain's next task (gpu_prefetch.c, gpu_copy.c): after
+ * task t of job parked, the final tiles of its next successor (a status);
+ * retire the slots whose copies landed (a status; *prog when one did);
+ * 1 while a slot is in flight; drop every slot (the streams drained). */
+BLASX_INTERNAL int blasx_gpu_prefetch_next(blasx_gpu_t *g, blasx_job_t *job, int32_t t);
+BLASX_INTERNAL int blasx_gpu_prefetch_tile(blasx_gpu_t *g, gpu_stream_t *cs, blasx_job_t *job, blasx_tile_t t,
+                                           gpu_pending_t *pd);
+BLASX_INTERNAL int blasx_gpu_prefetch_retire(blasx_gpu_t *g, int *prog);
+BLASX_INTERNAL int blasx_gpu_prefetch_busy(const blasx_gpu_t *g);
+BLASX_INTERNAL void blasx_gpu_prefetch_drop(blasx_gpu_t *g);
 
 /* gpu_writeback.c: completed steps, write-backs, finished tasks. */
 BLASX_INTERNAL int blasx_gpu_retire(blasx_gpu_t *g, int *fail);

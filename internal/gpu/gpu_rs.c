@@ -43,13 +43,18 @@ static int task_priority(blasx_gpu_t *g, blasx_job_t *job, int32_t t) {
 }
 
 /* Tasks of job that g holds: in its RS and running on its streams
- * (parked ones, with every step submitted, no longer count).  On g's
- * thread (its streams), under rs_lock (its RS). */
+ * (parked ones, with every step submitted, no longer count -- but in a
+ * dependent call with early release, where each task taken now starts a
+ * chain that stays on this GPU: a GPU that parks its first tasks at once
+ * would otherwise take the chains of a GPU that started a moment later).
+ * On g's thread (its streams), under rs_lock (its RS). */
 static int64_t held_locked(const blasx_gpu_t *g, const blasx_job_t *job) {
     int64_t h = 0;
     int n = atomic_load(&g->rs_n);
     for (int i = 0; i < n; i++) h += g->rs[i].job == job;
     for (int i = 0; i < g->nstreams; i++) h += g->st[i].run.job == job;
+    if (job->early)
+        for (int i = 0; i < GPU_WB_MAX; i++) h += g->wbq[i].job == job;
     return h;
 }
 
@@ -80,6 +85,15 @@ void blasx_gpu_rs_fill(blasx_gpu_t *g, blasx_job_t *job) {
     pthread_mutex_lock(&g->rs_lock);
     int n = atomic_load(&g->rs_n), n0 = n;
     int64_t held = held_locked(g, job), cap = share_cap(job);
+    /* Tasks released early to this GPU first, beyond its share: they read
+     * tiles only its cache holds final yet (job_early.c). */
+    while (n < blasx_cfg.gpu.rs_slots) {
+        int32_t t = blasx_job_take_early(job, g->idx);
+        if (t < 0) break;
+        GPU_COUNT(g, job, early, 1);
+        g->rs[n].job = job, g->rs[n].task = t;
+        n++, held++;
+    }
     while (n < blasx_cfg.gpu.rs_slots && held < cap) {
         /* a strip task (the CPU team's first choice) only into an empty RS */
         int32_t t = n == 0 ? blasx_job_take(job) : blasx_job_take_queued(job);
@@ -92,13 +106,16 @@ void blasx_gpu_rs_fill(blasx_gpu_t *g, blasx_job_t *job) {
     if (n > n0) GPU_COUNT_MAX(g, job, held_max, held);
 }
 
-/* Removes the RS task of highest priority for scorer (lowest: of lowest),
- * of job `only` when not NULL, into *out; 0 if there was none. */
+/* Removes the RS task of highest priority for scorer (lowest: of lowest,
+ * for a thief, which skips tasks released early), of job `only` when not
+ * NULL, into *out; 0 if there was none. */
 int blasx_gpu_rs_take(blasx_gpu_t *g, blasx_gpu_t *scorer, int lowest, gpu_rs_entry_t *out, blasx_job_t *only) {
     pthread_mutex_lock(&g->rs_lock);
     int n = atomic_load(&g->rs_n), best = -1, bp = 0;
     for (int i = 0; i < n; i++) {
         if (only && g->rs[i].job != only) continue;
+        /* a thief (lowest) takes no task released early: only g holds its inputs */
+        if (lowest && atomic_load(&g->rs[i].job->npred[g->rs[i].task]) > 0) continue;
         int p = task_priority(scorer, g->rs[i].job, g->rs[i].task);
         if (best < 0 || (lowest ? p < bp : p > bp)) best = i, bp = p;
     }

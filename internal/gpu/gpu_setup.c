@@ -100,6 +100,9 @@ static void gpu_destroy(blasx_gpu_t *g) {
         be->stream_destroy(ds);
     }
     if (g->direct_ev) be->event_destroy(g->direct_ev);
+    blasx_gpu_prefetch_drop(g); /* the streams drained */
+    for (int q = 0; q < GPU_PF_SLOTS; q++)
+        if (g->pf[q].ev) be->event_destroy(g->pf[q].ev);
     blasx_gpu_pinned_free(be, g->direct_pin);
     if (g->panel_in) be->event_destroy(g->panel_in);
     if (g->panel_split) be->event_destroy(g->panel_split);
@@ -136,6 +139,7 @@ static int create_streams(blasx_gpu_t *g) {
         g->cp = s;
         st = be->stream_create(dev, &s->s);
         for (int q = 0; st == 0 && q < GPU_SLOTS; q++) st = be->event_create(dev, &s->slot[q].ev);
+        for (int q = 0; st == 0 && q < GPU_PF_SLOTS; q++) st = be->event_create(dev, &g->pf[q].ev);
     }
     if (st == 0 && blasx_gpu_table.wb_stream) {
         g->wbs = extra_stream(g);

@@ -181,12 +181,15 @@ static int parked_advance(blasx_gpu_t *g, gpu_task_t *r, int *prog) {
      * host tile untouched (the task can be redone). */
     if (!r->wb) {
         if ((rc = wb_issue(g, r))) return rc;
+        if (r->job->early) blasx_job_kernels_done(r->job, r->task, g->idx); /* successors may start here */
         *prog = 1;
         return 0;
     }
     int q = g->be->event_query(r->done);
     if (q == BLASX_EVENT_PENDING) return 0;
     if (q != BLASX_EVENT_DONE) return q;
+    /* a task released early completes after its predecessors (job_early.c) */
+    if (r->job->early && atomic_load(&r->job->npred[r->task]) > 0) return 0;
     blasx_gpu_task_finish(g, r);
     *prog = 1;
     return 0;
@@ -204,6 +207,7 @@ int blasx_gpu_retire(blasx_gpu_t *g, int *fail) {
         gpu_task_t *r = &g->wbq[i];
         if (r->job && (*fail = parked_advance(g, r, &prog))) return prog;
     }
+    if ((*fail = blasx_gpu_prefetch_retire(g, &prog))) return prog;
     if (g->ntrec) blasx_gpu_trace_drain(g, 0);
     return prog;
 }

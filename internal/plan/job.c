@@ -8,6 +8,7 @@ void blasx_job_complete(blasx_job_t *job, int32_t t, int st) {
     }
     const blasx_task_t *tk = &job->g.tasks[t];
     atomic_fetch_add(&job->flops_done, (int64_t)tk->flops);
+    if (job->early) blasx_job_early_complete(job, t); /* before npred: see job_early.c */
     /* open drops before the successors count in: it never exceeds the
      * tasks released and not complete (gpu_rs.c's share bound) */
     atomic_fetch_sub(&job->open, 1);
@@ -28,4 +29,20 @@ void blasx_job_hand_back(blasx_job_t *job, int32_t t) {
     int64_t i = atomic_load_explicit(&job->hand_tail, memory_order_relaxed); /* one producer */
     job->hand[i] = t;
     atomic_store_explicit(&job->hand_tail, i + 1, memory_order_release);
+}
+
+int blasx_job_arrays_init(blasx_job_t *job, int early_gpus) {
+    int64_t n = job->g.ntasks;
+    BLASX_TRY(blasx_queue_init(&job->q, n));
+    job->npred = (_Atomic int32_t *)malloc((size_t)(n ? n : 1) * sizeof(*job->npred));
+    if (!job->npred) return BLASX_ERR_NOMEM;
+    for (int64_t t = 0; t < n; t++) atomic_init(&job->npred[t], job->g.tasks[t].npred);
+    return blasx_job_early_init(job, early_gpus);
+}
+
+void blasx_job_arrays_free(blasx_job_t *job) {
+    blasx_job_early_free(job);
+    blasx_queue_destroy(&job->q);
+    free((void *)job->npred);
+    job->npred = NULL;
 }

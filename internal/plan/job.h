@@ -79,6 +79,14 @@ typedef struct blasx_job {
     int64_t team_tasks;          /* tasks the CPU team ran (its thread only) */
     int64_t team_strip_tasks;    /* of those, strip tasks */
     double team_seconds;
+    /* Early release (job_early.c; NULL / 0 without it): per task. */
+    _Atomic uint8_t *claimed;    /* a worker took it */
+    _Atomic uint8_t *kdone;      /* its kernels were reported done (blasx_job_kernels_done) */
+    _Atomic uint8_t *sent;       /* it went to an early queue, or never may */
+    _Atomic int32_t *nkern;      /* predecessors whose kernels are not done */
+    _Atomic uint64_t *wbw;       /* predecessors writing back, and from which GPU */
+    blasx_queue_t *early;        /* per GPU index: tasks it may run before their predecessors complete */
+    int nearly;
     void (*wake)(void);          /* the runtime's: tasks were released or the job ended */
     /* this call's counters per GPU, each written only by its GPU's thread */
     blasx_gpu_stats_t gctr[BLASX_CFG_MAX_GPUS];
@@ -135,10 +143,24 @@ static inline int32_t blasx_job_strip_front(blasx_job_t *job) {
     return lo < hi ? job->strip[lo] : -1;
 }
 
+/* 1 if the caller now owns task t (always, without early release: then a
+ * task is in no queue twice). */
+static inline int blasx_job_claim(blasx_job_t *job, int32_t t) {
+    return !job->claimed || !atomic_exchange(&job->claimed[t], 1);
+}
+
+/* Next task of the global queue that the caller claimed, or -1. */
+static inline int32_t blasx_job_dequeue(blasx_job_t *job) {
+    for (;;) {
+        int32_t t = blasx_queue_dequeue(&job->q);
+        if (t < 0 || blasx_job_claim(job, t)) return t;
+    }
+}
+
 /* Next ready task of the job but the strip's (handed-back tasks first), or -1. */
 static inline int32_t blasx_job_take_queued(blasx_job_t *job) {
     int32_t t = blasx_job_take_handed(job);
-    return t >= 0 ? t : blasx_queue_dequeue(&job->q);
+    return t >= 0 ? t : blasx_job_dequeue(job);
 }
 
 /* Next ready task of the job (handed-back tasks first, the strip's last),
@@ -158,6 +180,25 @@ static inline int blasx_job_has_ready(blasx_job_t *job) {
 /* Marks task t complete with status st (0: done; else the job fails with
  * the first such status); releases its successors and wakes workers. */
 BLASX_INTERNAL void blasx_job_complete(blasx_job_t *job, int32_t t, int st);
+
+/* The ready queue and predecessor counts of a planned job, and early
+ * release for early_gpus GPU indices (0: off); a status.  Free: also
+ * after a failed init. */
+BLASX_INTERNAL int blasx_job_arrays_init(blasx_job_t *job, int early_gpus);
+BLASX_INTERNAL void blasx_job_arrays_free(blasx_job_t *job);
+
+/* Early release (job_early.c).  Allocates the per-task state for ngpus
+ * GPU indices when the graph has edges (else leaves it off); a status. */
+BLASX_INTERNAL int blasx_job_early_init(blasx_job_t *job, int ngpus);
+BLASX_INTERNAL void blasx_job_early_free(blasx_job_t *job);
+/* GPU gpu completed task t's kernels and issued its copy back: successors
+ * whose unfinished predecessors all write back from gpu go to its early
+ * queue.  Returns 1 if one did.  The GPU's thread. */
+BLASX_INTERNAL int blasx_job_kernels_done(blasx_job_t *job, int32_t t, int gpu);
+/* Task t is complete (blasx_job_complete, with early release on). */
+BLASX_INTERNAL void blasx_job_early_complete(blasx_job_t *job, int32_t t);
+/* Next task of gpu's early queue that the caller claimed, or -1. */
+BLASX_INTERNAL int32_t blasx_job_take_early(blasx_job_t *job, int gpu);
 
 /* Hands task t, dequeued by the CPU team, back to the other workers (they
  * take handed-back tasks first).  The CPU team's thread only. */

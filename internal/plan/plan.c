@@ -165,6 +165,11 @@ static void plan_tri(blasx_graph_t *g, const blasx_problem_t *p, int64_t T, doub
     int ascending = left ? (solve ? !eff_upper : eff_upper) : (solve ? eff_upper : !eff_upper);
     int64_t outer = left ? mt : nt, inner = left ? nt : mt;
     const char gl[3] = {trans, 'N', 0}, gr[3] = {'N', trans, 0};
+    /* On several GPUs (k_rotate) each block of inner/span chains starts its
+     * products at its own A tile: the GPUs running them then load
+     * different tiles of op(A)'s row from the host and copy the rest from
+     * each other, instead of one loading all while the others wait. */
+    const int64_t span = p->k_rotate > 1 ? p->k_rotate : 1;
     for (int64_t s = 0; s < outer; s++) {
         int64_t d = ascending ? s : outer - 1 - s; /* the diagonal tile index */
         for (int64_t q = 0; q < inner; q++) {
@@ -176,12 +181,14 @@ static void plan_tri(blasx_graph_t *g, const blasx_problem_t *p, int64_t T, doub
             blasx_graph_begin_task(g, c, tf * (double)(l1 - l0 + 1));
             blasx_tile_t diag = blasx_tile(BLASX_OPND_A, d, d);
             if (!solve) step(g, BLASX_K_TRMM, p->o, p->alpha, 0.0, diag, NO_TILE, c);
-            for (int64_t l = l0; l < l1; l++) {
+            const int64_t cnt = l1 - l0, r = cnt > 0 ? (q * span / inner) * cnt / span : 0;
+            for (int64_t u = 0; u < cnt; u++) {
+                const int64_t l = l0 + (r + u) % cnt;
                 /* op(A) tile (d, l) for left, (l, d) for right. */
                 blasx_tile_t a = left ? op_tile(BLASX_OPND_A, trans, d, l) : op_tile(BLASX_OPND_A, trans, l, d);
                 blasx_tile_t x = left ? blasx_tile(BLASX_OPND_C, l, j) : blasx_tile(BLASX_OPND_C, i, l);
                 if (solve) {
-                    double _Complex beta = l == l0 ? p->alpha : 1.0;
+                    double _Complex beta = u == 0 ? p->alpha : 1.0;
                     if (left) step(g, BLASX_K_GEMM, gl, -1.0, beta, a, x, c);
                     else step(g, BLASX_K_GEMM, gr, -1.0, beta, x, a, c);
                 } else {

@@ -30,7 +30,10 @@ typedef struct {
                                other dimensions keep the tile side; 0: the tile side.  Other routines: 0 */
     int64_t k_rotate;       /* GEMM on several GPUs: task q starts its K loop at tile ((q mod k_rotate)
                                kt) / k_rotate, so the tasks taken first ask for different op(A) tiles
-                               first and each GPU loads its share from the host; 0 or 1: in order */
+                               first and each GPU loads its share from the host; TRMM/TRSM: the
+                               chains of the b-th of k_rotate blocks of B's tile columns (rows: right
+                               side) start their products at the b-th of k_rotate parts of their
+                               range; 0 or 1: in order */
 } blasx_problem_t;
 
 /* Rows and columns of operands A, B, C of the call (0 when unused). */

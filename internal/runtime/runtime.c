@@ -322,20 +322,16 @@ int blasx_runtime_threads(void) {
 }
 
 static void job_free(blasx_job_t *job) {
-    blasx_queue_destroy(&job->q);
+    blasx_job_arrays_free(job);
     free(job->hand);
     free(job->strip);
-    free((void *)job->npred);
     blasx_graph_free(&job->g);
 }
 
-static int job_build(blasx_job_t *job) {
+static int job_build(blasx_job_t *job, int ngpu_threads) {
     BLASX_TRY(blasx_plan(&job->g, &job->prob, job->tile));
     int64_t n = job->g.ntasks;
-    BLASX_TRY(blasx_queue_init(&job->q, n));
-    job->npred = (_Atomic int32_t *)malloc((size_t)(n ? n : 1) * sizeof(*job->npred));
-    if (!job->npred) return BLASX_ERR_NOMEM;
-    for (int64_t t = 0; t < n; t++) atomic_init(&job->npred[t], job->g.tasks[t].npred);
+    BLASX_TRY(blasx_job_arrays_init(job, blasx_settings()->early_release ? ngpu_threads : 0));
     atomic_init(&job->remaining, n);
     atomic_init(&job->status, 0);
     atomic_init(&job->refs, 0);
@@ -482,11 +478,14 @@ static int job_plan(blasx_job_t *job, const blasx_problem_t *p, int ngpu_threads
     /* the GPUs' tile model, for the team's prediction of their rate */
     const blasx_tile_model_t *md = want_team ? blasx_gpus_tile_model(job->prec, job->esz) : NULL;
     if (want_team) job->prob.strip = blasx_team_strip(job->prec, job->esz, job->tile, p, job->gpus, *nteam, md);
-    /* several GPUs: GEMM tasks start their K loops at spread tiles (plan.h) */
-    if (p->routine == BLASX_K_GEMM && job->gpus > 1 && blasx_settings()->k_rotate)
-        job->prob.k_rotate = (int64_t)job->gpus * blasx_cfg.gpu.streams_per_gpu;
+    /* several GPUs: GEMM tasks start their K loops at spread tiles, TRMM and
+     * TRSM chains their products (plan.h) */
+    if (job->gpus > 1 && blasx_settings()->k_rotate) {
+        if (p->routine == BLASX_K_GEMM) job->prob.k_rotate = (int64_t)job->gpus * blasx_cfg.gpu.streams_per_gpu;
+        if (p->routine == BLASX_K_TRMM || p->routine == BLASX_K_TRSM) job->prob.k_rotate = job->gpus;
+    }
     double t_plan = t_call > 0 ? blasx_now() : 0;
-    int st = job_build(job);
+    int st = job_build(job, ngpu_threads);
     if (st) return st;
     if (t_plan > 0) trace_call(job, "plan", t_plan);
     if (blasx_settings()->verbose >= 2 && job->gpus > 0) {
