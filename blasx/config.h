@@ -321,7 +321,7 @@ _Static_assert(BLASX_CFG_CPU_ZKC >= 1 && BLASX_CFG_CPU_CKC >= 1 && BLASX_CFG_CPU
 #define BLASX_CFG_WB_STREAM 1 /* 1 = each GPU copies finished tiles back on its own write-back stream (else on the task's stream) */
 #endif
 #ifndef BLASX_CFG_K_ROTATE
-#define BLASX_CFG_K_ROTATE 1 /* 1 = on several GPUs a tiled GEMM's tasks start their K loops at spread tiles, TRMM's and TRSM's column chains their products, so each GPU loads its share of the shared op(A) tiles (plan.h) */
+#define BLASX_CFG_K_ROTATE 1 /* 1 = on several GPUs a tiled GEMM's and the SYRK family's tasks start their K loops at spread tiles, TRMM's and TRSM's column chains their products, so each GPU loads its share of the shared op(A) tiles (plan.h) */
 #endif
 #ifndef BLASX_CFG_EARLY_RELEASE
 #define BLASX_CFG_EARLY_RELEASE 1 /* 1 = a task whose predecessors' kernels are done starts on the GPU that holds their outputs while they are copied back (job_early.c) */

@@ -191,17 +191,20 @@ static void test_plans(void) {
         for (int u = 0; u < 2; u++)
             for (int t = 0; t < 2; t++) {
                 char tc = t ? (r & 1 ? 'C' : 'T') : 'N';
-                blasx_problem_t p = {rank[r], {"UL"[u], tc, 0, 0}, 0, 10, 7, 1.0, 1.0, r & 1, 0, 0, 0};
-                snprintf(name, sizeof name, "rank%d %c%c", r, "UL"[u], tc);
-                check_plan(name, &p, T, 4 * 5 / 2, &seed);
+                for (int kr = 0; kr < 2; kr++) { /* K loops in order, rotated over 3 */
+                    blasx_problem_t p = {rank[r], {"UL"[u], tc, 0, 0}, 0, 10, 7, 1.0, 1.0, r & 1, 0, 0, kr ? 3 : 0};
+                    snprintf(name, sizeof name, "rank%d %c%c k_rotate %d", r, "UL"[u], tc, kr ? 3 : 0);
+                    check_plan(name, &p, T, 4 * 5 / 2, &seed);
+                }
             }
     for (int r = 0; r < 2; r++)
         for (int s = 0; s < 2; s++)
             for (int u = 0; u < 2; u++)
-                for (int t = 0; t < 3; t++) {
-                    blasx_problem_t p = {r ? BLASX_K_TRSM : BLASX_K_TRMM, {"LR"[s], "UL"[u], tr[t], 'N'}, 10, 8, 0,
-                                         1.0, 0.0, 0, 0, 0, 0};
-                    snprintf(name, sizeof name, "%s %c%c%c", r ? "trsm" : "trmm", "LR"[s], "UL"[u], tr[t]);
+                for (int t = 0; t < 6; t++) { /* products in order, then their chains rotated over 2 */
+                    blasx_problem_t p = {r ? BLASX_K_TRSM : BLASX_K_TRMM, {"LR"[s], "UL"[u], tr[t % 3], 'N'}, 10, 8, 0,
+                                         1.0, 0.0, 0, 0, 0, t < 3 ? 0 : 2};
+                    snprintf(name, sizeof name, "%s %c%c%c k_rotate %d", r ? "trsm" : "trmm", "LR"[s], "UL"[u],
+                             tr[t % 3], t < 3 ? 0 : 2);
                     check_plan(name, &p, T, 4 * 3, &seed);
                 }
 }

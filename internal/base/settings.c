@@ -164,7 +164,7 @@ static void table_fill(void) {
     table[BLASX_SETTING_CPU_ISA].valid = valid_cpu_isa;
     table[BLASX_SETTING_CPU_ISA].dflt_said = "auto, the best this CPU runs";
     INT_ENTRY(BLASX_SETTING_K_ROTATE, "BLASX_K_ROTATE", BLASX_SETTING_ONCE, 0, 1, blasx_cfg.gpu.k_rotate, "0, 1",
-              "`cfg.gpu.k_rotate`", "0: on several GPUs a tiled GEMM's tasks run their K loops in order, TRMM's and TRSM's their products");
+              "`cfg.gpu.k_rotate`", "0: on several GPUs a tiled GEMM's and SYRK's tasks run their K loops in order, TRMM's and TRSM's their products");
     INT_ENTRY(BLASX_SETTING_GPU_SHARE, "BLASX_GPU_SHARE", BLASX_SETTING_ONCE, 0, 1, blasx_cfg.gpu.share, "0, 1",
               "`cfg.gpu.share`", "0: on several GPUs a GPU takes ready tasks up to its slots, not only its share");
     INT_ENTRY(BLASX_SETTING_EARLY_RELEASE, "BLASX_EARLY_RELEASE", BLASX_SETTING_ONCE, 0, 1, blasx_cfg.gpu.early_release,

@@ -129,13 +129,19 @@ static void plan_rank(blasx_graph_t *g, const blasx_problem_t *p, int64_t T, dou
     /* HER2K's second product carries conj(alpha) (C += alpha A B^H + conj(alpha) B A^H). */
     double _Complex alpha2 = herm ? conj(p->alpha) : p->alpha;
     int notrans = trans == 'N';
+    /* On several GPUs task q starts its K loop at its own tile, as GEMM's
+     * (plan_gemm): the GPUs then load different tiles of A first. */
+    const int64_t span = p->k_rotate > 1 ? p->k_rotate : 1;
+    int64_t q = 0;
     for (int64_t j = 0; j < nt; j++) {
         int64_t i0 = uplo == 'U' ? 0 : j, i1 = uplo == 'U' ? j : nt - 1;
-        for (int64_t i = i0; i <= i1; i++) {
+        for (int64_t i = i0; i <= i1; i++, q++) {
             blasx_tile_t c = blasx_tile(BLASX_OPND_C, i, j);
             blasx_graph_begin_task(g, c, tf * (double)kt * (two ? 2 : 1));
-            for (int64_t l = 0; l < kt; l++) {
-                double _Complex beta = l ? 1.0 : p->beta;
+            const int64_t r = (q % span) * kt / span;
+            for (int64_t u = 0; u < kt; u++) {
+                const int64_t l = (r + u) % kt;
+                double _Complex beta = u ? 1.0 : p->beta;
                 blasx_tile_t ai = notrans ? blasx_tile(BLASX_OPND_A, i, l) : blasx_tile(BLASX_OPND_A, l, i);
                 blasx_tile_t aj = notrans ? blasx_tile(BLASX_OPND_A, j, l) : blasx_tile(BLASX_OPND_A, l, j);
                 blasx_tile_t bi = notrans ? blasx_tile(BLASX_OPND_B, i, l) : blasx_tile(BLASX_OPND_B, l, i);

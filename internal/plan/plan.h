@@ -28,7 +28,7 @@ typedef struct {
     int64_t tile_m;         /* GEMM: rows of C's tiles and of op(A)'s ("tall tiles": a host column of
                                a C tile is then one long piece, which PCIe copies at full rate); the
                                other dimensions keep the tile side; 0: the tile side.  Other routines: 0 */
-    int64_t k_rotate;       /* GEMM on several GPUs: task q starts its K loop at tile ((q mod k_rotate)
+    int64_t k_rotate;       /* GEMM, SYRK family on several GPUs: task q starts its K loop at tile ((q mod k_rotate)
                                kt) / k_rotate, so the tasks taken first ask for different op(A) tiles
                                first and each GPU loads its share from the host; TRMM/TRSM: the
                                chains of the b-th of k_rotate blocks of B's tile columns (rows: right
