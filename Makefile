@@ -204,7 +204,8 @@ $(BUILD)/tiny/libblasx.so: $(TINY_OBJS) blasx/exports.map Makefile $(LINK_FILE)
 # The ILP64 build (issue 43): the same runtime, its Fortran, CBLAS and
 # LAPACK names taking 8-byte integers (blasx/*.c compiled with
 # -DBLASX_ILP64), as Debian's libblas64.so.3 and liblapack64.so.3 do; its
-# own SONAME, libblasx64.so.MAJOR.
+# own SONAME, libblasx64.so.MAJOR.  (The 64_-suffixed names, 8-byte
+# integers in every build, are in both: blasx/api64.c, blasx/lapack64.c.)
 ILP64_OBJS := $(patsubst %.c,$(BUILD)/ilp64/obj/%.o,$(wildcard blasx/*.c)) $(filter-out $(BUILD)/obj/blasx/%,$(OBJS))
 $(BUILD)/ilp64/obj/%.o: %.c $(HDRS) $(FLAGS_FILE) $(USER_CONFIG)
 	@mkdir -p $(dir $@)
@@ -222,17 +223,43 @@ $(BUILD)/ilp64/tiny/libblasx64.so: $(ILP64_TINY_OBJS) blasx/exports.map Makefile
 	$(CC) -shared -Wl,--version-script=blasx/exports.map -Wl,-soname,libblasx64.so.$(VERSION_MAJOR) -o $@ $(ILP64_TINY_OBJS) $(LDLIBS)
 ilp64: $(BUILD)/ilp64/libblasx64.so
 
+# The 64_-suffixed names of the normal libblasx.so (blasx/names.h:
+# dgemm_64_, dpotrf_64_, cblas_dgemm64_ / cblas_dgemm_64) under the same
+# testers: testing/ilp64/shim64.so defines their plain names with 8-byte
+# integers, each calling libblasx.so's suffixed name (linked to it with
+# --no-undefined: every suffixed name exported); testing/ilp64/names64.c
+# checks the BLASX_LAPACK=0 forwarding of the suffixed LAPACK names to the
+# next library's suffixed names (testing/ilp64/next64.c) and the suffixed
+# reporting names (xerbla_64_, cblas_xerbla_64).
+ILP64_TEST_CFLAGS = -std=c11 -O2 -Wall -Wextra -I.
+$(BUILD)/ilp64/shim64.so: testing/ilp64/shim64.c $(BUILD)/libblasx.so blasx/blasx_f77.h blasx/blasx_cblas.h
+	@mkdir -p $(dir $@)
+	$(CC) $(ILP64_TEST_CFLAGS) -fPIC -shared $< -o $@ $(abspath $(BUILD)/libblasx.so) -Wl,-rpath,$(abspath $(BUILD)) -Wl,--no-undefined
+$(BUILD)/ilp64/libnext64.so: testing/ilp64/next64.c
+	@mkdir -p $(dir $@)
+	$(CC) $(ILP64_TEST_CFLAGS) -fPIC -shared -Wl,-soname,libnext64.so $< -o $@
+$(BUILD)/ilp64/names64: testing/ilp64/names64.c $(BUILD)/libblasx.so $(BUILD)/ilp64/libnext64.so blasx/blasx_f77.h blasx/blasx_cblas.h
+	$(CC) $(ILP64_TEST_CFLAGS) -rdynamic $< -o $@ $(abspath $(BUILD)/libblasx.so) $(abspath $(BUILD)/ilp64/libnext64.so) \
+	  -Wl,-rpath,$(abspath $(BUILD)):$(abspath $(BUILD)/ilp64)
+
 # Debian's ILP64 testers (libblas64-test, liblapack64-test) with the ILP64
 # builds preloaded over the ILP64 reference libraries (the tiny build's on
-# two simulated GPUs, every call tiled).
+# two simulated GPUs, every call tiled); then with the shim above preloaded
+# (the default build's 64_-suffixed names, which share the plain names'
+# checks and cores: every BLAS tester with Debian's input, error exits
+# included; the LAPACK testers of D and Z), and names64.
 ILP64_BLAS := NETLIB_BLAS_DIR=/usr/lib/x86_64-linux-gnu/blas64 NETLIB_REF_LIB=libblas64.so.3
 ILP64_LAPACK := LAPACK_TEST_DIR=/usr/lib/x86_64-linux-gnu/lapack64 LAPACK_BLAS_DIR=/usr/lib/x86_64-linux-gnu/blas64
-ilp64-test: $(BUILD)/ilp64/libblasx64.so $(BUILD)/ilp64/tiny/libblasx64.so
+ilp64-test: $(BUILD)/ilp64/libblasx64.so $(BUILD)/ilp64/tiny/libblasx64.so $(BUILD)/ilp64/shim64.so $(BUILD)/ilp64/names64
 	$(PARTS_BEGIN)
 	$(ILP64_BLAS) bash testing/netlib/run_netlib.sh $(abspath $(BUILD)/ilp64/libblasx64.so) ilp64 || $(call PART_FAILED,netlib ilp64)
 	$(ILP64_BLAS) BLASX_SIM_GPUS=2 $(SIM_ENV) bash testing/netlib/run_netlib.sh $(abspath $(BUILD)/ilp64/tiny/libblasx64.so) ilp64-tiny-sim2 || $(call PART_FAILED,netlib ilp64 tiny on 2 simulated GPUs)
 	$(ILP64_LAPACK) bash testing/lapack/run_lapack_lin.sh $(abspath $(BUILD)/ilp64/libblasx64.so) ilp64 || $(call PART_FAILED,lapack-lin ilp64)
 	$(ILP64_LAPACK) BLASX_SIM_GPUS=2 BLASX_SIM_MEM_KB=16 LAPACK_ONLY="d z" LAPACK_PATHS="GE PO" bash testing/lapack/run_lapack_lin.sh $(abspath $(BUILD)/ilp64/tiny/libblasx64.so) ilp64-tiny-sim2 || $(call PART_FAILED,lapack-lin ilp64 tiny on 2 simulated GPUs)
+	$(ILP64_BLAS) NETLIB_SETS=debian bash testing/netlib/run_netlib.sh $(abspath $(BUILD)/ilp64/shim64.so) suffix64 || $(call PART_FAILED,netlib 64_-suffixed names)
+	$(ILP64_LAPACK) LAPACK_ONLY="d z" bash testing/lapack/run_lapack_lin.sh $(abspath $(BUILD)/ilp64/shim64.so) suffix64 || $(call PART_FAILED,lapack-lin 64_-suffixed names)
+	$(BUILD)/ilp64/names64 serve || $(call PART_FAILED,names64 serve)
+	BLASX_LAPACK=0 $(BUILD)/ilp64/names64 forward || $(call PART_FAILED,names64 forward)
 	$(PARTS_END)
 
 $(BUILD)/test_%: testing/test_%.c $(BUILD)/libblasx.a $(HDRS) $(FLAGS_FILE)
@@ -277,7 +304,8 @@ PARTS_END    = @if [ -s $(PARTS_LOG) ]; then echo "$@: $$(wc -l < $(PARTS_LOG)) 
 unit: $(addprefix $(BUILD)/,$(TESTS)) $(addprefix $(BUILD)/tiny/,$(TESTS))
 	bash testing/run_unit.sh $^
 
-# Exported names of the archive: the 60 level-3 names, the rest prefixed.
+# Exported names of the archive: the 60 level-3 names and their 64_-suffixed
+# ones (and the LAPACK ones), the rest prefixed.
 symbols: $(BUILD)/libblasx.a
 	bash testing/check_symbols.sh $<
 

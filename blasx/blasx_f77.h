@@ -5,10 +5,13 @@
  * zher2k_), gfortran calling convention: every argument by address, a hidden
  * size_t length after the arguments for each CHARACTER argument, INTEGER of
  * type blasx_f77_int_t (int; -DBLASX_ILP64, the ILP64 build, makes it int64_t), COMPLEX
- * as two reals.  Also xerbla_, which blasx calls for argument errors with
- * the routine name padded to 6 characters; blasx's own xerbla_ is weak and
- * prints the reference message without stopping the program, so a program
- * (or the Netlib tester) defining its own XERBLA takes precedence.
+ * as two reals; and of the same routines and the factorizations under
+ * their 64_-suffixed names (sgemm_64_ ..., INTEGER int64_t in every build).
+ * Also xerbla_, which blasx calls for argument errors with the routine name
+ * padded to 6 characters (the suffixed names: xerbla_64_ first); blasx's
+ * own xerbla_ is weak and prints the reference message without stopping the
+ * program, so a program (or the Netlib tester) defining its own XERBLA takes
+ * precedence.
  */
 #ifndef BLASX_BLASX_F77_H
 #define BLASX_BLASX_F77_H
@@ -29,6 +32,8 @@ typedef int64_t blasx_f77_int_t;
 #else
 typedef int blasx_f77_int_t;
 #endif
+/* INTEGER of the 64_-suffixed names (dgemm_64_ ...), in every build. */
+typedef int64_t blasx_f77_int64_t;
 
 BLASX_API void xerbla_(const char *srname, const blasx_f77_int_t *info, size_t srname_len);
 
@@ -57,85 +62,82 @@ BLASX_F77_MADD_DECL(c, float _Complex)
 BLASX_F77_MADD_DECL(z, double _Complex)
 #undef BLASX_F77_MADD_DECL
 
-#define BLASX_F77_DECL(p, T, S, R)                                                                 \
-    BLASX_API void p##gemm_(const char *transa, const char *transb, const blasx_f77_int_t *m,     \
-                            const blasx_f77_int_t *n, const blasx_f77_int_t *k, const S *alpha,   \
-                            const T *A, const blasx_f77_int_t *lda, const T *B,                    \
-                            const blasx_f77_int_t *ldb, const S *beta, T *C,                       \
-                            const blasx_f77_int_t *ldc, size_t, size_t);                           \
-    BLASX_API void p##symm_(const char *side, const char *uplo, const blasx_f77_int_t *m,         \
-                            const blasx_f77_int_t *n, const S *alpha, const T *A,                  \
-                            const blasx_f77_int_t *lda, const T *B, const blasx_f77_int_t *ldb,    \
-                            const S *beta, T *C, const blasx_f77_int_t *ldc, size_t, size_t);      \
-    BLASX_API void p##syrk_(const char *uplo, const char *trans, const blasx_f77_int_t *n,        \
-                            const blasx_f77_int_t *k, const S *alpha, const T *A,                  \
-                            const blasx_f77_int_t *lda, const S *beta, T *C,                       \
-                            const blasx_f77_int_t *ldc, size_t, size_t);                           \
-    BLASX_API void p##syr2k_(const char *uplo, const char *trans, const blasx_f77_int_t *n,       \
-                             const blasx_f77_int_t *k, const S *alpha, const T *A,                 \
-                             const blasx_f77_int_t *lda, const T *B, const blasx_f77_int_t *ldb,   \
-                             const S *beta, T *C, const blasx_f77_int_t *ldc, size_t, size_t);     \
-    BLASX_API void p##trmm_(const char *side, const char *uplo, const char *transa,               \
-                            const char *diag, const blasx_f77_int_t *m, const blasx_f77_int_t *n, \
-                            const S *alpha, const T *A, const blasx_f77_int_t *lda, T *B,          \
-                            const blasx_f77_int_t *ldb, size_t, size_t, size_t, size_t);           \
-    BLASX_API void p##trsm_(const char *side, const char *uplo, const char *transa,               \
-                            const char *diag, const blasx_f77_int_t *m, const blasx_f77_int_t *n, \
-                            const S *alpha, const T *A, const blasx_f77_int_t *lda, T *B,          \
-                            const blasx_f77_int_t *ldb, size_t, size_t, size_t, size_t);
+/* p: precision letter; T: matrix element, S: scalar, R: real scalar type;
+ * I: the INTEGER type; X: the name suffix (empty, or 64_). */
+#define BLASX_F77_DECL(p, T, S, R, I, X)                                                                   \
+    BLASX_API void p##gemm_##X(const char *transa, const char *transb, const I *m, const I *n, const I *k,   \
+                               const S *alpha, const T *A, const I *lda, const T *B, const I *ldb,           \
+                               const S *beta, T *C, const I *ldc, size_t, size_t);                           \
+    BLASX_API void p##symm_##X(const char *side, const char *uplo, const I *m, const I *n, const S *alpha,   \
+                               const T *A, const I *lda, const T *B, const I *ldb, const S *beta, T *C,      \
+                               const I *ldc, size_t, size_t);                                                \
+    BLASX_API void p##syrk_##X(const char *uplo, const char *trans, const I *n, const I *k, const S *alpha,  \
+                               const T *A, const I *lda, const S *beta, T *C, const I *ldc, size_t, size_t); \
+    BLASX_API void p##syr2k_##X(const char *uplo, const char *trans, const I *n, const I *k, const S *alpha, \
+                                const T *A, const I *lda, const T *B, const I *ldb, const S *beta, T *C,     \
+                                const I *ldc, size_t, size_t);                                               \
+    BLASX_API void p##trmm_##X(const char *side, const char *uplo, const char *transa, const char *diag,     \
+                               const I *m, const I *n, const S *alpha, const T *A, const I *lda, T *B,       \
+                               const I *ldb, size_t, size_t, size_t, size_t);                                \
+    BLASX_API void p##trsm_##X(const char *side, const char *uplo, const char *transa, const char *diag,     \
+                               const I *m, const I *n, const S *alpha, const T *A, const I *lda, T *B,       \
+                               const I *ldb, size_t, size_t, size_t, size_t);
 
-#define BLASX_F77_DECL_HERM(p, T, S, R)                                                            \
-    BLASX_API void p##hemm_(const char *side, const char *uplo, const blasx_f77_int_t *m,         \
-                            const blasx_f77_int_t *n, const S *alpha, const T *A,                  \
-                            const blasx_f77_int_t *lda, const T *B, const blasx_f77_int_t *ldb,    \
-                            const S *beta, T *C, const blasx_f77_int_t *ldc, size_t, size_t);      \
-    BLASX_API void p##herk_(const char *uplo, const char *trans, const blasx_f77_int_t *n,        \
-                            const blasx_f77_int_t *k, const R *alpha, const T *A,                  \
-                            const blasx_f77_int_t *lda, const R *beta, T *C,                       \
-                            const blasx_f77_int_t *ldc, size_t, size_t);                           \
-    BLASX_API void p##her2k_(const char *uplo, const char *trans, const blasx_f77_int_t *n,       \
-                             const blasx_f77_int_t *k, const S *alpha, const T *A,                 \
-                             const blasx_f77_int_t *lda, const T *B, const blasx_f77_int_t *ldb,   \
-                             const R *beta, T *C, const blasx_f77_int_t *ldc, size_t, size_t);
+#define BLASX_F77_DECL_HERM(p, T, S, R, I, X)                                                              \
+    BLASX_API void p##hemm_##X(const char *side, const char *uplo, const I *m, const I *n, const S *alpha,   \
+                               const T *A, const I *lda, const T *B, const I *ldb, const S *beta, T *C,      \
+                               const I *ldc, size_t, size_t);                                                \
+    BLASX_API void p##herk_##X(const char *uplo, const char *trans, const I *n, const I *k, const R *alpha,  \
+                               const T *A, const I *lda, const R *beta, T *C, const I *ldc, size_t, size_t); \
+    BLASX_API void p##her2k_##X(const char *uplo, const char *trans, const I *n, const I *k, const S *alpha, \
+                                const T *A, const I *lda, const T *B, const I *ldb, const R *beta, T *C,     \
+                                const I *ldc, size_t, size_t);
 
 /* Complex arguments are declared void so that C callers may pass any
  * two-reals layout (float[2], float _Complex, a struct). */
-BLASX_F77_DECL(s, float, float, float)
-BLASX_F77_DECL(d, double, double, double)
-BLASX_F77_DECL(c, void, void, float)
-BLASX_F77_DECL(z, void, void, double)
-BLASX_F77_DECL_HERM(c, void, void, float)
-BLASX_F77_DECL_HERM(z, void, void, double)
+#define BLASX_F77_DECL_ALL(I, X)                                                                           \
+    BLASX_F77_DECL(s, float, float, float, I, X)                                                           \
+    BLASX_F77_DECL(d, double, double, double, I, X)                                                        \
+    BLASX_F77_DECL(c, void, void, float, I, X)                                                             \
+    BLASX_F77_DECL(z, void, void, double, I, X)                                                            \
+    BLASX_F77_DECL_HERM(c, void, void, float, I, X)                                                        \
+    BLASX_F77_DECL_HERM(z, void, void, double, I, X)
 
 /* The LAPACK factorizations (blasx/lapack_f77.inc): LAPACK's arguments,
  * INFO and ipiv; BLASX_LAPACK=0 forwards them to the program's LAPACK. */
-#define BLASX_F77_LAPACK_DECL(p, T)                                                                \
-    BLASX_API void p##potrf_(const char *uplo, const blasx_f77_int_t *n, T *A,                    \
-                             const blasx_f77_int_t *lda, blasx_f77_int_t *info, size_t);           \
-    BLASX_API void p##potrs_(const char *uplo, const blasx_f77_int_t *n,                          \
-                             const blasx_f77_int_t *nrhs, const T *A, const blasx_f77_int_t *lda,  \
-                             T *B, const blasx_f77_int_t *ldb, blasx_f77_int_t *info, size_t);     \
-    BLASX_API void p##posv_(const char *uplo, const blasx_f77_int_t *n, const blasx_f77_int_t *nrhs, \
-                            T *A, const blasx_f77_int_t *lda, T *B, const blasx_f77_int_t *ldb,    \
-                            blasx_f77_int_t *info, size_t);                                        \
-    BLASX_API void p##getrf_(const blasx_f77_int_t *m, const blasx_f77_int_t *n, T *A,            \
-                             const blasx_f77_int_t *lda, blasx_f77_int_t *ipiv,                    \
-                             blasx_f77_int_t *info);                                               \
-    BLASX_API void p##getrs_(const char *trans, const blasx_f77_int_t *n,                         \
-                             const blasx_f77_int_t *nrhs, const T *A, const blasx_f77_int_t *lda,  \
-                             const blasx_f77_int_t *ipiv, T *B, const blasx_f77_int_t *ldb,        \
-                             blasx_f77_int_t *info, size_t);                                       \
-    BLASX_API void p##gesv_(const blasx_f77_int_t *n, const blasx_f77_int_t *nrhs, T *A,          \
-                            const blasx_f77_int_t *lda, blasx_f77_int_t *ipiv, T *B,               \
-                            const blasx_f77_int_t *ldb, blasx_f77_int_t *info);
-BLASX_F77_LAPACK_DECL(s, float)
-BLASX_F77_LAPACK_DECL(d, double)
-BLASX_F77_LAPACK_DECL(c, void)
-BLASX_F77_LAPACK_DECL(z, void)
+#define BLASX_F77_LAPACK_DECL(p, T, I, X)                                                                  \
+    BLASX_API void p##potrf_##X(const char *uplo, const I *n, T *A, const I *lda, I *info, size_t);         \
+    BLASX_API void p##potrs_##X(const char *uplo, const I *n, const I *nrhs, const T *A, const I *lda, T *B, \
+                                const I *ldb, I *info, size_t);                                              \
+    BLASX_API void p##posv_##X(const char *uplo, const I *n, const I *nrhs, T *A, const I *lda, T *B,        \
+                               const I *ldb, I *info, size_t);                                               \
+    BLASX_API void p##getrf_##X(const I *m, const I *n, T *A, const I *lda, I *ipiv, I *info);              \
+    BLASX_API void p##getrs_##X(const char *trans, const I *n, const I *nrhs, const T *A, const I *lda,      \
+                                const I *ipiv, T *B, const I *ldb, I *info, size_t);                         \
+    BLASX_API void p##gesv_##X(const I *n, const I *nrhs, T *A, const I *lda, I *ipiv, T *B, const I *ldb,   \
+                               I *info);
+#define BLASX_F77_LAPACK_DECL_ALL(I, X)                                                                    \
+    BLASX_F77_LAPACK_DECL(s, float, I, X)                                                                  \
+    BLASX_F77_LAPACK_DECL(d, double, I, X)                                                                 \
+    BLASX_F77_LAPACK_DECL(c, void, I, X)                                                                   \
+    BLASX_F77_LAPACK_DECL(z, void, I, X)
+
+/* The plain names, INTEGER blasx_f77_int_t. */
+BLASX_F77_DECL_ALL(blasx_f77_int_t, )
+BLASX_F77_LAPACK_DECL_ALL(blasx_f77_int_t, )
+
+/* The 64_-suffixed names (sgemm_64_ ... zher2k_64_, spotrf_64_ ...
+ * zgesv_64_): the same routines with 8-byte INTEGERs in every build, as
+ * OpenBLAS built with SYMBOLSUFFIX=64_, reference LAPACK's INDEX64 API and
+ * libblastrampoline name them, beside the plain ones. */
+BLASX_F77_DECL_ALL(blasx_f77_int64_t, 64_)
+BLASX_F77_LAPACK_DECL_ALL(blasx_f77_int64_t, 64_)
 
 #undef BLASX_F77_DECL
 #undef BLASX_F77_DECL_HERM
+#undef BLASX_F77_DECL_ALL
 #undef BLASX_F77_LAPACK_DECL
+#undef BLASX_F77_LAPACK_DECL_ALL
 
 #ifdef __cplusplus
 }

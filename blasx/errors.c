@@ -7,6 +7,7 @@
 #include <dlfcn.h>
 #include <stdarg.h>
 #include <stdatomic.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <string.h>
 #include "blasx/blasx_cblas.h"
@@ -47,13 +48,9 @@ __attribute__((weak)) void cblas_xerbla(blasx_cblas_int_t p, const char *rout, c
  * other BLAS), blasx's weak definitions or the program's own, bound at
  * link time, are called. */
 typedef void (*xerbla_fn_t)(const char *, const blasx_f77_int_t *, size_t);
+typedef void (*xerbla64_fn_t)(const char *, const int64_t *, size_t);
 typedef void (*cblas_xerbla_fn_t)(blasx_cblas_int_t, const char *, const char *, ...);
-
-void blasx_call_xerbla(const char *name, int info, size_t len) {
-    blasx_f77_int_t i = info;
-    xerbla_fn_t f = (xerbla_fn_t)dlsym(RTLD_DEFAULT, "xerbla_");
-    (f ? f : xerbla_)(name, &i, len);
-}
+typedef void (*cblas_xerbla64_fn_t)(int64_t, const char *, const char *, ...);
 
 /* A name defined in the process by someone other than blasx (or than
  * whatever the static link bound blasx's weak definition to): NULL else. */
@@ -62,23 +59,62 @@ static void *foreign(const char *name, const void *own) {
     return p == own ? NULL : p;
 }
 
+/* For the 64_-suffixed names (wide, blasx/names.h): the suffixed
+ * convention's name name64 first, then the plain one. */
+static void *foreign_of(int wide, const char *name64, const char *name, const void *own) {
+    void *p = wide ? foreign(name64, own) : NULL;
+    return p ? p : foreign(name, own);
+}
+
+/* xerbla f (NULL: blasx's own) with INFO info: an 8-byte INFO for the
+ * suffixed names, which a 4-byte reader (a plain xerbla_) reads as the same
+ * value on a little-endian machine; else blasx_f77_int_t. */
+static void xerbla_call(int wide, void *f, const char *name, int info, size_t len) {
+    if (wide && f) {
+        int64_t i = info;
+        ((xerbla64_fn_t)f)(name, &i, len);
+    } else {
+        blasx_f77_int_t i = info;
+        (f ? (xerbla_fn_t)f : xerbla_)(name, &i, len);
+    }
+}
+
+/* cblas_xerbla f (NULL: blasx's own) with position p (8 bytes wide for the
+ * suffixed names; a 4-byte reader takes its low half from the register). */
+static void cblas_xerbla_call(int wide, void *f, int p, const char *rout, const char *form, const char *what,
+                              int value) {
+    if (wide && f) ((cblas_xerbla64_fn_t)f)((int64_t)p, rout, form, what, value);
+    else (f ? (cblas_xerbla_fn_t)f : cblas_xerbla)(p, rout, form, what, value);
+}
+
+void blasx_call_xerbla(const char *name, int info, size_t len) {
+    xerbla_call(0, dlsym(RTLD_DEFAULT, "xerbla_"), name, info, len);
+}
+
+void blasx_call_xerbla_64(const char *name, int info, size_t len) {
+    void *f = dlsym(RTLD_DEFAULT, "xerbla_64_");
+    xerbla_call(1, f ? f : dlsym(RTLD_DEFAULT, "xerbla_"), name, info, len);
+}
+
 /* Whether the process's CBLAS reports argument errors through the Fortran
  * xerbla_, with the position in the Fortran call it maps to, as OpenBLAS's
  * does.  No exported name says how a CBLAS reports (ATLAS exports the same
  * cblas_xerbla and xerbla_ but reports through cblas_xerbla), so this asks
- * for OpenBLAS by a name only it exports. */
-static int cblas_reports_through_xerbla(void) { return dlsym(RTLD_DEFAULT, "openblas_get_config") != NULL; }
+ * for OpenBLAS by a name only it exports (suffixed in a 64_ build). */
+static int cblas_reports_through_xerbla(int wide) {
+    return dlsym(RTLD_DEFAULT, "openblas_get_config") != NULL ||
+           (wide && dlsym(RTLD_DEFAULT, "openblas_get_config64_") != NULL);
+}
 
-void blasx_call_cblas_xerbla(int rowmajor, int fpos, int cpos, const char *rout, const char *what, int value) {
+static void cblas_report(int wide, int rowmajor, int fpos, int cpos, const char *rout, const char *what, int value) {
     static const char form[] = "Illegal %s setting, %d\n";
     /* "cblas_dgemm" -> "DGEMM ", the Fortran name as xerbla_ receives it */
     char fname[7] = "      ";
     for (int i = 0; i < 6 && rout[6 + i]; i++)
         fname[i] = rout[6 + i] >= 'a' && rout[6 + i] <= 'z' ? (char)(rout[6 + i] - 'a' + 'A') : rout[6 + i];
-    blasx_f77_int_t finfo = fpos;
     int *rm = foreign("RowMajorStrg", &RowMajorStrg), *fc = foreign("CBLAS_CallFromC", &CBLAS_CallFromC);
-    xerbla_fn_t xf = (xerbla_fn_t)foreign("xerbla_", (void *)xerbla_);
-    cblas_xerbla_fn_t cf = (cblas_xerbla_fn_t)foreign("cblas_xerbla", (void *)cblas_xerbla);
+    void *xf = foreign_of(wide, "xerbla_64_", "xerbla_", (void *)xerbla_);
+    void *cf = foreign_of(wide, "cblas_xerbla_64", "cblas_xerbla", (void *)cblas_xerbla);
     if (rm) {
         /* The reference CBLAS: it reports an enum itself through cblas_xerbla
          * and leaves the rest to its Fortran routine's xerbla_, which (with
@@ -86,20 +122,20 @@ void blasx_call_cblas_xerbla(int rowmajor, int fpos, int cpos, const char *rout,
          * by RowMajorStrg. */
         *rm = rowmajor;
         if (fc) *fc = 1;
-        if (cpos) (cf ? cf : cblas_xerbla)(cpos, rout, form, what, value);
-        else if (xf) xf(fname, &finfo, 6);
-        else (cf ? cf : cblas_xerbla)(fpos + 1, rout, "");
+        if (cpos) cblas_xerbla_call(wide, cf, cpos, rout, form, what, value);
+        else if (xf) xerbla_call(wide, xf, fname, fpos, 6);
+        else cblas_xerbla_call(wide, cf, fpos + 1, rout, "", NULL, 0);
         *rm = 0;
         if (fc) *fc = 0;
-    } else if (xf && cblas_reports_through_xerbla()) {
+    } else if (xf && cblas_reports_through_xerbla(wide)) {
         /* OpenBLAS: everything through xerbla_, in Fortran numbering of the
          * (for row-major swapped) call; 0 for an invalid layout. */
-        xf(fname, &finfo, 6);
+        xerbla_call(wide, xf, fname, fpos, 6);
     } else if (cf) {
         /* A cblas_xerbla without the reference globals cannot map row-major
          * positions back: it gets the caller's. */
-        if (cpos) cf(cpos, rout, form, what, value);
-        else cf(cblas_position(rowmajor, fpos + 1, rout), rout, "");
+        if (cpos) cblas_xerbla_call(wide, cf, cpos, rout, form, what, value);
+        else cblas_xerbla_call(wide, cf, cblas_position(rowmajor, fpos + 1, rout), rout, "", NULL, 0);
     } else {
         /* blasx's own names (or the program's, bound at link time): the
          * reference CBLAS's protocol, globals set around the call. */
@@ -108,6 +144,14 @@ void blasx_call_cblas_xerbla(int rowmajor, int fpos, int cpos, const char *rout,
         else cblas_xerbla(fpos + 1, rout, "");
         RowMajorStrg = 0, CBLAS_CallFromC = 0;
     }
+}
+
+void blasx_call_cblas_xerbla(int rowmajor, int fpos, int cpos, const char *rout, const char *what, int value) {
+    cblas_report(0, rowmajor, fpos, cpos, rout, what, value);
+}
+
+void blasx_call_cblas_xerbla_64(int rowmajor, int fpos, int cpos, const char *rout, const char *what, int value) {
+    cblas_report(1, rowmajor, fpos, cpos, rout, what, value);
 }
 
 static _Atomic(blasx_error_handler_t) handler;

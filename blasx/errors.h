@@ -14,6 +14,13 @@
  * program's or its BLAS's under LD_PRELOAD, else blasx's). */
 BLASX_INTERNAL void blasx_call_xerbla(const char *name, int info, size_t len);
 
+/* The same for the 64_-suffixed names (blasx/names.h): INFO an 8-byte
+ * integer, to the process's xerbla_64_ (OpenBLAS with SYMBOLSUFFIX=64_,
+ * reference LAPACK's INDEX64 API) when it has one, else to its xerbla_ (or
+ * blasx's): a 4-byte INFO reader sees the same value, on a little-endian
+ * machine. */
+BLASX_INTERNAL void blasx_call_xerbla_64(const char *name, int info, size_t len);
+
 /* A CBLAS argument error of routine rout ("cblas_dgemm"), reported as the
  * program's own CBLAS would report it, judged from what the process has:
  *   the reference CBLAS (RowMajorStrg defined): an enum through
@@ -31,6 +38,13 @@ BLASX_INTERNAL void blasx_call_xerbla(const char *name, int info, size_t len);
  * itself never does. */
 BLASX_INTERNAL void blasx_call_cblas_xerbla(int rowmajor, int fpos, int cpos, const char *rout, const char *what,
                                             int value);
+
+/* The same for the suffixed CBLAS names (cblas_dgemm64_, cblas_dgemm_64):
+ * cblas_xerbla_64 (reference CBLAS's INDEX64 API) and xerbla_64_ before
+ * cblas_xerbla and xerbla_, their integers 8 bytes wide; OpenBLAS is
+ * recognised by openblas_get_config64_ too. */
+BLASX_INTERNAL void blasx_call_cblas_xerbla_64(int rowmajor, int fpos, int cpos, const char *rout,
+                                               const char *what, int value);
 
 /* prec: 'S','D','C','Z'; stem: "gemm" ...  Does nothing when status == 0. */
 BLASX_INTERNAL void blasx_report_failure(int status, char prec, const char *stem);

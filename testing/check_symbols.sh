@@ -1,8 +1,12 @@
 #!/usr/bin/env bash
 # Checks the global symbols a static libblasx.a defines: the 30 Fortran and
-# 30 CBLAS level-3 names must all be there, and every other global symbol
-# must carry the blasx prefix, apart from the standard error-reporting
-# names.  Usage: testing/check_symbols.sh build/libblasx.a
+# 30 CBLAS level-3 names must all be there, and so must their 64_-suffixed
+# ILP64 names (blasx/names.h: the 30 Fortran ones, sgemm_64_ ..., the 24
+# LAPACK ones, spotrf_64_ ..., and the 30 CBLAS ones in both spellings,
+# cblas_sgemm64_ ... and cblas_sgemm_64 ..., one function under two names:
+# the same address); every other global symbol must carry the blasx prefix,
+# apart from the standard error-reporting names and the plain LAPACK and
+# ScaLAPACK helper names.  Usage: testing/check_symbols.sh build/libblasx.a
 set -euo pipefail
 lib=${1:?usage: check_symbols.sh libblasx.a}
 defs=$(nm -g --defined-only "$lib" | awk 'NF >= 3 {print $3}' | sort -u)
@@ -22,7 +26,31 @@ for p in s d c z; do
 done
 echo "Fortran level-3 names: $nf/30, CBLAS level-3 names: $nc/30"
 [ "$nf" -eq 30 ] && [ "$nc" -eq 30 ] && pass=$((pass+1)) || fail=$((fail+1))
-allowed='^(blasx_.*|[sdcz](gemm|symm|hemm|syrk|herk|syr2k|her2k|trmm|trsm)_|[sdcz](potrf|potrs|posv|getrf|getrs|gesv)_|cblas_[sdcz](gemm|symm|hemm|syrk|herk|syr2k|her2k|trmm|trsm)|pilaenv_|[sdcz]mmt?c?add_|[sdcz]tzpad_|xerbla_|cblas_xerbla|RowMajorStrg|CBLAS_CallFromC)$'
+# the 64_-suffixed names; the two CBLAS spellings at one address (T lines
+# of the object that defines them: "address T name")
+addr=$(nm --defined-only "$lib" | awk '$2 == "T" {print $3, $1}' | sort -u)
+nf=0; nc=0; nl=0
+for p in s d c z; do
+  list=$routines_real; case $p in c|z) list=$routines_cplx;; esac
+  for r in $list; do
+    for name in "$p${r}_64_" "cblas_$p${r}64_" "cblas_$p${r}_64"; do
+      if grep -qx "$name" <<<"$defs"; then
+        case $name in cblas_*) nc=$((nc+1));; *) nf=$((nf+1));; esac
+      else echo "missing: $name"; fail=$((fail+1)); fi
+    done
+    a1=$(awk -v n="cblas_$p${r}64_" '$1 == n {print $2}' <<<"$addr")
+    a2=$(awk -v n="cblas_$p${r}_64" '$1 == n {print $2}' <<<"$addr")
+    if [ -z "$a1" ] || [ "$a1" != "$a2" ]; then
+      echo "cblas_$p${r}_64 is not cblas_$p${r}64_ (addresses '$a1', '$a2')"; fail=$((fail+1))
+    fi
+  done
+  for r in potrf potrs posv getrf getrs gesv; do
+    if grep -qx "$p${r}_64_" <<<"$defs"; then nl=$((nl+1)); else echo "missing: $p${r}_64_"; fail=$((fail+1)); fi
+  done
+done
+echo "64_-suffixed names: Fortran level-3 $nf/30, CBLAS level-3 $nc/60 (two spellings), LAPACK $nl/24"
+[ "$nf" -eq 30 ] && [ "$nc" -eq 60 ] && [ "$nl" -eq 24 ] && pass=$((pass+1)) || fail=$((fail+1))
+allowed='^(blasx_.*|[sdcz](gemm|symm|hemm|syrk|herk|syr2k|her2k|trmm|trsm)_(64_)?|[sdcz](potrf|potrs|posv|getrf|getrs|gesv)_(64_)?|cblas_[sdcz](gemm|symm|hemm|syrk|herk|syr2k|her2k|trmm|trsm)(64_|_64)?|pilaenv_|[sdcz]mmt?c?add_|[sdcz]tzpad_|xerbla_|cblas_xerbla|RowMajorStrg|CBLAS_CallFromC)$'
 others=$(grep -Ev "$allowed" <<<"$defs" || true)
 if [ -n "$others" ]; then echo "global symbols without the blasx prefix:"; echo "$others"; fail=$((fail+1)); else pass=$((pass+1)); fi
 echo "$(wc -l <<<"$defs") global symbols defined in $lib"

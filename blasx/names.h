@@ -1,0 +1,60 @@
+/* blasx/names.h -- internal: the public names of the entry-point templates
+ * (blasx/api.inc, blasx/api_cblas.inc, blasx/lapack_f77.inc) in each of the
+ * two conventions one library serves.
+ *
+ * Role: blasx/api_unit.inc and blasx/lapack_unit.inc are compiled twice:
+ *  - as blasx/api.c and blasx/lapack.c: the plain names (dgemm_,
+ *    cblas_dgemm, dpotrf_) with the build's integers (blasx_f77_int_t,
+ *    blasx_cblas_int_t: 4 bytes, or 8 in the ILP64 build);
+ *  - as blasx/api64.c and blasx/lapack64.c (BLASX_SUFFIX64, which implies
+ *    BLASX_ILP64): the same routines with 8-byte integers under the names
+ *    of the 64_-suffixed ILP64 convention -- the Fortran names with `64_`
+ *    appended (dgemm_64_, dpotrf_64_: OpenBLAS built with SYMBOLSUFFIX=64_,
+ *    reference LAPACK's INDEX64 API, libblastrampoline), the CBLAS names in
+ *    both spellings callers use: `64_` appended (cblas_dgemm64_: OpenBLAS,
+ *    libblastrampoline, NumPy/SciPy) and `_64` (cblas_dgemm_64: reference
+ *    CBLAS's cblas_64.h), the second an alias of the first.
+ * The templates spell each public name through these macros:
+ *   BX_F77(dgemm_)        dgemm_ or dgemm_64_
+ *   BX_CBLAS(cblas_dgemm) cblas_dgemm or cblas_dgemm64_
+ *   BX_CBLAS_ALIAS(cblas_dgemm)  nothing, or cblas_dgemm_64 as an alias
+ *   BX_NAME_SUFFIX        "" or "64_": the next library's name of a
+ *                         routine blasx forwards (blasx/lapack.c)
+ *   BX_XERBLA, BX_CBLAS_XERBLA  how an argument error is reported
+ *                         (blasx/errors.h: the suffixed convention's
+ *                         reporting names and 8-byte INFO)
+ * Invariant: the suffixed objects define no native (blasx_*) name: they
+ * share the runtime and the native API of the plain objects.
+ */
+#ifndef BLASX_NAMES_H
+#define BLASX_NAMES_H
+
+#include "blasx/errors.h"
+
+#define BX_NAME_CAT_(a, b) a##b
+#define BX_NAME_CAT(a, b) BX_NAME_CAT_(a, b)
+#define BX_NAME_STR_(x) #x
+#define BX_NAME_STR(x) BX_NAME_STR_(x)
+
+#ifdef BLASX_SUFFIX64
+#ifndef BLASX_ILP64
+#error "BLASX_SUFFIX64 (the 64_-suffixed names) needs BLASX_ILP64 (8-byte integers)"
+#endif
+#define BX_F77(name) BX_NAME_CAT(name, 64_)
+#define BX_CBLAS(name) BX_NAME_CAT(name, 64_)
+#define BX_CBLAS_ALIAS(name)                                                                                 \
+    extern __typeof__(BX_CBLAS(name)) BX_NAME_CAT(name, _64)                                                \
+        __attribute__((alias(BX_NAME_STR(BX_CBLAS(name))), visibility("default")));
+#define BX_NAME_SUFFIX "64_"
+#define BX_XERBLA blasx_call_xerbla_64
+#define BX_CBLAS_XERBLA blasx_call_cblas_xerbla_64
+#else
+#define BX_F77(name) name
+#define BX_CBLAS(name) name
+#define BX_CBLAS_ALIAS(name)
+#define BX_NAME_SUFFIX ""
+#define BX_XERBLA blasx_call_xerbla
+#define BX_CBLAS_XERBLA blasx_call_cblas_xerbla
+#endif
+
+#endif
