@@ -46,12 +46,17 @@ class RoutineStats(ctypes.Structure):  # blasx_routine_stats_t (blasx/blasx.h)
                 ("seconds", ctypes.c_double)]
 
 
-class GpuStats(ctypes.Structure):  # blasx_gpu_stats_t
+class GpuStats(ctypes.Structure):  # blasx_gpu_stats_t: every field (blasx writes the whole struct)
     _fields_ = [(f, ctypes.c_int64) for f in ("tasks", "steals", "cpu_fallbacks", "h2d_bytes", "d2h_bytes",
                                              "p2p_bytes", "l1_hits", "l1_misses", "evictions", "l2_hits",
-                                             "l2_misses")]
+                                             "l2_misses", "held_max", "early", "prefetched")]
 
 
+class GpuStatsBuf(ctypes.Structure):
+    _fields_ = [("s", GpuStats), ("pad", ctypes.c_int64 * 32)]
+
+
+PAD_MARK = -0x5A5A5A5A5A5A5A5A
 glob = ctypes.CDLL(None)  # the global scope: the preloaded libblasx.so
 try:
     glob.blasx_routine_stats.argtypes = [ctypes.c_char, ctypes.c_char_p, ctypes.POINTER(RoutineStats)]
@@ -79,9 +84,15 @@ def gpu_tasks():
     n = glob.blasx_gpu_count()
     total = 0
     for g in range(n):
-        s = GpuStats()
-        if glob.blasx_gpu_stats(g, ctypes.byref(s)) == 0:
-            total += s.tasks
+        # padded and marked: a blasx_gpu_stats_t grown beyond this mirror
+        # shows as a failed check, not as memory written past the struct
+        b = GpuStatsBuf()
+        for i in range(len(b.pad)):
+            b.pad[i] = PAD_MARK
+        if glob.blasx_gpu_stats(g, ctypes.cast(ctypes.byref(b), ctypes.POINTER(GpuStats))) == 0:
+            total += b.s.tasks
+            if any(v != PAD_MARK for v in b.pad):
+                check("blasx_gpu_stats_t has no field beyond those GpuStats mirrors", False)
     return n, total
 
 
