@@ -472,12 +472,76 @@ static void test_concurrent_calls(void) {
     CHECK(args[0].ok, "a tiled call after blasx_finalize restarts the runtime");
 }
 
+/* ---- early release (internal/plan/job_early.c), scripted on one column
+ * of a left lower TRSM (4 tile rows, one tile column: a chain) */
+
+static void no_wake(void) {}
+
+static int is_succ(const blasx_graph_t *g, int32_t t, int32_t s) {
+    for (int32_t i = 0; i < g->tasks[t].nsucc; i++)
+        if (g->succ[g->tasks[t].succ0 + i] == s) return 1;
+    return 0;
+}
+
+static void test_early(void) {
+    blasx_problem_t p = {BLASX_K_TRSM, {'L', 'L', 'N', 'N'}, 12, 3, 0, 1.0, 0.0, 0, 0, 0, 0};
+    static blasx_job_t job; /* large (per-GPU counters): not on the stack */
+    memset(&job, 0, sizeof job);
+    blasx_graph_init(&job.g);
+    int st = blasx_plan(&job.g, &p, 3);
+    CHECK(st == 0 && job.g.ntasks == 4, "early: plan status %d, %lld tasks (4 expected)", st, (long long)job.g.ntasks);
+    if (st || job.g.ntasks != 4) return;
+    job.wake = no_wake;
+    atomic_init(&job.remaining, job.g.ntasks);
+    st = blasx_job_arrays_init(&job, 2);
+    CHECK(st == 0 && job.early, "early: arrays status %d, early queues %s", st, job.early ? "on" : "off");
+    if (st || !job.early) return blasx_job_arrays_free(&job), blasx_graph_free(&job.g);
+    for (int32_t t = 0; t < 4; t++)
+        if (job.g.tasks[t].npred == 0) blasx_queue_enqueue(&job.q, t);
+    /* the chain 0 -> 1 -> 2 -> 3: each task's row reads the rows above */
+    int chain = 1;
+    for (int32_t t = 0; t < 3; t++) chain &= is_succ(&job.g, t, t + 1) && job.g.tasks[t + 1].npred == t + 1;
+    CHECK(chain, "early: the column's tasks form the chain 0 -> 1 -> 2 -> 3, each reading every row above");
+    int32_t r0 = blasx_job_dequeue(&job);
+    CHECK(r0 == 0 && blasx_job_dequeue(&job) < 0, "early: only task 0 ready at first (took %d)", r0);
+    /* task 0's kernels done on GPU 0, its copy back in flight: task 1 to
+     * GPU 0's early queue, nowhere else */
+    int rel = blasx_job_kernels_done(&job, 0, 0);
+    CHECK(rel == 1 && blasx_job_take_early(&job, 1) < 0, "early: task 1 released early (%d), not to GPU 1", rel);
+    int32_t e1 = blasx_job_take_early(&job, 0);
+    CHECK(e1 == 1, "early: GPU 0 takes task 1 early (took %d)", e1);
+    /* task 0 completes: task 1 enters the global queue, already claimed */
+    blasx_job_complete(&job, 0, 0);
+    CHECK(blasx_job_dequeue(&job) < 0, "early: task 1, claimed early, is not taken again from the global queue");
+    /* task 1's kernels done on GPU 1 (task 0 complete): task 2's only
+     * unfinished predecessor writes back from GPU 1, so it goes there */
+    rel = blasx_job_kernels_done(&job, 1, 1);
+    int32_t e2 = blasx_job_take_early(&job, 1);
+    CHECK(rel == 1 && e2 == 2 && blasx_job_take_early(&job, 0) < 0, "early: task 2 to GPU 1 (released %d, took %d)",
+          rel, e2);
+    /* task 3: task 1 still writing back from GPU 1, task 2's kernels done on
+     * GPU 0 -- two GPUs: not early; it waits for both to complete */
+    rel = blasx_job_kernels_done(&job, 2, 0);
+    CHECK(rel == 0 && blasx_job_take_early(&job, 0) < 0 && blasx_job_take_early(&job, 1) < 0,
+          "early: task 3, its predecessors writing back from two GPUs, is not released early (%d)", rel);
+    blasx_job_complete(&job, 1, 0);
+    CHECK(blasx_job_dequeue(&job) < 0, "early: task 3 not ready while task 2 writes back");
+    blasx_job_complete(&job, 2, 0);
+    int32_t g3 = blasx_job_dequeue(&job);
+    CHECK(g3 == 3, "early: task 3 from the global queue once its predecessors completed (took %d)", g3);
+    blasx_job_complete(&job, 3, 0);
+    CHECK(atomic_load(&job.remaining) == 0, "early: every task complete");
+    blasx_job_arrays_free(&job);
+    blasx_graph_free(&job.g);
+}
+
 int main(void) {
     test_queue();
     test_plans();
     test_strip();
     test_tall();
     test_k_rotate();
+    test_early();
     test_concurrent_calls();
     return bx_summary("test_runtime");
 }
