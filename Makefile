@@ -557,13 +557,15 @@ $(BUILD)/bench_cusolver_factor: benchmarks/bench_cusolver_factor.c benchmarks/be
 	@mkdir -p $(dir $@)
 	$(CC) -std=c11 $(OPT) $(ARCH) -Wall -Wextra -D_GNU_SOURCE $< -o $@ -lpthread -lm -ldl
 
-# The performance harness (benchmarks/bench_harness.c): blasx against
-# in-core cuBLAS, cuBLAS-XT (in libcublas) and the measured links, on the
-# GPUs of the node; built without CUDA, or run without a GPU, it prints SKIP.
+# The performance harness (benchmarks/harness/: main.c and the files of
+# harness.h): blasx against in-core cuBLAS, cuBLAS-XT (in libcublas) and
+# the measured links, on the GPUs of the node; built without CUDA, or run
+# without a GPU, it prints SKIP.
+HARNESS_SRCS := $(sort $(wildcard benchmarks/harness/*.c))
 .PHONY: harness
 harness: $(BUILD)/bench_harness
-$(BUILD)/bench_harness: benchmarks/bench_harness.c $(BUILD)/libblasx.a
-	$(CC) $(CFLAGS_COMMON) $< $(BUILD)/libblasx.a -o $@ $(LDLIBS)
+$(BUILD)/bench_harness: $(HARNESS_SRCS) benchmarks/harness/harness.h $(BUILD)/libblasx.a
+	$(CC) $(CFLAGS_COMMON) $(HARNESS_SRCS) $(BUILD)/libblasx.a -o $@ $(LDLIBS)
 
 # Host->device copy-rate microbenchmark (benchmarks/bench_copies.c): tiles
 # by cudaMemcpy2DAsync against contiguous copies, alone and beside D2H, a

@@ -4,7 +4,7 @@
  * Why: blasx's heap holds 90% of free GPU memory; after blasx_finalize()
  * frees it, pinned copies ran ~18x slower for about a second on an H200
  * (the driver clears freed memory with the copy engines), which the
- * harness waits out (bench_harness.c, quiet()).  This measures it alone:
+ * harness waits out (harness/node.c, quiet()).  This measures it alone:
  * how slow, how long, whether a cudaMalloc right after the free waits,
  * and whether freeing in 2 GiB pieces instead of one block changes it.
  *
@@ -24,7 +24,7 @@
  *   malloc  right after the free returns, one cudaMalloc of 1 GiB, timed
  *           (and once more, as the reference, after the rate recovered).
  * Each free's own duration is printed.  One "RESULT" line per X and way,
- * for run_issue21_gpu.sh's summary.  Built without CUDA, or without a CUDA
+ * for run_pageable.sh's summary.  Built without CUDA, or without a CUDA
  * device, it says so and exits 0; a failed CUDA call is named and the
  * exit status is 1 (benchmarks/bench_cuda_check.h).
  */

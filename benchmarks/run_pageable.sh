@@ -1,38 +1,40 @@
 #!/usr/bin/env bash
-# benchmarks/run_issue21_gpu.sh -- issue 21 (unmodified programs with
-# malloc'd matrices at pinned speed) on one GPU machine, in one command of
-# at most ~9 minutes: builds with the Makefile, then runs
+# benchmarks/run_pageable.sh -- malloc'd (pageable) host matrices against
+# pinned ones (unmodified programs at pinned speed) on one GPU machine, in
+# one command of at most ~9 minutes: builds with the Makefile, then runs
 #   checks    test_pageable (default and tiny builds, the real GPU: pinned
 #             and cudaHostRegister'd cases included), test_gpu_share where
-#             the target exists (another engineer's), bench_small_calls
-#             against the host's OpenBLAS on one thread;
-#   harness   the reference harness (benchmarks/run_reference.sh's flags) on
-#             1 GPU with --pageable-staged: pinned and staged-pageable rows
-#             for DGEMM 16384 and 32768 and DSYMM, DSYRK, DSYR2K, DTRMM,
-#             DTRSM, ZGEMM, ZHERK at 16384, in-core cuBLAS, cuBLAS-XT's best
-#             block of 4096/8192/16384;
-#   dropin    benchmarks/run_dropin_nvblas.sh at 16384 (NVBLAS tiles 2048,
-#             4096, 8192, 16384; 3 timed calls) and 32768 (tiles 4096, 8192,
-#             16384, 1 timed call: the budget), blasx preloaded;
-#   scrub     bench_gpu_scrub 64 120 (sizes beyond the card are skipped).
+#             the target exists, bench_small_calls against the host's
+#             OpenBLAS on one thread;
+#   harness   the performance harness (run_reference.sh's flags) on 1 GPU
+#             with --pageable-staged: pinned and staged-pageable rows of
+#             HARNESS_CASES (default DGEMM 16384 and 32768 and DSYMM,
+#             DSYRK, DSYR2K, DTRMM, DTRSM, ZGEMM, ZHERK at 16384), in-core
+#             cuBLAS, cuBLAS-XT's best block of 4096/8192/16384;
+#   dropin    benchmarks/run_dropin_nvblas.sh at DROPIN_N1 (16384; NVBLAS
+#             tiles 2048, 4096, 8192, 16384; 3 timed calls) and DROPIN_N2
+#             (32768; tiles 4096, 8192, 16384, 1 timed call: the budget),
+#             blasx preloaded;
+#   scrub     bench_gpu_scrub SCRUB_GIB ("64 120"; sizes beyond the card are
+#             skipped).
 #
-#   OUT=/path bash benchmarks/run_issue21_gpu.sh      (on the device: $OUT is set)
+#   bash benchmarks/run_pageable.sh [OUTDIR]      (default $OUT, else /tmp/pageable)
 #
-# Logs under $OUT, 8 files: build.log (machine and build), checks.log,
+# Logs under OUTDIR, 8 files: build.log (machine and build), checks.log,
 # harness.log, harness.csv, dropin16/dropin.log, dropin32/dropin.log,
 # scrub.log, summary.txt (the table printed last).  Every step runs under
 # a timeout: its own, cut to what is left of BUDGET (530 s from the start;
 # a step with under 20 s left is skipped and says so), so the whole run
-# ends inside one 10-minute device command.  DROPIN_N1, DROPIN_N2 (16384,
-# 32768) and SCRUB_GIB ("64 120") change the sizes, for a dry run on a
-# machine without a GPU (the harness and the scrub then print SKIP).  Estimated on one H200 from
-# earlier runs: build ~45 s, checks ~40 s, harness ~150 s, dropin 16384
-# ~60 s, scrub ~40 s, dropin 32768 the rest.  Exit status: the number of
-# failed steps (0: all passed).
+# ends inside one 10-minute device command.  Smaller DROPIN_N1, DROPIN_N2
+# and SCRUB_GIB make a dry run on a machine without a GPU (the harness and
+# the scrub then print SKIP).  OPENBLAS: the host's libopenblas.so.0.
+# Estimated on one H200 from earlier runs: build ~45 s, checks ~40 s,
+# harness ~150 s, dropin 16384 ~60 s, scrub ~40 s, dropin 32768 the rest.
+# Exit status: the number of failed steps (0: all passed).
 set -u
+OUT=${1:-${OUT:-/tmp/pageable}}
+mkdir -p "$OUT" && OUT=$(cd "$OUT" && pwd)
 cd "$(dirname "$0")/.."
-OUT=${OUT:-${1:-/tmp/issue21}}
-mkdir -p "$OUT"
 BUDGET=${BUDGET:-530}
 T0=$(date +%s)
 OPENBLAS=${OPENBLAS:-/usr/lib/x86_64-linux-gnu/libopenblas.so.0}
@@ -72,7 +74,7 @@ step() {
 
 # ---- machine and build
 {
-  echo "# run_issue21_gpu.sh $(date -u +%FT%TZ)"
+  echo "# run_pageable.sh $(date -u +%FT%TZ)"
   git log --oneline -1 2> /dev/null || echo "(no git history here: record the commit yourself)"
   nvidia-smi --query-gpu=index,name,driver_version,memory.total --format=csv,noheader
   echo "cores $NP; $(grep -m1 'model name' /proc/cpuinfo)"
@@ -99,7 +101,7 @@ grep -E 'passed|skipped|FAILED' "$C" | tail -n 12
 H=$OUT/harness.log
 : > "$H"
 step harness 220 "$H" env BLASX_VERBOSE=1 build/bench_harness --gpus 1 \
-  --cases dgemm@16384,dgemm@32768,dsymm,dsyrk,dsyr2k,dtrmm,dtrsm,zgemm,zherk \
+  --cases "${HARNESS_CASES:-dgemm@16384,dgemm@32768,dsymm,dsyrk,dsyr2k,dtrmm,dtrsm,zgemm,zherk}" \
   --pageable-staged --xt-dims 4096,8192,16384 --big-reps 1 --csv "$OUT/harness.csv"
 sed -n '/== summary/,$p' "$H"
 
@@ -119,7 +121,7 @@ tail -n 5 "$OUT/dropin32/dropin.log" 2> /dev/null
 # ---- summary
 {
   echo
-  echo "== issue 21 summary ($(($(date +%s) - T0)) s of the ${BUDGET} s budget; logs in $OUT)"
+  echo "== pageable summary ($(($(date +%s) - T0)) s of the ${BUDGET} s budget; logs in $OUT)"
   printf '%-22s %7s %7s\n' step rc seconds
   printf '%s\n' "${steps[@]}"
   echo "-- tests"
