@@ -36,13 +36,34 @@ build() {
   rm -f "$d/libblasx.a" && ar rcs "$d/libblasx.a" $(find "$d/obj" -name '*.o' | sort)
 }
 # check NAME CMD...: runs CMD, counts it
+# check NAME CMD...: runs CMD in the background (BLASX_TEST_JOBS at once,
+# default the CPUs), its report collected in order by report_all.  A
+# check whose name starts with "build:" is a compile step: CMD's exit
+# status alone decides it.
+JOBS=${BLASX_TEST_JOBS:-$(nproc 2>/dev/null || echo 1)}
+RES=$B/results; rm -rf "$RES"; mkdir -p "$RES"; nres=0
 check() {
-  local name=$1 t0=$SECONDS; shift
-  local out; out=$("$@" 2>&1); local rc=$?
-  name="$name [$((SECONDS - t0)) s]"
-  local line; line=$(printf '%s\n' "$out" | grep -E '[0-9]+ passed, [0-9]+ failed|ERROR SUMMARY|VERIFIED|SKIP' | tail -n 1)
-  if [ $rc -eq 0 ]; then pass=$((pass + 1)); printf 'PASS %-28s %s\n' "$name" "$line"
-  else fail=$((fail + 1)); printf 'FAIL %-28s (exit %d) %s\n' "$name" "$rc" "$line"; printf '%s\n' "$out" | grep -v ': ok$' | tail -n 30; fi
+  local name=$1; shift
+  while [ "$(jobs -rp | wc -l)" -ge "$JOBS" ]; do wait -n 2>/dev/null || sleep 0.05; done
+  local f=$RES/$(printf '%03d' $nres); nres=$((nres + 1))
+  printf '%s\n' "$name" > "$f.name"
+  ( t0=$SECONDS; "$@" > "$f.out" 2>&1; echo "$? $((SECONDS - t0))" > "$f.rc" ) &
+}
+# compile_check NAME "COMPILE CMD" RUN CMD...: compiles, then runs, in one background job
+compile_check() {
+  local name=$1 cc=$2; shift 2
+  check "$name" sh -c "$cc && exec \"\$@\"" sh "$@"
+}
+report_all() {
+  wait
+  for f in $(ls "$RES"/*.name 2>/dev/null | sort); do
+    f=${f%.name}
+    local name rc secs line; name=$(cat "$f.name"); read -r rc secs < "$f.rc" || rc=1
+    name="$name [${secs:-?} s]"
+    line=$(grep -E '[0-9]+ passed, [0-9]+ failed|ERROR SUMMARY|VERIFIED|SKIP' "$f.out" | tail -n 1)
+    if [ "$rc" -eq 0 ]; then pass=$((pass + 1)); printf 'PASS %-28s %s\n' "$name" "$line"
+    else fail=$((fail + 1)); printf 'FAIL %-28s (exit %d) %s\n' "$name" "$rc" "$line"; grep -v ': ok$' "$f.out" | tail -n 30; fi
+  done
 }
 
 ASAN="-O1 -fsanitize=address,undefined -fno-omit-frame-pointer -fno-sanitize-recover=undefined $TINY"
@@ -52,39 +73,36 @@ export ASAN_OPTIONS=detect_leaks=1:abort_on_error=0 UBSAN_OPTIONS=print_stacktra
 if build asan "$ASAN"; then
   for t in testing/test_*.c; do
     n=$(basename "$t" .c)
-    $CC $BASE $ASAN $SMALL "$t" "$B/asan/libblasx.a" -o "$B/asan/$n" $LIBS || { fail=$((fail + 1)); continue; }
-    check "asan $n" "$B/asan/$n"
+    compile_check "asan $n" "$CC $BASE $ASAN $SMALL $t $B/asan/libblasx.a -o $B/asan/$n $LIBS" "$B/asan/$n"
   done
+  wait # the binaries below are built by the checks above
   for n in test_api test_gpu test_threads; do
     check "asan $n (2 sim GPUs)" env BLASX_SIM_GPUS=2 BLASX_SIM_MEM_KB=16 "$B/asan/$n"
   done
 else fail=$((fail + 1)); echo "FAIL asan build"; fi
 if build tsan "$TSAN"; then
   for n in test_runtime test_threads test_gpu test_tile_dir test_small_call test_lifecycle test_host_copy test_pageable test_host_reg test_gpu_pool test_gpu_share test_async; do
-    $CC $BASE $TSAN $SMALL "testing/$n.c" "$B/tsan/libblasx.a" -o "$B/tsan/$n" $LIBS || { fail=$((fail + 1)); continue; }
-    check "tsan $n" "$B/tsan/$n"
-    # the host copy team has no GPU side: once is enough
-    [ $n = test_host_copy ] || check "tsan $n (3 sim GPUs)" env BLASX_SIM_GPUS=3 BLASX_SIM_MEM_KB=16 "$B/tsan/$n"
+    compile_check "tsan $n" "$CC $BASE $TSAN $SMALL testing/$n.c $B/tsan/libblasx.a -o $B/tsan/$n $LIBS" "$B/tsan/$n"
   done
-  # a factorization's team: one thread per simulated GPU, a Cholesky's columns copied peer to peer
-  # (an LU team's columns kept on the GPUs, then through host memory too)
-  $CC $BASE $TSAN testing/test_lapack.c "$B/tsan/libblasx.a" -o "$B/tsan/test_lapack" $LIBS &&
-    check "tsan test_lapack (3 sim GPUs, factorizations on them)" env BLASX_SIM_GPUS=3 BLASX_SIM_MEM_KB=16 \
-      BLASX_LAPACK_GPU_MIN_N=8 BLASX_LAPACK_TEAM_MIN_N=2 "$B/tsan/test_lapack" || fail=$((fail + 1))
-  [ -x "$B/tsan/test_lapack" ] && check "tsan test_lapack (3 sim GPUs, LU team through host memory)" env BLASX_SIM_GPUS=3 \
+  compile_check "tsan build test_lapack" "$CC $BASE $TSAN testing/test_lapack.c $B/tsan/libblasx.a -o $B/tsan/test_lapack $LIBS" true
+  wait
+  for n in test_runtime test_threads test_gpu test_tile_dir test_small_call test_lifecycle test_pageable test_host_reg test_gpu_pool test_gpu_share test_async; do
+    check "tsan $n (3 sim GPUs)" env BLASX_SIM_GPUS=3 BLASX_SIM_MEM_KB=16 "$B/tsan/$n"
+  done
+  check "tsan test_lapack (3 sim GPUs, factorizations on them)" env BLASX_SIM_GPUS=3 BLASX_SIM_MEM_KB=16 \
+    BLASX_LAPACK_GPU_MIN_N=8 BLASX_LAPACK_TEAM_MIN_N=2 "$B/tsan/test_lapack"
+  check "tsan test_lapack (3 sim GPUs, LU team through host memory)" env BLASX_SIM_GPUS=3 \
     BLASX_SIM_MEM_KB=16 BLASX_LAPACK_GPU_MIN_N=8 BLASX_LAPACK_TEAM_MIN_N=2 BLASX_LAPACK_LU_PEERS=0 "$B/tsan/test_lapack"
-  # the CPU path's pieces on the NUMA pool (no GPU involved)
-  $CC $BASE $TSAN $SMALL testing/test_parallel_l3.c "$B/tsan/libblasx.a" -o "$B/tsan/test_parallel_l3" $LIBS &&
-    check "tsan test_parallel_l3" "$B/tsan/test_parallel_l3" || fail=$((fail + 1))
+  compile_check "tsan test_parallel_l3" "$CC $BASE $TSAN $SMALL testing/test_parallel_l3.c $B/tsan/libblasx.a -o $B/tsan/test_parallel_l3 $LIBS" \
+    "$B/tsan/test_parallel_l3"
   for n in test_laswp test_madd test_tzpad; do
-    $CC $BASE $TSAN "testing/$n.c" "$B/tsan/libblasx.a" -o "$B/tsan/$n" $LIBS &&
-      check "tsan $n" "$B/tsan/$n" || fail=$((fail + 1))
+    compile_check "tsan $n" "$CC $BASE $TSAN testing/$n.c $B/tsan/libblasx.a -o $B/tsan/$n $LIBS" "$B/tsan/$n"
   done
 else fail=$((fail + 1)); echo "FAIL tsan build"; fi
 if command -v valgrind >/dev/null && build plain "-O2"; then
-  $CC $BASE -O2 benchmarks/demo_dgemm.c "$B/plain/libblasx.a" -o "$B/plain/demo_dgemm" $LIBS &&
-    check "valgrind demo_dgemm 300" valgrind --error-exitcode=1 --leak-check=full --errors-for-leak-kinds=definite,indirect \
-      "$B/plain/demo_dgemm" 300
+  compile_check "valgrind demo_dgemm 300" "$CC $BASE -O2 benchmarks/demo_dgemm.c $B/plain/libblasx.a -o $B/plain/demo_dgemm $LIBS" \
+    valgrind --error-exitcode=1 --leak-check=full --errors-for-leak-kinds=definite,indirect "$B/plain/demo_dgemm" 300
 else fail=$((fail + 1)); echo "FAIL valgrind (missing, or the build failed)"; fi
+report_all
 echo "sanitizers: $pass passed, $fail failed"
 [ $fail -eq 0 ]

@@ -2,14 +2,33 @@
 # Runs the test binaries given as arguments, each printing
 # "<name>: N passed, M failed" (or a SKIP line), and prints the totals;
 # exits non-zero if any test failed or any binary exited non-zero.
+# BLASX_TEST_JOBS binaries run at once (default: the CPUs this process may
+# use); their reports come out in argument order.  The tests hold on a
+# loaded machine, so running them side by side changes no verdict.
 # BLASX_TEST_INJECT_FAILURE=1 adds one failing binary (see the end).
 set -u
-pass=0; fail=0; bad=0
+jobs=${BLASX_TEST_JOBS:-$(nproc 2>/dev/null || echo 1)}
+tmp=$(mktemp -d) || exit 1
+trap 'rm -rf "$tmp"' EXIT
+# one binary: its output and exit status into $tmp/<index>.{out,rc}
+run_one() {
+  "$2" > "$tmp/$1.out" 2>&1
+  echo $? > "$tmp/$1.rc"
+}
+i=0
 for t in "$@"; do
-  out=$("$t" 2>&1); rc=$?
+  while [ "$(jobs -rp | wc -l)" -ge "$jobs" ]; do wait -n 2>/dev/null || sleep 0.05; done
+  run_one $i "$t" &
+  i=$((i + 1))
+done
+wait
+pass=0; fail=0; bad=0; i=0
+for t in "$@"; do
+  out=$(cat "$tmp/$i.out"); rc=$(cat "$tmp/$i.rc" 2>/dev/null || echo 1)
+  i=$((i + 1))
   line=$(printf '%s\n' "$out" | grep -E '[0-9]+ passed, [0-9]+ failed' | tail -n 1)
   printf '%-40s %s\n' "$t" "${line:-$(printf '%s\n' "$out" | tail -n 1)}"
-  if [ $rc -ne 0 ]; then
+  if [ "$rc" -ne 0 ]; then
     bad=$((bad + 1))
     printf '%s\n' "$out" | grep -v ': ok$' | head -n 40
   fi
