@@ -6,9 +6,9 @@
 # on @blasx//:blasx whose DGEMM is checked against a naive loop, and the same
 # program as a cc_test.  `bazel test //...` there, then the binary, with
 # downloads disabled, in a fresh output base and without a repository cache,
-# so that nothing fetched earlier can hide a download.  Then blasx_info
-# built with --copt=-DBLASX_CFG_TILE_D=2048 --copt=-DBLASX_CFG_CPU_POOL_THREADS=3
-# must report those values.
+# so that nothing fetched earlier can hide a download.  Every build there
+# has --copt=-DBLASX_CFG_TILE_D=2048 --copt=-DBLASX_CFG_CPU_POOL_THREADS=3,
+# and blasx_info, built the same way, must report those values.
 #
 # Prints "bazel_consumer: PASS" or "bazel_consumer: FAIL (...)" and exits
 # non-zero on failure; without bazel it prints a SKIP line and exits 0.
@@ -47,6 +47,10 @@ flags=(
   --nosandbox_debug
 )
 [ -n "$cache" ] && flags+=(--disk_cache="$cache")
+# Compile-time settings through --copt, for every build below: the consumer
+# and the check that they reach blasx_build_info() share one library build.
+copts=(--copt=-DBLASX_CFG_TILE_D=2048 --copt=-DBLASX_CFG_CPU_POOL_THREADS=3)
+flags+=("${copts[@]}")
 
 t0=$SECONDS
 echo "=== bazel_consumer: bazel test //... in $ws (offline; builds //:consumer too)"
@@ -71,9 +75,9 @@ fi
 # Compile-time configuration through Bazel: --copt reaches the running code
 # (blasx_build_info() of @blasx//benchmarks:blasx_info).
 t1=$SECONDS
-info=$(bz run "${flags[@]}" --copt=-DBLASX_CFG_TILE_D=2048 --copt=-DBLASX_CFG_CPU_POOL_THREADS=3 \
+info=$(bz run "${flags[@]}" \
   @blasx//benchmarks:blasx_info 2>"$tmp/copt.log" | head -n 1)
-echo "  --copt=-DBLASX_CFG_TILE_D=2048 --copt=-DBLASX_CFG_CPU_POOL_THREADS=3: $info"
+echo "  ${copts[*]}: $info"
 if ! echo "$info" | grep -q 'tile s/d/c/z 1024/2048/1024/1024' || ! echo "$info" | grep -q 'CPU pool threads 3;'; then
   tail -n 20 "$tmp/copt.log"
   echo "bazel_consumer: FAIL (--copt did not reach blasx_build_info, $((SECONDS - t1)) s)"

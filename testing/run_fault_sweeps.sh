@@ -16,17 +16,33 @@
 set -u
 B=${1:-build}
 fail=0
-run() { # run LABEL ENV... -- BINARY
+# run LABEL ENV... -- BINARY: in the background, BLASX_TEST_JOBS at once
+# (default: the CPUs); reports come out in order (report_all).
+JOBS=${BLASX_TEST_JOBS:-$(nproc 2>/dev/null || echo 1)}
+RES=$(mktemp -d) || exit 1
+trap 'rm -rf "$RES"' EXIT
+nres=0
+run() {
   local label=$1; shift
   local envs=(); while [ "$1" != -- ]; do envs+=("$1"); shift; done; shift
-  local t0=$SECONDS out; out=$(env "${envs[@]}" timeout 900 "$@" 2>&1); local rc=$?
-  local last; last=$(printf '%s\n' "$out" | grep -E '^test_[a-z_]+: ' | tail -n 2 | tr '\n' ' ')
-  if [ $rc -ne 0 ]; then
-    fail=1
-    echo "FAIL $label (exit $rc)"; printf '%s\n' "$out" | grep -E 'FAILED|SKIP' | head -n 20
-  else
-    echo "ok   $label ($((SECONDS - t0)) s): $last"
-  fi
+  while [ "$(jobs -rp | wc -l)" -ge "$JOBS" ]; do wait -n 2>/dev/null || sleep 0.05; done
+  local f=$RES/$(printf '%03d' $nres); nres=$((nres + 1))
+  printf '%s\n' "$label" > "$f.label"
+  ( t0=$SECONDS; env "${envs[@]}" timeout 900 "$@" > "$f.out" 2>&1; echo "$? $((SECONDS - t0))" > "$f.rc" ) &
+}
+report_all() {
+  wait
+  for f in $(ls "$RES"/*.label 2>/dev/null | sort); do
+    f=${f%.label}
+    local label rc secs last; label=$(cat "$f.label"); read -r rc secs < "$f.rc" || rc=1
+    last=$(grep -E '^test_[a-z_]+: ' "$f.out" | tail -n 2 | tr '\n' ' ')
+    if [ "$rc" -ne 0 ]; then
+      fail=1
+      echo "FAIL $label (exit $rc)"; grep -E 'FAILED|SKIP' "$f.out" | head -n 20
+    else
+      echo "ok   $label ($secs s): $last"
+    fi
+  done
 }
 S="BLASX_SIM_MEM_KB=16"
 for g in 1 2 3; do # every device operation of every call
@@ -59,5 +75,6 @@ run "triangle team of 3" BLASX_SIM_GPUS=3 BLASX_SIM_MEM_KB=65536 $L BLASX_LAPACK
 run "triangle out of core on 2" BLASX_SIM_GPUS=2 BLASX_SIM_MEM_KB=1024 $L -- $B/test_triangle
 run "triangle tiny tiles, recursion on 2" BLASX_SIM_GPUS=2 $S -- $B/tiny/test_triangle
 run "triangle tiny tiles, team of 2" BLASX_SIM_GPUS=2 BLASX_SIM_MEM_KB=64 BLASX_LAPACK_GPU_MIN_N=8 -- $B/tiny/test_triangle
+report_all
 [ $fail -eq 0 ] && echo "fault sweeps and triangle tests: all passed" || echo "fault sweeps and triangle tests: FAILED"
 exit $fail
