@@ -471,6 +471,7 @@ house: $(BUILD)/libblasx.a
 	  cmp -s $(BUILD)/rowmove_ptx.h kernels/cuda/rowmove_ptx.h && echo "house: kernels/cuda/rowmove_ptx.h is what gen_ptx.sh makes" || \
 	  { echo "house: FAIL kernels/cuda/rowmove_ptx.h differs from kernels/cuda/gen_ptx.sh's (make ptx)"; exit 1; }; \
 	else echo "house: no nvcc, kernels/cuda/rowmove_ptx.h not checked"; fi
+	python3 testing/check_config_list.py --check docs/configuration.md
 
 # The PTX of blasx's CUDA kernels (kernels/cuda/), compiled into the library.
 ptx:

@@ -42,6 +42,7 @@ PUBLIC_FILES = [
     "blasx/config.h",
     "blasx/config_check.h",
     "blasx/config_types.h",
+    "blasx/config_list.h",
     "blasx/blasx.pc.in",
     "blasx/blasxConfig.cmake.in",
     "blasx/blasxConfigVersion.cmake.in",

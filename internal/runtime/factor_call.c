@@ -105,7 +105,9 @@ static int fc_run(int ngpu, int prec, int kind, char uplo, int64_t m, int64_t n,
     unsigned first = atomic_fetch_add_explicit(&next, 1, memory_order_relaxed);
     int chol = kind == BLASX_FACTOR_POTRF;
     /* several GPUs only where their work outweighs a column's trip through the host per step */
-    double order = (double)blasx_min64(m, n) * (prec >= BLASX_PREC_C ? 1.5874 : 1.0); /* 4^(1/3): complex, 4x the flops */
+    /* a complex order counts as order x cbrt(its flops per real one's): x 4^(1/3) = 1.587 by default */
+    double order = (double)blasx_min64(m, n) *
+                   (prec >= BLASX_PREC_C ? cbrt((double)blasx_cfg.lapack.team_complex_flops) : 1.0);
     int several = ngpu > 1 && order >= (double)blasx_setting_int(BLASX_SETTING_LAPACK_TEAM_MIN_N);
     int st = BLASX_ERR_NOMEM;
     const int whole_first = chol ? blasx_setting_int(BLASX_SETTING_LAPACK_CHOL_PANELS) == 1 : !several;
