@@ -313,9 +313,17 @@ BLASX_CFG_X(WB_STREAM, int, 0, 1, "switch", gpu, wb_stream, "1: each GPU copies 
 #endif
 BLASX_CFG_X(SPLIT_STREAM, int, 0, 1, "switch", gpu, split_stream, "1: a panel is split into its tiles on a stream of its own, so the copy stream goes on with the next host copy")
 #ifndef BLASX_CFG_K_ROTATE
-#define BLASX_CFG_K_ROTATE 1
+#define BLASX_CFG_K_ROTATE 2
 #endif
-BLASX_CFG_X(K_ROTATE, int, 0, 1, "switch", gpu, k_rotate, "1: on several GPUs GEMM and SYRK-family tasks start their K loops at spread tiles, TRMM and TRSM chains their products (plan.h)")
+BLASX_CFG_X(K_ROTATE, int, 0, 2, "mode", gpu, k_rotate, "on several GPUs: 1 GEMM and SYRK-family tasks start their K loops at spread tiles, TRMM and TRSM chains their products (plan.h); 2 the same, but GEMM's and SYMM's tasks that take C late start at a part of K by GPU (gpu_task.c); 0 in order")
+#ifndef BLASX_CFG_LATE_C
+#define BLASX_CFG_LATE_C 1
+#endif
+BLASX_CFG_X(LATE_C, int, 0, 1, "switch", gpu, late_c, "1: a task that reads C (beta != 0) runs its products first and adds beta C from the host at its end, so its first kernel waits only for A and B (gpu_task.c)")
+#ifndef BLASX_CFG_LATE_C_AT_PCT
+#define BLASX_CFG_LATE_C_AT_PCT 50
+#endif
+BLASX_CFG_X(LATE_C_AT_PCT, int, 0, 100, "percent", gpu, late_c_at_pct, "a late task's C is copied in behind the inputs of the step this far through its steps (at most the last)")
 #ifndef BLASX_CFG_EARLY_RELEASE
 #define BLASX_CFG_EARLY_RELEASE 1
 #endif

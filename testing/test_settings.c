@@ -41,10 +41,11 @@ static int tile_value(void) { return (int)blasx_settings()->tile; }
 static int cpu_team_value(void) { return blasx_settings()->cpu_team; }
 static int verbose_value(void) { return blasx_settings()->verbose; }
 static int k_rotate_value(void) { return blasx_settings()->k_rotate; }
-/* the setter takes 0 and 1 (returning the value before), refuses others */
+/* the setter takes 0, 1 and 2 (returning the value before), refuses others */
 static int k_rotate_set(void) {
-    int was = blasx_settings_set_k_rotate(0), bad = blasx_settings_set_k_rotate(2);
-    return was * 10 + (bad == -1 && blasx_settings()->k_rotate == 0 && blasx_settings_set_k_rotate(1) == 0);
+    int was = blasx_settings_set_k_rotate(0), bad = blasx_settings_set_k_rotate(3);
+    int two = blasx_settings_set_k_rotate(2) == 0 && blasx_settings()->k_rotate == 2;
+    return was * 10 + (bad == -1 && two && blasx_settings_set_k_rotate(1) == 2);
 }
 
 /* Tasks of one 40x40x40 DGEMM on 1 simulated GPU, offload forced by size. */
@@ -189,7 +190,7 @@ int main(int argc, char **argv) {
               strstr(err, "BLASX_K_ROTATE=3 ignored"),
           "BLASX_K_ROTATE=3 reported, default kept (stderr: %s)", err);
     CHECK(in_child("BLASX_K_ROTATE", "1", k_rotate_set, err, sizeof err) == 11,
-          "blasx_settings_set_k_rotate: returns the value before (1), refuses 2, takes 0 and 1");
+          "blasx_settings_set_k_rotate: returns the value before (1), refuses 3, takes 0, 2 and 1");
     /* the tile override reaches the tiled runtime: 40x40 output in tiles of 20 = 4 tasks, of 10 = 16 */
     int t20 = in_child("BLASX_TILE", "20", tasks_of_call, err, sizeof err);
     int t10 = in_child("BLASX_TILE", "10", tasks_of_call, err, sizeof err);

@@ -163,8 +163,10 @@ static void table_fill(void) {
                "`CPU_TARGET=portable` has all three, others only the one they were compiled for)");
     table[BLASX_SETTING_CPU_ISA].valid = valid_cpu_isa;
     table[BLASX_SETTING_CPU_ISA].dflt_said = "auto, the best this CPU runs";
-    INT_ENTRY(BLASX_SETTING_K_ROTATE, "BLASX_K_ROTATE", BLASX_SETTING_ONCE, 0, 1, blasx_cfg.gpu.k_rotate, "0, 1",
-              "`cfg.gpu.k_rotate`", "0: on several GPUs a tiled GEMM's and SYRK's tasks run their K loops in order, TRMM's and TRSM's their products");
+    INT_ENTRY(BLASX_SETTING_K_ROTATE, "BLASX_K_ROTATE", BLASX_SETTING_ONCE, 0, 2, blasx_cfg.gpu.k_rotate, "0, 1, 2",
+              "`cfg.gpu.k_rotate`", "on several GPUs: 0 a tiled GEMM's and SYRK's tasks run their K loops in order, TRMM's and TRSM's their products; 1 from spread tiles; 2 GEMM's and SYMM's from a part of K by GPU");
+    INT_ENTRY(BLASX_SETTING_LATE_C, "BLASX_LATE_C", BLASX_SETTING_ONCE, 0, 1, blasx_cfg.gpu.late_c, "0, 1",
+              "`cfg.gpu.late_c`", "0: a tiled task that reads C loads it before its first product, not after its last");
     INT_ENTRY(BLASX_SETTING_GPU_SHARE, "BLASX_GPU_SHARE", BLASX_SETTING_ONCE, 0, 1, blasx_cfg.gpu.share, "0, 1",
               "`cfg.gpu.share`", "0: on several GPUs a GPU takes ready tasks up to its slots, not only its share");
     INT_ENTRY(BLASX_SETTING_EARLY_RELEASE, "BLASX_EARLY_RELEASE", BLASX_SETTING_ONCE, 0, 1, blasx_cfg.gpu.early_release,
@@ -301,6 +303,7 @@ static void read_once(void) {
     snap.tile_m = once_int[BLASX_SETTING_TILE_M];
     snap.k_rotate = (int)once_int[BLASX_SETTING_K_ROTATE];
     snap.gpu_share = (int)once_int[BLASX_SETTING_GPU_SHARE];
+    snap.late_c = (int)once_int[BLASX_SETTING_LATE_C];
     snap.early_release = (int)once_int[BLASX_SETTING_EARLY_RELEASE];
 }
 
@@ -344,9 +347,15 @@ long long blasx_settings_set_tile_m(long long rows) {
 }
 
 int blasx_settings_set_k_rotate(int on) {
-    if (on != 0 && on != 1) return -1;
+    if (on < 0 || on > 2) return -1;
     pthread_once(&once, read_once);
     return atomic_exchange(&snap.k_rotate, on);
+}
+
+int blasx_settings_set_late_c(int on) {
+    if (on != 0 && on != 1) return -1;
+    pthread_once(&once, read_once);
+    return atomic_exchange(&snap.late_c, on);
 }
 
 int blasx_settings_set_gpu_share(int on) {

@@ -41,6 +41,7 @@ typedef enum {
     BLASX_SETTING_WB_STREAM,
     BLASX_SETTING_PANEL,
     BLASX_SETTING_K_ROTATE,
+    BLASX_SETTING_LATE_C,
     BLASX_SETTING_GPU_SHARE,
     BLASX_SETTING_EARLY_RELEASE,
     BLASX_SETTING_SPLIT_STREAM,
@@ -120,6 +121,7 @@ typedef struct {
     _Atomic int small;       /* small-call mode (small_call.h) */
     _Atomic long long tile_m; /* -1: the tile model's; 0: square tiles */
     _Atomic int k_rotate;    /* several GPUs: GEMM K loops start at spread tiles */
+    _Atomic int late_c;      /* a task reading C adds it after its products (gpu_task.c) */
     _Atomic int gpu_share;   /* several GPUs: each holds at most its share of a call's open tasks */
     _Atomic int early_release; /* a successor may start on the GPU writing its inputs back (job_early.c) */
 } blasx_settings_t;
@@ -135,6 +137,7 @@ BLASX_INTERNAL long long blasx_settings_set_cpu_strip(long long cols); /* < 0: f
 BLASX_INTERNAL long long blasx_settings_set_tile_m(long long rows);    /* < 0: the model's */
 BLASX_INTERNAL int blasx_settings_set_k_rotate(int on);
 BLASX_INTERNAL int blasx_settings_set_gpu_share(int on);
+BLASX_INTERNAL int blasx_settings_set_late_c(int on);
 BLASX_INTERNAL int blasx_settings_set_small(int mode);
 
 #endif

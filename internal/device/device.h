@@ -116,6 +116,12 @@ typedef struct blasx_device_backend {
      * stream s; the views hold device addresses in their ptr fields. */
     int (*run_step)(blasx_stream_t s, int prec, const blasx_step_t *step, const blasx_view_t *a,
                     const blasx_view_t *b, const blasx_view_t *c);
+    /* Queues y += beta * x on stream s for the rows x cols blocks at device
+     * addresses x and y (leading dimensions ldx, ldy; elements of prec):
+     * a task's C from the host joins its products once they are done
+     * (gpu_task.c, late C). */
+    int (*add_scaled)(blasx_stream_t s, int prec, int64_t rows, int64_t cols, double _Complex beta, uintptr_t x,
+                      int64_t ldx, uintptr_t y, int64_t ldy);
 
     /* Device workspace (bytes) that factor needs on stream s for this kind,
      * precision and shape; a status != 0 declines the factorization (nothing

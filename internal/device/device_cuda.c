@@ -449,6 +449,35 @@ static int cuda_run_step(blasx_stream_t s, int prec, const blasx_step_t *step, c
     }
 }
 
+/* y += beta x, in place (geam allows C == A with the same leading dimension). */
+#define CUDA_ADD(NAME, T, P, MK)                                                                    \
+    static int NAME(cublasHandle_t h, int m, int n, double _Complex beta, uintptr_t x, int ldx,     \
+                    uintptr_t y, int ldy) {                                                         \
+        T one = MK(1.0), be = MK(beta);                                                             \
+        CUBLAS(cublas##P##geam(h, CUBLAS_OP_N, CUBLAS_OP_N, m, n, &one, (const T *)y, ldy, &be,   \
+                               (const T *)x, ldx, (T *)y, ldy));                                   \
+        return 0;                                                                                   \
+    }
+CUDA_ADD(add_s, float, S, MK_S)
+CUDA_ADD(add_d, double, D, MK_D)
+CUDA_ADD(add_c, cuComplex, C, MK_C)
+CUDA_ADD(add_z, cuDoubleComplex, Z, MK_Z)
+
+static int cuda_add_scaled(blasx_stream_t s, int prec, int64_t rows, int64_t cols, double _Complex beta,
+                           uintptr_t x, int64_t ldx, uintptr_t y, int64_t ldy) {
+    CU_FAULT("injected: cuBLAS geam");
+    if (rows > INT32_MAX || cols > INT32_MAX || ldx > INT32_MAX || ldy > INT32_MAX) return BLASX_ERR_INTERNAL;
+    CU(cudaSetDevice(s->dev));
+    int m = (int)rows, n = (int)cols, lx = (int)ldx, ly = (int)ldy;
+    switch (prec) {
+    case BLASX_PREC_S: return add_s(s->h, m, n, beta, x, lx, y, ly);
+    case BLASX_PREC_D: return add_d(s->h, m, n, beta, x, lx, y, ly);
+    case BLASX_PREC_C: return add_c(s->h, m, n, beta, x, lx, y, ly);
+    case BLASX_PREC_Z: return add_z(s->h, m, n, beta, x, lx, y, ly);
+    default: return BLASX_ERR_INTERNAL;
+    }
+}
+
 const blasx_device_backend_t blasx_cuda_backend = {
     .name = "cuda",
     .caps = BLASX_DEV_CAP_TIMED_RATES | BLASX_DEV_CAP_FACTOR | BLASX_DEV_CAP_ROWMOVE,
@@ -482,6 +511,7 @@ const blasx_device_backend_t blasx_cuda_backend = {
     .fail_after = &cuda_fail_after,
 #endif
     .run_step = cuda_run_step,
+    .add_scaled = cuda_add_scaled,
     .factor_ws = blasx_cuda_factor_ws,
     .factor = blasx_cuda_factor,
     .row_move = blasx_cuda_row_move,

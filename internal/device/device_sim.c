@@ -54,7 +54,7 @@
 
 /* ---- streams and events ------------------------------------------------- */
 
-enum { SIM_OP_COPY, SIM_OP_STEP, SIM_OP_FACTOR, SIM_OP_ROWMOVE, SIM_OP_RECORD, SIM_OP_WAIT };
+enum { SIM_OP_COPY, SIM_OP_STEP, SIM_OP_FACTOR, SIM_OP_ROWMOVE, SIM_OP_ADD, SIM_OP_RECORD, SIM_OP_WAIT };
 
 typedef struct sim_op {
     struct sim_op *next;
@@ -75,6 +75,7 @@ typedef struct sim_op {
             int has[3];        /* a view pointer may be NULL (unused operand) */
         } step;
         blasx_sim_factor_t factor;
+        blasx_sim_add_t add;
         struct {
             char *a;
             int64_t ld, cols, nm;
@@ -120,23 +121,13 @@ static void sim_stream_unref(struct blasx_stream *s) {
     }
 }
 
-static void sim_copy2d(char *dst, int64_t dld, const char *src, int64_t sld, blasx_shape_t sh) {
-    if (sh.rows == 0 || sh.cols == 0) return;
-    size_t col = (size_t)sh.rows * sh.esz;
-    if (dld == sh.rows && sld == sh.rows) {
-        memcpy(dst, src, col * (size_t)sh.cols);
-        return;
-    }
-    for (int64_t j = 0; j < sh.cols; j++)
-        memcpy(dst + (size_t)(j * dld) * sh.esz, src + (size_t)(j * sld) * sh.esz, col);
-}
 
 /* Runs one op on its stream's thread; returns its status. */
 static int sim_exec(sim_op_t *op) {
     switch (op->kind) {
     case SIM_OP_COPY:
         if (op->doomed) return BLASX_ERR_DEVICE;
-        sim_copy2d(op->u.copy.dst, op->u.copy.dld, op->u.copy.src, op->u.copy.sld, op->u.copy.shape);
+        blasx_sim_copy2d(op->u.copy.dst, op->u.copy.dld, op->u.copy.src, op->u.copy.sld, op->u.copy.shape);
         return 0;
     case SIM_OP_STEP: {
         if (op->doomed) return BLASX_ERR_DEVICE;
@@ -153,6 +144,10 @@ static int sim_exec(sim_op_t *op) {
         return op->doomed ? BLASX_ERR_DEVICE
                           : blasx_sim_rowmove_exec(op->u.rm.a, op->u.rm.ld, op->u.rm.cols, op->u.rm.nm, op->u.rm.esz,
                                                    op->u.rm.moves);
+    case SIM_OP_ADD:
+        if (op->doomed) return BLASX_ERR_DEVICE;
+        blasx_sim_add_exec(&op->u.add);
+        return 0;
     case SIM_OP_RECORD: { /* retiring it is what completes the event */
         struct blasx_event *e = op->u.timed;
         if (e) {
@@ -532,6 +527,24 @@ static int sim_row_move(blasx_stream_t s, size_t esz, uintptr_t a, int64_t ld, i
     return 0;
 }
 
+static int sim_add_scaled(blasx_stream_t s, int prec, int64_t rows, int64_t cols, double _Complex beta, uintptr_t x,
+                          int64_t ldx, uintptr_t y, int64_t ldy) {
+    static const size_t esz[5] = {0, 4, 8, 8, 16}; /* by BLASX_PREC_* */
+    if (prec < BLASX_PREC_S || prec > BLASX_PREC_Z || rows < 0 || cols < 0 || ldx < rows || ldy < rows)
+        return BLASX_ERR_INTERNAL;
+    if (!blasx_sim_in_device(s->dev, x, sim_extent(rows, cols, ldx, esz[prec])) ||
+        !blasx_sim_in_device(s->dev, y, sim_extent(rows, cols, ldy, esz[prec])))
+        return BLASX_ERR_INTERNAL;
+    int doomed = blasx_sim_fault();
+    if (doomed && blasx_sim_fault_at_issue()) return BLASX_ERR_DEVICE;
+    sim_op_t *op = sim_op_new(SIM_OP_ADD);
+    if (!op) return BLASX_ERR_NOMEM;
+    op->doomed = doomed;
+    op->u.add = (blasx_sim_add_t){prec, rows, cols, beta, (const char *)x, ldx, (char *)y, ldy};
+    sim_enqueue(s, op, NULL);
+    return 0;
+}
+
 /* ---- the memory entries (device_sim_mem.c) under the table's names ---- */
 
 static int sim_count(int *n) { return blasx_sim_count(n); }
@@ -577,6 +590,7 @@ const blasx_device_backend_t blasx_sim_backend = {
     .peer_enable = sim_peer_enable,
     .fail_after = &blasx_sim_fail_after,
     .run_step = sim_run_step,
+    .add_scaled = sim_add_scaled,
     .factor_ws = sim_factor_ws,
     .factor = sim_factor,
     .row_move = sim_row_move,

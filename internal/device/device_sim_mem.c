@@ -271,3 +271,16 @@ int blasx_sim_in_device(int dev, uintptr_t addr, uint64_t len) {
     pthread_mutex_unlock(&g.mu);
     return ok;
 }
+
+/* A 2-D copy of sh.rows x sh.cols elements between leading dimensions
+ * (the simulated copy engine). */
+void blasx_sim_copy2d(char *dst, int64_t dld, const char *src, int64_t sld, blasx_shape_t sh) {
+    if (sh.rows == 0 || sh.cols == 0) return;
+    size_t col = (size_t)sh.rows * sh.esz;
+    if (dld == sh.rows && sld == sh.rows) {
+        memcpy(dst, src, col * (size_t)sh.cols);
+        return;
+    }
+    for (int64_t j = 0; j < sh.cols; j++)
+        memcpy(dst + (size_t)(j * dld) * sh.esz, src + (size_t)(j * sld) * sh.esz, col);
+}

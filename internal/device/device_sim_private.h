@@ -58,6 +58,7 @@ BLASX_INTERNAL int blasx_sim_host_free(void *ptr);
 BLASX_INTERNAL int blasx_sim_host_is_pinned(const void *ptr);
 BLASX_INTERNAL int blasx_sim_host_register(void *ptr, size_t bytes);
 BLASX_INTERNAL int blasx_sim_host_unregister(void *ptr);
+BLASX_INTERNAL void blasx_sim_copy2d(char *dst, int64_t dld, const char *src, int64_t sld, blasx_shape_t sh);
 
 /* ---- device_sim_solve.c -------------------------------------------------- */
 
@@ -76,6 +77,18 @@ BLASX_INTERNAL void blasx_sim_factor_exec(const blasx_sim_factor_t *f);
 /* For every t < nm at once, row moves[t] of the cols columns at a (ld)
  * gets what row moves[nm + t] held (elements of e bytes); 0 or
  * BLASX_ERR_NOMEM. */
+/* y += beta x over a rows x cols block (device_sim_solve.c). */
+typedef struct {
+    int prec;
+    int64_t rows, cols;
+    double _Complex beta;
+    const char *x;
+    int64_t ldx;
+    char *y;
+    int64_t ldy;
+} blasx_sim_add_t;
+BLASX_INTERNAL void blasx_sim_add_exec(const blasx_sim_add_t *a);
+
 BLASX_INTERNAL int blasx_sim_rowmove_exec(char *a, int64_t ld, int64_t cols, int64_t nm, size_t e, const int64_t *moves);
 
 #endif

@@ -1,11 +1,12 @@
 /* internal/device/device_sim_solve.c -- what the simulated device runs
  * besides copies and tile steps (see device_sim_private.h): whole
- * factorizations with the CPU's unblocked kernels and row moves, on the
- * stream thread that reached them.
+ * factorizations with the CPU's unblocked kernels, row moves and scaled
+ * adds, on the stream thread that reached them.
  *
  * Failure: a row move without host memory for its scratch column returns
  * BLASX_ERR_NOMEM (the stream's status); the factorizations cannot fail
  * (INFO says how far they got). */
+#include <complex.h>
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
@@ -57,4 +58,21 @@ int blasx_sim_rowmove_exec(char *a, int64_t ld, int64_t cols, int64_t nm, size_t
     }
     free(tmp);
     return 0;
+}
+
+/* y += beta x, column by column, in the precision's own arithmetic. */
+#define SIM_ADD(T, BETA)                                                                                         \
+    for (int64_t j = 0; j < a->cols; j++) {                                                                       \
+        const T *x = (const T *)a->x + j * a->ldx;                                                                \
+        T *y = (T *)a->y + j * a->ldy, be = (T)(BETA);                                                            \
+        for (int64_t i = 0; i < a->rows; i++) y[i] += be * x[i];                                                  \
+    }
+void blasx_sim_add_exec(const blasx_sim_add_t *a) {
+    switch (a->prec) {
+    case BLASX_PREC_S: SIM_ADD(float, creal(a->beta)); break;
+    case BLASX_PREC_D: SIM_ADD(double, creal(a->beta)); break;
+    case BLASX_PREC_C: SIM_ADD(float _Complex, a->beta); break;
+    case BLASX_PREC_Z: SIM_ADD(double _Complex, a->beta); break;
+    default: break;
+    }
 }

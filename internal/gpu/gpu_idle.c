@@ -71,6 +71,7 @@ static void idle_step(blasx_gpu_t *g) {
     /* tiles a peer GPU had pinned when the release began are unused now */
     blasx_cache_drop_unused(&g->cache);
     panel_release(g);
+    blasx_gpu_late_release(g);
     if (g->idle_stage == 0) g->idle_last = 0; /* a new sequence */
     g->idle_stage = 1;
     if (blasx_pool_release_one(&g->pool) > 0) { /* one segment now, the next after the gap */

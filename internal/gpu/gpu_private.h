@@ -88,6 +88,8 @@ typedef struct {
     int tri;          /* output is a diagonal tile of the SYRK family: uplo triangle only */
     int staged;       /* output goes back through stage (a triangle, or pageable host memory) */
     int loaded;       /* the output tile was read from the host (the task reads C) */
+    int late;         /* it reads C late: products first, then += beta C from the stream's late block */
+    int32_t k0;       /* a late task's steps run from this one on, cyclically (job->gpu_rotate) */
     int wb;           /* write-back submitted (its done event recorded) */
     int d2h;          /* its copy to the host was issued: the host tile may have changed */
     int64_t tri_leaf; /* a triangle went back directly but for diagonal blocks of at most this many rows,
@@ -109,6 +111,13 @@ typedef struct gpu_stream {
     gpu_slot_t slot[GPU_SLOTS]; /* staging of host-to-device copies from pageable memory */
     int slot_next;
     gpu_task_t run; /* compute streams: the task running on it (job NULL: idle) */
+    /* compute streams, late C (gpu_task.c): the running task's host C lands
+     * in a block of the cache's pool, then joins its products */
+    uintptr_t late; /* 0: none yet */
+    size_t late_bytes;
+    blasx_event_t late_in;   /* the copy into late landed (recorded on the copy stream) */
+    blasx_event_t late_free; /* the last add out of late done: the next copy into it waits */
+    int late_used;           /* late_free was recorded */
 } gpu_stream_t;
 
 typedef struct {
@@ -244,6 +253,14 @@ BLASX_INTERNAL int blasx_gpu_acquire_input(blasx_gpu_t *g, gpu_stream_t *st, bla
 BLASX_INTERNAL int blasx_gpu_panel_fetch(blasx_gpu_t *g, gpu_stream_t *cs, blasx_job_t *job, blasx_tile_t t,
                                          blasx_centry_t *e, const blasx_tile_key_t *k, gpu_pending_t *pd,
                                          int *filled, gpu_stream_t **rdy);
+
+/* gpu_late.c: late C.  late_choose: 1 if the task starting on st (output
+ * key k) takes its C late, its block ready; late_after_step: after step
+ * `next` of st's late task was launched; late_release: the blocks back. */
+BLASX_INTERNAL int blasx_gpu_late_choose(blasx_gpu_t *g, gpu_stream_t *st, blasx_job_t *job, const blasx_task_t *tk,
+                                         const blasx_tile_key_t *k);
+BLASX_INTERNAL int blasx_gpu_late_after_step(blasx_gpu_t *g, gpu_stream_t *st, int32_t next);
+BLASX_INTERNAL void blasx_gpu_late_release(blasx_gpu_t *g);
 
 /* gpu_trace.c: the timeline of device operations (BLASX_TRACE). */
 BLASX_INTERNAL int blasx_gpu_trace_begin(blasx_gpu_t *g, const gpu_stream_t *on);

@@ -91,6 +91,8 @@ static void gpu_destroy(blasx_gpu_t *g) {
             if (st->slot[q].ev) be->event_destroy(st->slot[q].ev);
             blasx_gpu_pinned_free(be, st->slot[q].buf);
         }
+        if (st->late_in) be->event_destroy(st->late_in);
+        if (st->late_free) be->event_destroy(st->late_free);
         if (st->s) be->stream_destroy(st->s);
     }
     for (int i = 0; i < 2; i++) {
@@ -108,7 +110,7 @@ static void gpu_destroy(blasx_gpu_t *g) {
     if (g->panel_split) be->event_destroy(g->panel_split);
     pthread_mutex_destroy(&g->direct_lock);
     if (g->cache_ok) blasx_cache_destroy(&g->cache, gpu_free_event);
-    if (g->pool_ok) blasx_pool_destroy(&g->pool); /* every segment, the panel buffer's too */
+    if (g->pool_ok) blasx_pool_destroy(&g->pool); /* every segment, the panel and late blocks too */
     pthread_mutex_destroy(&g->rs_lock);
     free(g);
 }

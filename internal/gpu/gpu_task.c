@@ -3,7 +3,8 @@
  * Role: a task started on a compute stream takes its output tile (this
  * GPU's VALID copy when it reads it, else a new entry, loaded from the
  * host unless its first step overwrites it); each step acquires its input
- * tiles (gpu_copy.c), launches its kernel and records an event; once the
+ * tiles (gpu_copy.c), launches its kernel and records an event (a task
+ * that takes its C late, gpu_late.c, adds it after the last); once the
  * last step is submitted the task is parked in a write-back record
  * (blasx_gpu_park) and the stream takes its next task at once.
  *
@@ -48,7 +49,7 @@ int blasx_gpu_task_start(blasx_gpu_t *g, gpu_stream_t *st, blasx_job_t *job, int
     const blasx_task_t *tk = &job->g.tasks[t];
     const blasx_step_t *s0 = &job->g.steps[tk->step0];
     gpu_task_t *r = &st->run;
-    r->job = job, r->task = t, r->next = 0, r->wb = 0, r->out = NULL, r->tri = 0;
+    r->job = job, r->task = t, r->next = 0, r->wb = 0, r->out = NULL, r->tri = 0, r->late = 0, r->k0 = 0;
     for (int32_t i = 0; i < tk->nsteps; i++) r->tri |= is_rank_kernel(job->g.steps[tk->step0 + i].kernel);
     r->out_key = gpu_tile_key(job, tk->out);
     r->loaded = !blasx_step_overwrites_out(s0);
@@ -73,7 +74,13 @@ int blasx_gpu_task_start(blasx_gpu_t *g, gpu_stream_t *st, blasx_job_t *job, int
     if (rc) return rc;
     if (!fresh) return BLASX_ERR_INTERNAL; /* invalidated just above */
     blasx_cache_set_state(&g->cache, r->out, BLASX_TILE_MODIFIED);
-    return r->loaded ? load_out(g, st, job, tk) : 0;
+    if (r->loaded && blasx_gpu_late_choose(g, st, job, tk, &r->out_key)) r->late = 1; /* gpu_late.c */
+    /* its steps commute (gpu_late.c): each GPU starts its tasks at its own
+     * part of K, so the GPUs load different tiles first and its streams
+     * share theirs */
+    if (r->late && job->gpu_rotate && job->gpus > 1)
+        r->k0 = (int32_t)((int64_t)(g->idx % job->gpus) * tk->nsteps / job->gpus);
+    return r->loaded && !r->late ? load_out(g, st, job, tk) : 0;
 }
 
 /* GPU_WAIT_PEER if an input of step s (not the output) is being filled by
@@ -96,7 +103,7 @@ int blasx_gpu_step_submit(blasx_gpu_t *g, gpu_stream_t *st) {
     gpu_task_t *r = &st->run;
     blasx_job_t *job = r->job;
     const blasx_task_t *tk = &job->g.tasks[r->task];
-    const blasx_step_t *s = &job->g.steps[tk->step0 + r->next];
+    const blasx_step_t *s = &job->g.steps[tk->step0 + (r->k0 + r->next) % tk->nsteps];
     gpu_pending_t *pd = &r->ring[(r->head + r->count) % blasx_cfg.gpu.steps_in_flight];
     blasx_view_t views[2] = {{0}, {0}}, vc = gpu_dev_view(r->out);
     const blasx_tile_t in[2] = {s->a, s->b};
@@ -120,6 +127,8 @@ int blasx_gpu_step_submit(blasx_gpu_t *g, gpu_stream_t *st) {
         }
         views[j] = gpu_dev_view(e);
     }
+    blasx_step_t late; /* a late task's first product overwrites its output, the others add (gpu_late.c) */
+    if (r->late) late = *s, late.beta = r->next == 0 ? 0 : 1, s = &late;
     int tr = blasx_gpu_trace_begin(g, st);
     int rc = g->be->run_step(st->s, job->prec, s, in[0].opnd >= 0 ? &views[0] : NULL,
                              in[1].opnd >= 0 ? &views[1] : NULL, &vc);
@@ -128,6 +137,7 @@ int blasx_gpu_step_submit(blasx_gpu_t *g, gpu_stream_t *st) {
         blasx_kernel_blas_name(job->prec, s->kernel, nm);
         blasx_gpu_trace_end(g, st, r, tr, nm, "kernel", job, tk->out, 0);
     }
+    if (rc == 0 && r->late) rc = blasx_gpu_late_after_step(g, st, r->next);
     if (rc == 0) rc = g->be->event_record(pd->ev, st->s);
     if (rc) {
         blasx_gpu_pending_release(pd);

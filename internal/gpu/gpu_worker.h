@@ -137,6 +137,8 @@ BLASX_INTERNAL void blasx_keep_counts(int64_t *taken, int64_t *kept);
 BLASX_INTERNAL int blasx_gpu_work_on(blasx_gpu_t *g, blasx_job_t *job);
 
 BLASX_INTERNAL void blasx_gpu_counters(int i, blasx_gpu_counters_t *out);
+/* Tasks since the start that took their C late (gpu_late.c; tests). */
+BLASX_INTERNAL extern _Atomic int64_t blasx_gpu_late_tasks;
 
 /* One sleep of a worker thread between jobs on cv (mu held, as
  * pthread_cond_wait).  For GPU g's own thread it ends early when g's idle

@@ -1,5 +1,18 @@
-/* internal/plan/job.c -- completing a job's tasks (see job.h). */
+/* internal/plan/job.c -- completing a job's tasks, and the order of its
+ * K loops on several GPUs (see job.h). */
 #include "internal/plan/job.h"
+#include "internal/plan/tile_model.h"
+
+void blasx_job_rotation(blasx_job_t *job, int mode, int streams) {
+    const int r = job->prob.routine;
+    int chains = r == BLASX_K_TRMM || r == BLASX_K_TRSM, sym = r == BLASX_K_SYMM || r == BLASX_K_HEMM;
+    /* mode 2 by GPU only when each stream has several tasks: with one task
+     * per stream, spread starts also end them apart */
+    int rounds = blasx_tile_model_tasks(&job->prob, job->tile) > (double)job->gpus * streams;
+    job->gpu_rotate = mode == 2 && (rounds || !(sym || r == BLASX_K_GEMM));
+    if (mode && !sym && !(job->gpu_rotate && r == BLASX_K_GEMM))
+        job->prob.k_rotate = (int64_t)job->gpus * (chains ? 1 : streams);
+}
 
 void blasx_job_complete(blasx_job_t *job, int32_t t, int st) {
     if (st) {

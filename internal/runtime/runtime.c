@@ -478,12 +478,7 @@ static int job_plan(blasx_job_t *job, const blasx_problem_t *p, int ngpu_threads
     /* the GPUs' tile model, for the team's prediction of their rate */
     const blasx_tile_model_t *md = want_team ? blasx_gpus_tile_model(job->prec, job->esz) : NULL;
     if (want_team) job->prob.strip = blasx_team_strip(job->prec, job->esz, job->tile, p, job->gpus, *nteam, md);
-    /* several GPUs: GEMM's and the SYRK family's tasks start their K loops
-     * at spread tiles (a part per stream), TRMM's and TRSM's chains their
-     * products (a part per GPU); SYMM keeps its order (plan.h) */
-    int chains = p->routine == BLASX_K_TRMM || p->routine == BLASX_K_TRSM;
-    if (job->gpus > 1 && blasx_settings()->k_rotate && p->routine != BLASX_K_SYMM && p->routine != BLASX_K_HEMM)
-        job->prob.k_rotate = (int64_t)job->gpus * (chains ? 1 : blasx_cfg.gpu.streams_per_gpu);
+    blasx_job_rotation(job, job->gpus > 1 ? blasx_settings()->k_rotate : 0, blasx_cfg.gpu.streams_per_gpu);
     double t_plan = t_call > 0 ? blasx_now() : 0;
     int st = job_build(job, ngpu_threads);
     if (st) return st;
