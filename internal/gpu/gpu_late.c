@@ -21,9 +21,12 @@
  *
  * Threading: the GPU's own thread.
  *
- * Failures: no memory for the block, or no add_scaled in the backend: the
- * task loads C first, as before; a failed copy or add returns its status
- * (the task then goes to gpu_fail.c: its host tile was not written).
+ * Failures: a backend without add_scaled, or BLASX_LATE_C=0: tasks load C
+ * first.  Whether a task takes C late depends only on the call, never on
+ * memory (so results do not either): with no room for the block now the
+ * task waits like one without room for its output (GPU_STALL).  A failed
+ * copy or add returns its status (the task then goes to gpu_fail.c: its
+ * host tile was not written).
  */
 #include "internal/gpu/gpu_private.h"
 
@@ -43,7 +46,8 @@ static int late_fits(const blasx_gpu_t *g, const blasx_job_t *job, const blasx_t
 }
 
 /* A late block of at least bytes on st (grown after the streams using the
- * old one drained); 0, or BLASX_ERR_NOMEM when the pool has no room. */
+ * old one drained), taking the call's unused tiles if need be; 0,
+ * BLASX_ERR_NOMEM when the pool has no room now, or a device failure. */
 static int late_block(blasx_gpu_t *g, gpu_stream_t *st, blasx_job_t *job, size_t bytes) {
     if (st->late && st->late_bytes >= bytes) return 0;
     if (st->late) {
@@ -51,19 +55,25 @@ static int late_block(blasx_gpu_t *g, gpu_stream_t *st, blasx_job_t *job, size_t
         blasx_cache_free_block(&g->cache, st->late);
         st->late = 0, st->late_bytes = 0, st->late_used = 0;
     }
-    BLASX_TRY(blasx_cache_alloc_block(&g->cache, bytes, job->epoch, &st->late));
+    int rc = blasx_cache_alloc_block_own(&g->cache, bytes, job->epoch, &st->late);
+    if (rc == BLASX_ERR_NOMEM) return rc; /* no room now: not a failure */
+    BLASX_TRY(rc);
     st->late_bytes = bytes;
     return 0;
 }
 
 int blasx_gpu_late_choose(blasx_gpu_t *g, gpu_stream_t *st, blasx_job_t *job, const blasx_task_t *tk,
-                          const blasx_tile_key_t *k) {
+                          const blasx_tile_key_t *k, int *late) {
+    *late = 0;
     if (!late_fits(g, job, tk)) return 0;
     if (!st->late_in) {
-        if (g->be->event_create(g->dev, &st->late_in)) return 0;
-        if (g->be->event_create(g->dev, &st->late_free)) return 0;
+        BLASX_TRY(g->be->event_create(g->dev, &st->late_in));
+        BLASX_TRY(g->be->event_create(g->dev, &st->late_free));
     }
-    return late_block(g, st, job, (size_t)(k->rows * k->cols) * k->esz) == 0;
+    int rc = late_block(g, st, job, (size_t)(k->rows * k->cols) * k->esz);
+    if (rc) return rc == BLASX_ERR_NOMEM ? GPU_STALL : rc;
+    *late = 1;
+    return 0;
 }
 
 /* The step of index `next` of st's late task has been launched: behind

@@ -89,7 +89,6 @@ typedef struct {
     int staged;       /* output goes back through stage (a triangle, or pageable host memory) */
     int loaded;       /* the output tile was read from the host (the task reads C) */
     int late;         /* it reads C late: products first, then += beta C from the stream's late block */
-    int32_t k0;       /* a late task's steps run from this one on, cyclically (job->gpu_rotate) */
     int wb;           /* write-back submitted (its done event recorded) */
     int d2h;          /* its copy to the host was issued: the host tile may have changed */
     int64_t tri_leaf; /* a triangle went back directly but for diagonal blocks of at most this many rows,
@@ -254,11 +253,13 @@ BLASX_INTERNAL int blasx_gpu_panel_fetch(blasx_gpu_t *g, gpu_stream_t *cs, blasx
                                          blasx_centry_t *e, const blasx_tile_key_t *k, gpu_pending_t *pd,
                                          int *filled, gpu_stream_t **rdy);
 
-/* gpu_late.c: late C.  late_choose: 1 if the task starting on st (output
- * key k) takes its C late, its block ready; late_after_step: after step
- * `next` of st's late task was launched; late_release: the blocks back. */
+/* gpu_late.c: late C.  late_choose: *late = 1 if the task starting on st
+ * (output key k) takes its C late, its block ready; returns 0, GPU_STALL
+ * (it does, but the block has no room now) or a status; late_after_step:
+ * after step `next` of st's late task was launched; late_release: the
+ * blocks back. */
 BLASX_INTERNAL int blasx_gpu_late_choose(blasx_gpu_t *g, gpu_stream_t *st, blasx_job_t *job, const blasx_task_t *tk,
-                                         const blasx_tile_key_t *k);
+                                         const blasx_tile_key_t *k, int *late);
 BLASX_INTERNAL int blasx_gpu_late_after_step(blasx_gpu_t *g, gpu_stream_t *st, int32_t next);
 BLASX_INTERNAL void blasx_gpu_late_release(blasx_gpu_t *g);
 

@@ -49,7 +49,7 @@ int blasx_gpu_task_start(blasx_gpu_t *g, gpu_stream_t *st, blasx_job_t *job, int
     const blasx_task_t *tk = &job->g.tasks[t];
     const blasx_step_t *s0 = &job->g.steps[tk->step0];
     gpu_task_t *r = &st->run;
-    r->job = job, r->task = t, r->next = 0, r->wb = 0, r->out = NULL, r->tri = 0, r->late = 0, r->k0 = 0;
+    r->job = job, r->task = t, r->next = 0, r->wb = 0, r->out = NULL, r->tri = 0, r->late = 0;
     for (int32_t i = 0; i < tk->nsteps; i++) r->tri |= is_rank_kernel(job->g.steps[tk->step0 + i].kernel);
     r->out_key = gpu_tile_key(job, tk->out);
     r->loaded = !blasx_step_overwrites_out(s0);
@@ -66,6 +66,11 @@ int blasx_gpu_task_start(blasx_gpu_t *g, gpu_stream_t *st, blasx_job_t *job, int
         /* its fill completed before it became VALID; kernels wait for it */
         return own->ready ? g->be->stream_wait_event(st->s, (blasx_event_t)own->ready) : 0;
     }
+    /* Late C (gpu_late.c): its block first, so that a task without room waits untouched */
+    if (r->loaded) {
+        int lc = blasx_gpu_late_choose(g, st, job, tk, &r->out_key, &r->late);
+        if (lc) return lc; /* GPU_STALL: back into the RS, nothing taken */
+    }
     /* The host tile is about to change: no GPU may keep an old copy (-> M). */
     if (blasx_dir_invalidate(&blasx_gpu_table.dir, &r->out_key, job->epoch) < 0) return BLASX_ERR_INTERNAL;
     int fresh = 0;
@@ -74,12 +79,6 @@ int blasx_gpu_task_start(blasx_gpu_t *g, gpu_stream_t *st, blasx_job_t *job, int
     if (rc) return rc;
     if (!fresh) return BLASX_ERR_INTERNAL; /* invalidated just above */
     blasx_cache_set_state(&g->cache, r->out, BLASX_TILE_MODIFIED);
-    if (r->loaded && blasx_gpu_late_choose(g, st, job, tk, &r->out_key)) r->late = 1; /* gpu_late.c */
-    /* its steps commute (gpu_late.c): each GPU starts its tasks at its own
-     * part of K, so the GPUs load different tiles first and its streams
-     * share theirs */
-    if (r->late && job->gpu_rotate && job->gpus > 1)
-        r->k0 = (int32_t)((int64_t)(g->idx % job->gpus) * tk->nsteps / job->gpus);
     return r->loaded && !r->late ? load_out(g, st, job, tk) : 0;
 }
 
@@ -103,7 +102,7 @@ int blasx_gpu_step_submit(blasx_gpu_t *g, gpu_stream_t *st) {
     gpu_task_t *r = &st->run;
     blasx_job_t *job = r->job;
     const blasx_task_t *tk = &job->g.tasks[r->task];
-    const blasx_step_t *s = &job->g.steps[tk->step0 + (r->k0 + r->next) % tk->nsteps];
+    const blasx_step_t *s = &job->g.steps[tk->step0 + r->next];
     gpu_pending_t *pd = &r->ring[(r->head + r->count) % blasx_cfg.gpu.steps_in_flight];
     blasx_view_t views[2] = {{0}, {0}}, vc = gpu_dev_view(r->out);
     const blasx_tile_t in[2] = {s->a, s->b};
@@ -127,8 +126,8 @@ int blasx_gpu_step_submit(blasx_gpu_t *g, gpu_stream_t *st) {
         }
         views[j] = gpu_dev_view(e);
     }
-    blasx_step_t late; /* a late task's first product overwrites its output, the others add (gpu_late.c) */
-    if (r->late) late = *s, late.beta = r->next == 0 ? 0 : 1, s = &late;
+    blasx_step_t first; /* a late task's first product overwrites its output (gpu_late.c) */
+    if (r->late && r->next == 0) first = *s, first.beta = 0, s = &first;
     int tr = blasx_gpu_trace_begin(g, st);
     int rc = g->be->run_step(st->s, job->prec, s, in[0].opnd >= 0 ? &views[0] : NULL,
                              in[1].opnd >= 0 ? &views[1] : NULL, &vc);

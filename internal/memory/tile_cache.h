@@ -291,6 +291,15 @@ static inline int blasx_cache_alloc_block(blasx_tile_cache_t *c, size_t bytes, u
     return st;
 }
 
+/* The same, taking also the call's own unused entries when nothing else
+ * is left (a block the call cannot do without, like an output tile). */
+static inline int blasx_cache_alloc_block_own(blasx_tile_cache_t *c, size_t bytes, uint64_t epoch, uintptr_t *out) {
+    pthread_mutex_lock(&c->lock);
+    int st = blasx_cache_alloc_locked(c, bytes, epoch, 1, out);
+    pthread_mutex_unlock(&c->lock);
+    return st;
+}
+
 static inline void blasx_cache_free_block(blasx_tile_cache_t *c, uintptr_t block) {
     pthread_mutex_lock(&c->lock);
     blasx_pool_free(c->pool, block);

@@ -3,15 +3,20 @@
 #include "internal/plan/job.h"
 #include "internal/plan/tile_model.h"
 
-void blasx_job_rotation(blasx_job_t *job, int mode, int streams) {
+void blasx_job_rotation(blasx_job_t *job, int mode, int streams, int rs_slots) {
     const int r = job->prob.routine;
     int chains = r == BLASX_K_TRMM || r == BLASX_K_TRSM, sym = r == BLASX_K_SYMM || r == BLASX_K_HEMM;
-    /* mode 2 by GPU only when each stream has several tasks: with one task
-     * per stream, spread starts also end them apart */
-    int rounds = blasx_tile_model_tasks(&job->prob, job->tile) > (double)job->gpus * streams;
-    job->gpu_rotate = mode == 2 && (rounds || !(sym || r == BLASX_K_GEMM));
-    if (mode && !sym && !(job->gpu_rotate && r == BLASX_K_GEMM))
+    /* by chunk only when each stream has several tasks: with one task per
+     * stream, starts spread by stream also end them apart */
+    const double tasks = blasx_tile_model_tasks(&job->prob, job->tile);
+    int chunks = mode == 2 && !chains && tasks > (double)job->gpus * streams;
+    if (mode && !sym && !(chunks && r == BLASX_K_GEMM))
         job->prob.k_rotate = (int64_t)job->gpus * (chains ? 1 : streams);
+    if (chunks) { /* a GPU fills its RS from the queue in order, at most its share */
+        int64_t share = (int64_t)((tasks + job->gpus - 1) / job->gpus);
+        job->prob.k_chunk = share < rs_slots ? share : rs_slots;
+        job->prob.k_parts = job->gpus;
+    }
 }
 
 void blasx_job_complete(blasx_job_t *job, int32_t t, int st) {

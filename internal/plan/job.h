@@ -58,7 +58,6 @@ typedef struct blasx_job {
     uint64_t epoch;         /* unique per job: tags the GPU cache entries it loads */
     _Atomic int cpu_ok;     /* CPU pool threads and the caller may take tasks */
     int gpus;               /* healthy GPUs when the job started (0: CPU only) */
-    int gpu_rotate;         /* several GPUs: a late-C task starts its K loop at a part by GPU (gpu_task.c) */
     /* The CPU team beside GPUs (internal/cpu/cpu_team.h): tasks it dequeued
      * but does not run are handed to the GPUs through hand[] (it alone
      * pushes, at hand_tail; any worker pops at hand_head; each task once). */
@@ -183,9 +182,10 @@ static inline int blasx_job_has_ready(blasx_job_t *job) {
  * one GPU): 1 or 2, GEMM's and the SYRK family's tasks start at spread
  * tiles (a part per stream: prob.k_rotate) and TRMM's and TRSM's chains
  * their products (a part per GPU); SYMM keeps its order; 2, when each
- * stream has several tasks, GEMM's and SYMM's tasks that take C late start
- * instead at a part by GPU (gpu_rotate; gpu_task.c). */
-BLASX_INTERNAL void blasx_job_rotation(blasx_job_t *job, int mode, int streams);
+ * stream has several tasks, GEMM's and SYMM's tasks (not spread by stream)
+ * and the SYRK family's also start at a part of K by their chunk of
+ * rs_slots tasks (prob.k_chunk, plan.h). */
+BLASX_INTERNAL void blasx_job_rotation(blasx_job_t *job, int mode, int streams, int rs_slots);
 
 /* Marks task t complete with status st (0: done; else the job fails with
  * the first such status); releases its successors and wakes workers. */

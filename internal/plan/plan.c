@@ -60,6 +60,15 @@ static void step(blasx_graph_t *g, blasx_kernel_t kern, const char *opts, double
 
 static const blasx_tile_t NO_TILE = {-1, 0, 0};
 
+/* The K tile task q starts at (of kt): spread by stream (k_rotate) and
+ * by chunk (k_chunk, k_parts); plan.h. */
+static int64_t k_start(const blasx_problem_t *p, int64_t q, int64_t kt) {
+    const int64_t span = p->k_rotate > 1 ? p->k_rotate : 1;
+    int64_t r = (q % span) * kt / span;
+    if (p->k_chunk > 0 && p->k_parts > 1) r += ((q / p->k_chunk) % p->k_parts) * kt / p->k_parts;
+    return r % kt;
+}
+
 static void plan_gemm(blasx_graph_t *g, const blasx_problem_t *p, int64_t T, double tf) {
     int64_t mt = g->grid_rows[BLASX_OPND_C], nt = g->grid_cols[BLASX_OPND_C], kt = blasx_ceil_div64(p->k, T);
     tf *= (double)g->blk_rows[BLASX_OPND_C] / (double)T; /* tall tiles */
@@ -72,7 +81,6 @@ static void plan_gemm(blasx_graph_t *g, const blasx_problem_t *p, int64_t T, dou
      * GPU would load it while the others wait, and so on down the row, so
      * one GPU's host link would carry most of the bytes.  beta goes with
      * the first step in task order. */
-    const int64_t span = p->k_rotate > 1 ? p->k_rotate : 1;
     int64_t q = 0;
     for (int64_t i = 0; i < mt; i++)
         for (int64_t j = 0; j < nt; j++, q++) {
@@ -80,7 +88,7 @@ static void plan_gemm(blasx_graph_t *g, const blasx_problem_t *p, int64_t T, dou
             /* a strip task's work in proportion to its columns */
             double cols = strip && j == nt - 1 ? (double)strip / (double)T : 1.0;
             blasx_graph_begin_task(g, c, tf * (double)kt * cols);
-            const int64_t r = (q % span) * kt / span;
+            const int64_t r = k_start(p, q, kt);
             for (int64_t s = 0; s < kt; s++) {
                 int64_t l = (r + s) % kt;
                 step(g, BLASX_K_GEMM, o, p->alpha, s ? 1.0 : p->beta, op_tile(BLASX_OPND_A, ta, i, l),
@@ -94,13 +102,15 @@ static void plan_symm(blasx_graph_t *g, const blasx_problem_t *p, int64_t T, dou
     char side = p->o[0], uplo = p->o[1];
     char tr = p->routine == BLASX_K_HEMM ? 'C' : 'T';
     const char nn[3] = {'N', 'N', 0}, left_t[3] = {tr, 'N', 0}, right_t[3] = {'N', tr, 0};
-    int64_t kt = side == 'L' ? mt : nt;
+    int64_t kt = side == 'L' ? mt : nt, q = 0;
     for (int64_t j = 0; j < nt; j++)
-        for (int64_t i = 0; i < mt; i++) {
+        for (int64_t i = 0; i < mt; i++, q++) {
             blasx_tile_t c = blasx_tile(BLASX_OPND_C, i, j);
             blasx_graph_begin_task(g, c, tf * (double)kt);
-            for (int64_t l = 0; l < kt; l++) {
-                double _Complex beta = l ? 1.0 : p->beta;
+            const int64_t r = k_start(p, q, kt); /* SYMM rotates by chunk only (plan.h) */
+            for (int64_t u = 0; u < kt; u++) {
+                const int64_t l = (r + u) % kt;
+                double _Complex beta = u ? 1.0 : p->beta;
                 int64_t d = side == 'L' ? i : j; /* diagonal tile index of A */
                 if (l == d) {
                     step(g, p->routine, p->o, p->alpha, beta, blasx_tile(BLASX_OPND_A, d, d),
@@ -131,14 +141,13 @@ static void plan_rank(blasx_graph_t *g, const blasx_problem_t *p, int64_t T, dou
     int notrans = trans == 'N';
     /* On several GPUs task q starts its K loop at its own tile, as GEMM's
      * (plan_gemm): the GPUs then load different tiles of A first. */
-    const int64_t span = p->k_rotate > 1 ? p->k_rotate : 1;
     int64_t q = 0;
     for (int64_t j = 0; j < nt; j++) {
         int64_t i0 = uplo == 'U' ? 0 : j, i1 = uplo == 'U' ? j : nt - 1;
         for (int64_t i = i0; i <= i1; i++, q++) {
             blasx_tile_t c = blasx_tile(BLASX_OPND_C, i, j);
             blasx_graph_begin_task(g, c, tf * (double)kt * (two ? 2 : 1));
-            const int64_t r = (q % span) * kt / span;
+            const int64_t r = k_start(p, q, kt);
             for (int64_t u = 0; u < kt; u++) {
                 const int64_t l = (r + u) % kt;
                 double _Complex beta = u ? 1.0 : p->beta;

@@ -34,6 +34,10 @@ typedef struct {
                                chains of the b-th of k_rotate blocks of B's tile columns (rows: right
                                side) start their products at the b-th of k_rotate parts of their
                                range; 0 or 1: in order */
+    int64_t k_chunk, k_parts; /* GEMM, SYMM/HEMM, SYRK family (BLASX_K_ROTATE=2): task q's K loop starts
+                               a further ((q / k_chunk) mod k_parts) kt / k_parts tiles on -- the
+                               tasks a GPU takes at once (a chunk of its RS) go down K together,
+                               and the GPUs' chunks load different tiles first; 0: none */
 } blasx_problem_t;
 
 /* Rows and columns of operands A, B, C of the call (0 when unused). */

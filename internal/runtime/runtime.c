@@ -478,7 +478,8 @@ static int job_plan(blasx_job_t *job, const blasx_problem_t *p, int ngpu_threads
     /* the GPUs' tile model, for the team's prediction of their rate */
     const blasx_tile_model_t *md = want_team ? blasx_gpus_tile_model(job->prec, job->esz) : NULL;
     if (want_team) job->prob.strip = blasx_team_strip(job->prec, job->esz, job->tile, p, job->gpus, *nteam, md);
-    blasx_job_rotation(job, job->gpus > 1 ? blasx_settings()->k_rotate : 0, blasx_cfg.gpu.streams_per_gpu);
+    blasx_job_rotation(job, job->gpus > 1 ? blasx_settings()->k_rotate : 0, blasx_cfg.gpu.streams_per_gpu,
+                       blasx_cfg.gpu.rs_slots);
     double t_plan = t_call > 0 ? blasx_now() : 0;
     int st = job_build(job, ngpu_threads);
     if (st) return st;
