@@ -429,7 +429,8 @@ PREFIX  ?= /usr/local
 install: lib
 	DESTDIR=$(DESTDIR) bash third_party/install.sh $(BUILD)/libblasx.a $(BUILD)/libblasx.so $(PREFIX) "$(LDLIBS)"
 
-# Drop-in and packaging checks: numpy under LD_PRELOAD, an unmodified
+# Drop-in and packaging checks: numpy under LD_PRELOAD (Debian's, and pip's
+# NumPy and SciPy wheels through their scipy_ names: testing/run_wheels.sh), an unmodified
 # DGEMM program (benchmarks/run_dropin_nvblas.sh at N = 512: blasx
 # preloaded and the system BLAS; NVBLAS only where a GPU is), argument errors
 # under LD_PRELOAD against each BLAS the machine has (preload-errors), static
@@ -442,6 +443,7 @@ dropin: lib $(BUILD)/bench_dropin_gemm $(BUILD)/bench_update_lu
 	DROPIN_BUILD=0 BENCH=$(abspath $(BUILD)/bench_dropin_gemm) BLASX_SO=$(abspath $(BUILD)/libblasx.so) bash benchmarks/run_dropin_nvblas.sh $(BUILD)/dropin-smoke 512 || st=1; \
 	UPDATE_BUILD=0 BLASX_SO=$(abspath $(BUILD)/libblasx.so) BLASX_SIM_GPUS=2 GPUS=2 bash benchmarks/run_update_lu.sh $(BUILD)/update-smoke 600 64 || st=1; \
 	bash testing/run_preload_errors.sh $(abspath $(BUILD)/libblasx.so) || st=1; \
+	bash testing/run_wheels.sh $(BUILD) || st=1; \
 	bash testing/run_static.sh $(BUILD)/libblasx.a "$(LDLIBS)" || st=1; \
 	bash testing/run_install.sh $(BUILD) || st=1; \
 	exit $$st

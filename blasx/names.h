@@ -14,6 +14,12 @@
  *    both spellings callers use: `64_` appended (cblas_dgemm64_: OpenBLAS,
  *    libblastrampoline, NumPy/SciPy) and `_64` (cblas_dgemm_64: reference
  *    CBLAS's cblas_64.h), the second an alias of the first.
+ *  - as blasx/scipy_lp64.c and blasx/scipy_ilp64.c (BLASX_SCIPY, with or
+ *    without BLASX_SUFFIX64): the names the OpenBLAS inside pip's wheels
+ *    exports, with the `scipy_` prefix -- SciPy's scipy_dgemm_,
+ *    scipy_dpotrf_ (4-byte integers) and NumPy's scipy_dgemm_64_,
+ *    scipy_cblas_dgemm64_, scipy_dpotrf_64_ (8-byte integers) -- so that a
+ *    preloaded blasx serves a wheel's calls (blasx/scipy_names.c).
  * The templates spell each public name through these macros:
  *   BX_F77(dgemm_)        dgemm_ or dgemm_64_
  *   BX_CBLAS(cblas_dgemm) cblas_dgemm or cblas_dgemm64_
@@ -30,31 +36,65 @@
 #define BLASX_NAMES_H
 
 #include "blasx/errors.h"
+#include "internal/base/common.h"
 
 #define BX_NAME_CAT_(a, b) a##b
 #define BX_NAME_CAT(a, b) BX_NAME_CAT_(a, b)
 #define BX_NAME_STR_(x) #x
 #define BX_NAME_STR(x) BX_NAME_STR_(x)
 
+/* Objects of names only: the native API is the plain object's. */
+#if defined(BLASX_SUFFIX64) || defined(BLASX_SCIPY)
+#define BLASX_NAMES_ONLY 1
+#endif
+
+#ifdef BLASX_SCIPY
+#define BX_NAME_PFX_(name) BX_NAME_CAT(scipy_, name)
+#else
+#define BX_NAME_PFX_(name) name
+#endif
+
 #ifdef BLASX_SUFFIX64
 #ifndef BLASX_ILP64
 #error "BLASX_SUFFIX64 (the 64_-suffixed names) needs BLASX_ILP64 (8-byte integers)"
 #endif
-#define BX_F77(name) BX_NAME_CAT(name, 64_)
-#define BX_CBLAS(name) BX_NAME_CAT(name, 64_)
+#define BX_F77(name) BX_NAME_PFX_(BX_NAME_CAT(name, 64_))
+#define BX_CBLAS(name) BX_NAME_PFX_(BX_NAME_CAT(name, 64_))
+#ifdef BLASX_SCIPY
+#define BX_CBLAS_ALIAS(name)
+#else
 #define BX_CBLAS_ALIAS(name)                                                                                 \
     extern __typeof__(BX_CBLAS(name)) BX_NAME_CAT(name, _64)                                                \
         __attribute__((alias(BX_NAME_STR(BX_CBLAS(name))), visibility("default")));
+#endif
 #define BX_NAME_SUFFIX "64_"
 #define BX_XERBLA blasx_call_xerbla_64
 #define BX_CBLAS_XERBLA blasx_call_cblas_xerbla_64
 #else
-#define BX_F77(name) name
-#define BX_CBLAS(name) name
+#define BX_F77(name) BX_NAME_PFX_(name)
+#define BX_CBLAS(name) BX_NAME_PFX_(name)
 #define BX_CBLAS_ALIAS(name)
 #define BX_NAME_SUFFIX ""
 #define BX_XERBLA blasx_call_xerbla
 #define BX_CBLAS_XERBLA blasx_call_cblas_xerbla
+#endif
+
+/* BX_FWD(fn, (args)): at the top of public entry fn, with the wheel
+ * names (BLASX_SCIPY) and BLASX_SCIPY=0, the call goes to the wheel's own
+ * fn (blasx/scipy_names.c); elsewhere nothing. */
+#ifdef BLASX_SCIPY
+BLASX_INTERNAL void *blasx_scipy_next(const char *name); /* NULL: blasx serves it */
+BLASX_INTERNAL void *blasx_scipy_sym(const char *name);  /* the wheel's own, or NULL */
+#define BX_FWD(fn, args)                                                                                     \
+    do {                                                                                                     \
+        void *fwd_ = blasx_scipy_next(BX_NAME_STR(fn));                                                      \
+        if (fwd_) {                                                                                          \
+            ((__typeof__(&fn))fwd_) args;                                                                    \
+            return;                                                                                          \
+        }                                                                                                    \
+    } while (0)
+#else
+#define BX_FWD(fn, args) ((void)0)
 #endif
 
 #endif

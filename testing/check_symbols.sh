@@ -6,7 +6,8 @@
 # cblas_sgemm64_ ... and cblas_sgemm_64 ..., one function under two names:
 # the same address); every other global symbol must carry the blasx prefix,
 # apart from the standard error-reporting names and the plain LAPACK and
-# ScaLAPACK helper names.  Usage: testing/check_symbols.sh build/libblasx.a
+# ScaLAPACK helper names, and the same routines under the names of pip's
+# NumPy and SciPy wheels (scipy_dgemm_64_ ...).  Usage: testing/check_symbols.sh build/libblasx.a
 set -euo pipefail
 lib=${1:?usage: check_symbols.sh libblasx.a}
 defs=$(nm -g --defined-only "$lib" | awk 'NF >= 3 {print $3}' | sort -u)
@@ -50,7 +51,26 @@ for p in s d c z; do
 done
 echo "64_-suffixed names: Fortran level-3 $nf/30, CBLAS level-3 $nc/60 (two spellings), LAPACK $nl/24"
 [ "$nf" -eq 30 ] && [ "$nc" -eq 60 ] && [ "$nl" -eq 24 ] && pass=$((pass+1)) || fail=$((fail+1))
-allowed='^(blasx_.*|[sdcz](gemm|symm|hemm|syrk|herk|syr2k|her2k|trmm|trsm)_(64_)?|[sdcz](potrf|potrs|posv|getrf|getrs|gesv)_(64_)?|cblas_[sdcz](gemm|symm|hemm|syrk|herk|syr2k|her2k|trmm|trsm)(64_|_64)?|pilaenv_|[sdcz]mmt?c?add_|[sdcz]tzpad_|xerbla_|cblas_xerbla|RowMajorStrg|CBLAS_CallFromC)$'
+# the names of pip's wheels (blasx/scipy_names.c): SciPy's scipy_dgemm_,
+# scipy_cblas_dgemm, scipy_dpotrf_ and NumPy's scipy_dgemm_64_,
+# scipy_cblas_dgemm64_, scipy_dpotrf_64_, for every routine above
+nw=0
+for p in s d c z; do
+  list=$routines_real; case $p in c|z) list=$routines_cplx;; esac
+  for r in $list potrf potrs posv getrf getrs gesv; do
+    for name in "scipy_$p${r}_" "scipy_$p${r}_64_"; do
+      if grep -qx "$name" <<<"$defs"; then nw=$((nw+1)); else echo "missing: $name"; fail=$((fail+1)); fi
+    done
+  done
+  for r in $list; do
+    for name in "scipy_cblas_$p$r" "scipy_cblas_$p${r}64_"; do
+      if grep -qx "$name" <<<"$defs"; then nw=$((nw+1)); else echo "missing: $name"; fail=$((fail+1)); fi
+    done
+  done
+done
+echo "wheel names (scipy_): $nw/168"
+[ "$nw" -eq 168 ] && pass=$((pass+1)) || fail=$((fail+1))
+allowed='^(blasx_.*|scipy_(cblas_)?[sdcz](gemm|symm|hemm|syrk|herk|syr2k|her2k|trmm|trsm|potrf|potrs|posv|getrf|getrs|gesv)(_|_64_|64_)?|[sdcz](gemm|symm|hemm|syrk|herk|syr2k|her2k|trmm|trsm)_(64_)?|[sdcz](potrf|potrs|posv|getrf|getrs|gesv)_(64_)?|cblas_[sdcz](gemm|symm|hemm|syrk|herk|syr2k|her2k|trmm|trsm)(64_|_64)?|pilaenv_|[sdcz]mmt?c?add_|[sdcz]tzpad_|xerbla_|cblas_xerbla|RowMajorStrg|CBLAS_CallFromC)$'
 others=$(grep -Ev "$allowed" <<<"$defs" || true)
 if [ -n "$others" ]; then echo "global symbols without the blasx prefix:"; echo "$others"; fail=$((fail+1)); else pass=$((pass+1)); fi
 echo "$(wc -l <<<"$defs") global symbols defined in $lib"

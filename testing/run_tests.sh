@@ -36,7 +36,7 @@ have() {  # have <package>: installed, or its tool already on PATH
   dpkg -s "$1" >/dev/null 2>&1
 }
 missing=()
-for p in build-essential gfortran bazel-bootstrap libblas-test liblapack-test libblas64-test liblapack64-test libblas3 libnuma-dev valgrind python3-numpy cmake pkg-config \
+for p in build-essential gfortran bazel-bootstrap libblas-test liblapack-test libblas64-test liblapack64-test libblas3 libnuma-dev valgrind python3-numpy python3-venv cmake pkg-config \
   openmpi-bin libopenmpi-dev libscalapack-openmpi-dev scalapack-mpi-test scalapack-test-common; do
   have "$p" || missing+=("$p")
 done
