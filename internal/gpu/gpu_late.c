@@ -17,7 +17,8 @@
  * step has beta != 1 and no step reads the output as an input; the copy
  * into a stream's late block waits for the stream's previous add out of it
  * (late_free); the block is freed only after the streams that use it
- * drained.
+ * drained, when the GPU leaves a job (a factorization or the program may
+ * want the memory next).
  *
  * Threading: the GPU's own thread.
  *
@@ -104,8 +105,9 @@ int blasx_gpu_late_after_step(blasx_gpu_t *g, gpu_stream_t *st, int32_t next) {
     return 0;
 }
 
-/* Gives the compute streams' late blocks back to the pool (idle release,
- * shutdown): the streams are drained first. */
+/* Gives the compute streams' late blocks back to the pool once the GPU
+ * leaves a job (gpu_loop.c) and at idle release: the streams are drained
+ * first. */
 void blasx_gpu_late_release(blasx_gpu_t *g) {
     for (int i = 0; i < g->nstreams; i++) {
         gpu_stream_t *st = &g->st[i];

@@ -129,6 +129,9 @@ static int work_on(blasx_gpu_t *g, blasx_job_t *job) {
 int blasx_gpu_work_on(blasx_gpu_t *g, blasx_job_t *job) {
     blasx_gpu_touch(g); /* in use: no idle release (gpu_idle.c) until idle again */
     int done = work_on(g, job);
+    /* its streams are idle: the late-C blocks go back, so that a
+     * factorization or the program finds the memory (gpu_late.c) */
+    blasx_gpu_late_release(g);
     blasx_gpu_touch(g);
     return done;
 }
