@@ -10,7 +10,10 @@
      OBJDIR (nm), file A calls file B when A's object uses a symbol B's
      defines;
   6. no call circle between the folders (internal/'s subfolders and the
-     other top-level folders), and prints their layer order.
+     other top-level folders), and prints their layer order;
+  7. the file indexes of internal/README.md and benchmarks/README.md
+     ("The files": a section per folder) name every source file of their
+     folder, and only files that exist.
 
 Prints one line per violation and a summary "check_house: N passed, M failed";
 exits non-zero on any failure.  Run: make house (after make lib).
@@ -150,6 +153,30 @@ def call_graph(objdir):
     return g
 
 
+INDEX_EXTS = (".c", ".h", ".inc", ".cu", ".sh", ".map", ".in", ".py", ".bazel")
+INDEXES = ["internal/README.md", "benchmarks/README.md"]
+
+
+def index_drift(readme):
+    """(folder, files missing from its index, names in it that are not
+    files) for each '### <folder>/ -- ...' section of readme's "The files"
+    part: the backquoted names with an extension of INDEX_EXTS, against
+    the folder's own files (subfolders have sections of their own)."""
+    text = open(readme, encoding="utf-8").read()
+    part = text.split("\n## The files", 1)[-1].split("\n## ", 1)[0]
+    out = []
+    for sec in re.split(r"\n### ", part)[1:]:
+        m = re.match(r"([\w./]+)/ --", sec)
+        if not m or not os.path.isdir(m.group(1)):
+            continue
+        folder = m.group(1)
+        named = set(n for n in re.findall(r"`([\w.]+)`", sec) if n.endswith(INDEX_EXTS))
+        files = set(f for f in os.listdir(folder) if f.endswith(INDEX_EXTS) and os.path.isfile(os.path.join(folder, f)))
+        below = set(f for _, _, fs in os.walk(folder) for f in fs)  # a subfolder's files the section may name
+        out.append((folder + "/", sorted(files - named), sorted(named - below)))
+    return out
+
+
 def main():
     os.chdir(os.path.join(os.path.dirname(os.path.abspath(__file__)), ".."))
     objdir = sys.argv[1] if len(sys.argv) > 1 else "build/obj"
@@ -200,6 +227,11 @@ def main():
                 order.append(" ".join(layer))
                 done |= set(layer)
             print("check_house: layers, bottom up: " + " | ".join(order))
+
+    for readme in INDEXES:
+        for folder, missing, extra in index_drift(readme):
+            check(not missing, "%s's %s index lacks %s" % (readme, folder, ", ".join(missing)))
+            check(not extra, "%s's %s index names %s, not in the folder" % (readme, folder, ", ".join(extra)))
 
     print("check_house: %d passed, %d failed" % (passed, failed))
     return 1 if failed else 0
