@@ -1,0 +1,76 @@
+"""benchmarks/bench_wheels.py -- NumPy from pip, as a user runs it: float64
+matmul, numpy.linalg.solve and numpy.linalg.cholesky, each timed in this
+process (run it once plain, once with LD_PRELOAD=libblasx.so; the wheel's
+own OpenBLAS serves the first, blasx the second through the wheel's
+scipy_ names).
+
+  python3 bench_wheels.py LABEL [matmul:N] [solve:N] [cholesky:N] ...
+
+Each case: a first call (untimed) on the same shapes, then the median of
+REPS timed calls (BENCH_REPS, default 3; 1 for N >= 8192), with a residual
+check of the timed result.  Prints one line per case,
+"LABEL case N seconds GFLOP/s residual", for benchmarks/results/.
+"""
+import os
+import sys
+import time
+
+import numpy as np
+
+
+def flops(case, n):
+    return {"matmul": 2.0 * n ** 3, "solve": 2.0 * n ** 3 / 3 + 2.0 * n * n, "cholesky": n ** 3 / 3.0}[case]
+
+
+def inputs(case, n, rng):
+    a = rng.standard_normal((n, n))
+    if case == "matmul":
+        return a, rng.standard_normal((n, n))
+    if case == "solve":
+        return a + n * np.eye(n), rng.standard_normal((n, 1))
+    s = a @ a.T
+    s[np.diag_indices(n)] += n
+    return s, None
+
+
+def run(case, x, y):
+    if case == "matmul":
+        return x @ y
+    if case == "solve":
+        return np.linalg.solve(x, y)
+    return np.linalg.cholesky(x)
+
+
+def residual(case, x, y, r):
+    n = x.shape[0]
+    if case == "matmul":  # against a product of a few columns
+        cols = min(n, 8)
+        ref = x @ y[:, :cols]
+        return float(np.max(np.abs(r[:, :cols] - ref)) / (np.max(np.abs(ref)) + 1e-300))
+    if case == "solve":
+        return float(np.linalg.norm(x @ r - y) / (np.linalg.norm(x) * np.linalg.norm(r) + 1e-300))
+    k = min(n, 64)  # the leading block of L L^T against x
+    return float(np.max(np.abs(r[:k, :k] @ r[:k, :k].T - x[:k, :k])) / np.max(np.abs(x[:k, :k])))
+
+
+def main():
+    label = sys.argv[1]
+    rng = np.random.default_rng(20261128)
+    for arg in sys.argv[2:]:
+        case, n = arg.split(":")
+        n = int(n)
+        x, y = inputs(case, n, rng)
+        run(case, x, y)  # the first call: start-up, pools, registration
+        reps = int(os.environ.get("BENCH_REPS", "3")) if n < 8192 else 1
+        times = []
+        for _ in range(reps):
+            t0 = time.perf_counter()
+            r = run(case, x, y)
+            times.append(time.perf_counter() - t0)
+        t = sorted(times)[len(times) // 2]
+        print("%s %s %d %.6f %.1f %.2e" % (label, case, n, t, flops(case, n) / t * 1e-9, residual(case, x, y, r)),
+              flush=True)
+
+
+if __name__ == "__main__":
+    main()
