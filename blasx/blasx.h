@@ -34,20 +34,9 @@ extern "C" {
 #define BLASX_API __attribute__((visibility("default")))
 #endif
 
-#define BLASX_VERSION_MAJOR 0
-#define BLASX_VERSION_MINOR 1
-
-/* Status codes (> 0); argument errors are returned as -position. */
-#define BLASX_OK 0
-#define BLASX_ERR_NOMEM 1    /* host memory for the task graph could not be had */
-#define BLASX_ERR_DEVICE 2   /* a device failed and no worker could finish the call */
-#define BLASX_ERR_INTERNAL 3 /* a runtime invariant failed (a bug: please report) */
-#define BLASX_ERR_THREAD 4   /* worker threads could not be started */
-#define BLASX_ERR_DEPENDENCY 5 /* an earlier asynchronous call this one depends on failed: not run */
-#define BLASX_ERR_BUSY 6     /* asynchronous calls not waited for still use that memory */
-
-/* A short English description of a status returned by any blasx_ function. */
-BLASX_API const char *blasx_status_string(int status);
+/* The version and the status codes (BLASX_OK, BLASX_ERR_*), and
+ * blasx_status_string. */
+#include "blasx/blasx_status.h"
 
 /* What this build carries, one line: version, CUDA (compiled in or not),
  * NUMA (libnuma or none), the CPU kernels' instruction set, and the

@@ -10,6 +10,7 @@
 #include <stdint.h>
 #include <stdio.h>
 #include <string.h>
+#include "blasx/blasx.h"
 #include "blasx/blasx_cblas.h"
 #include "blasx/blasx_f77.h"
 #include "blasx/errors.h"

@@ -20,7 +20,7 @@ ok() { if [ "$1" = 1 ]; then pass=$((pass + 1)); else fail=$((fail + 1)); echo "
 major=$(sed -n 's/^#define BLASX_VERSION_MAJOR \([0-9]*\).*/\1/p' blasx/blasx.h)
 minor=$(sed -n 's/^#define BLASX_VERSION_MINOR \([0-9]*\).*/\1/p' blasx/blasx.h)
 soname=libblasx.so.$major real=libblasx.so.$major.$minor.0
-for f in include/blasx/blasx.h include/blasx/blasx_async.h include/blasx/blasx_cblas.h include/blasx/blasx_f77.h include/blasx/config.h include/blasx/config_check.h include/blasx/config_types.h include/blasx/config_list.h \
+for f in include/blasx/blasx.h include/blasx/blasx_status.h include/blasx/blasx_async.h include/blasx/blasx_cblas.h include/blasx/blasx_f77.h include/blasx/config.h include/blasx/config_check.h include/blasx/config_types.h include/blasx/config_list.h \
          lib/libblasx.a lib/$real lib/pkgconfig/blasx.pc lib/cmake/blasx/blasxConfig.cmake \
          lib/cmake/blasx/blasxConfigVersion.cmake; do
   ok "$([ -f "$prefix/$f" ] && [ ! -L "$prefix/$f" ] && echo 1)" "$f not installed (as a file)"

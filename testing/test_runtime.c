@@ -175,14 +175,15 @@ static void test_plans(void) {
     char name[64];
     for (int a = 0; a < 3; a++)
         for (int b = 0; b < 3; b++) {
-            blasx_problem_t p = {BLASX_K_GEMM, {tr[a], tr[b], 0, 0}, 10, 8, 7, 1.0, 1.0, 0, 0, 0, 0};
-            snprintf(name, sizeof name, "gemm %c%c", tr[a], tr[b]);
+            /* a == b: the K loops by chunks of 3 tasks in 2 parts (BLASX_K_ROTATE=2) */
+            blasx_problem_t p = {BLASX_K_GEMM, {tr[a], tr[b], 0, 0}, 10, 8, 7, 1.0, 1.0, 0, 0, 0, 0, a == b ? 3 : 0, 2};
+            snprintf(name, sizeof name, "gemm %c%c%s", tr[a], tr[b], a == b ? " chunks" : "");
             check_plan(name, &p, T, 4 * 3, &seed);
         }
     for (int r = 0; r < 2; r++)
         for (int s = 0; s < 2; s++)
             for (int u = 0; u < 2; u++) {
-                blasx_problem_t p = {r ? BLASX_K_HEMM : BLASX_K_SYMM, {"LR"[s], "UL"[u], 0, 0}, 10, 8, 0, 1.0, 1.0, r, 0, 0, 0};
+                blasx_problem_t p = {r ? BLASX_K_HEMM : BLASX_K_SYMM, {"LR"[s], "UL"[u], 0, 0}, 10, 8, 0, 1.0, 1.0, r, 0, 0, 0, 0, 0};
                 snprintf(name, sizeof name, "%s %c%c", r ? "hemm" : "symm", "LR"[s], "UL"[u]);
                 check_plan(name, &p, T, 4 * 3, &seed);
             }
@@ -191,9 +192,10 @@ static void test_plans(void) {
         for (int u = 0; u < 2; u++)
             for (int t = 0; t < 2; t++) {
                 char tc = t ? (r & 1 ? 'C' : 'T') : 'N';
-                for (int kr = 0; kr < 2; kr++) { /* K loops in order, rotated over 3 */
-                    blasx_problem_t p = {rank[r], {"UL"[u], tc, 0, 0}, 0, 10, 7, 1.0, 1.0, r & 1, 0, 0, kr ? 3 : 0};
-                    snprintf(name, sizeof name, "rank%d %c%c k_rotate %d", r, "UL"[u], tc, kr ? 3 : 0);
+                for (int kr = 0; kr < 3; kr++) { /* K loops in order, rotated over 3, and by chunks of 2 in 2 parts */
+                    blasx_problem_t p = {rank[r], {"UL"[u], tc, 0, 0}, 0, 10, 7, 1.0, 1.0, r & 1, 0, 0, kr ? 3 : 0,
+                                         kr == 2 ? 2 : 0, kr == 2 ? 2 : 0};
+                    snprintf(name, sizeof name, "rank%d %c%c k_rotate %d%s", r, "UL"[u], tc, kr ? 3 : 0, kr == 2 ? " chunks" : "");
                     check_plan(name, &p, T, 4 * 5 / 2, &seed);
                 }
             }
@@ -202,7 +204,7 @@ static void test_plans(void) {
             for (int u = 0; u < 2; u++)
                 for (int t = 0; t < 6; t++) { /* products in order, then their chains rotated over 2 */
                     blasx_problem_t p = {r ? BLASX_K_TRSM : BLASX_K_TRMM, {"LR"[s], "UL"[u], tr[t % 3], 'N'}, 10, 8, 0,
-                                         1.0, 0.0, 0, 0, 0, t < 3 ? 0 : 2};
+                                         1.0, 0.0, 0, 0, 0, t < 3 ? 0 : 2, 0, 0};
                     snprintf(name, sizeof name, "%s %c%c%c k_rotate %d", r ? "trsm" : "trmm", "LR"[s], "UL"[u],
                              tr[t % 3], t < 3 ? 0 : 2);
                     check_plan(name, &p, T, 4 * 3, &seed);
@@ -258,7 +260,7 @@ static void test_strip(void) {
     for (int a = 0; a < 3; a++)
         for (int64_t strip = 1; strip <= 4; strip += 3) {
             /* n = 10, tile 3: 10 - strip columns in ceil((10 - strip) / 3) blocks, then the strip */
-            blasx_problem_t p = {BLASX_K_GEMM, {'N', tr[a], 0, 0}, 8, 10, 7, 1.0, 1.0, 0, strip, 0, 0};
+            blasx_problem_t p = {BLASX_K_GEMM, {'N', tr[a], 0, 0}, 8, 10, 7, 1.0, 1.0, 0, strip, 0, 0, 0, 0};
             snprintf(name, sizeof name, "gemm N%c strip %lld", tr[a], (long long)strip);
             check_plan(name, &p, 3, (blasx_ceil_div64(10 - strip, 3) + 1) * 3, &seed);
         }
@@ -273,7 +275,7 @@ static void test_strip(void) {
         for (int64_t strip = 1; strip <= 9; strip += 4) {
             const char tb = "NT"[t];
             for (int i = 0; i < M * N; i++) C[i] = R[i] = (double)i / (M * N);
-            blasx_problem_t p = {BLASX_K_GEMM, {'N', tb, 0, 0}, M, N, K, -1.5, 0.5, 0, strip, 0, 0};
+            blasx_problem_t p = {BLASX_K_GEMM, {'N', tb, 0, 0}, M, N, K, -1.5, 0.5, 0, strip, 0, 0, 0, 0};
             int st;
             double md = tiled_vs_kernel(&p, A, B, C, R, &st);
             CHECK(st == 0 && md < 1e-13, "tiled dgemm N%c, tile 4, strip %lld: status %d, error %.2e", tb,
@@ -293,7 +295,7 @@ static void test_tall(void) {
     for (int a = 0; a < 3; a++)
         for (int b = 0; b < 3; b += 2)
             for (int i = 0; i < 4; i++) {
-                blasx_problem_t p = {BLASX_K_GEMM, {tr[a], tr[b], 0, 0}, 10, 8, 7, 1.0, 1.0, 0, a == 1 ? 2 : 0, tms[i], 0};
+                blasx_problem_t p = {BLASX_K_GEMM, {tr[a], tr[b], 0, 0}, 10, 8, 7, 1.0, 1.0, 0, a == 1 ? 2 : 0, tms[i], 0, 0, 0};
                 snprintf(name, sizeof name, "gemm %c%c tile_m %lld%s", tr[a], tr[b], (long long)tms[i],
                          a == 1 ? " strip 2" : "");
                 int64_t cols = a == 1 ? blasx_ceil_div64(8 - 2, 3) + 1 : 3;
@@ -301,7 +303,7 @@ static void test_tall(void) {
             }
     /* every element of C and op(A) lies in exactly one tile, shapes as planned */
     {
-        blasx_problem_t p = {BLASX_K_GEMM, {'T', 'N', 0, 0}, 11, 7, 5, 1.0, 1.0, 0, 0, 4, 0};
+        blasx_problem_t p = {BLASX_K_GEMM, {'T', 'N', 0, 0}, 11, 7, 5, 1.0, 1.0, 0, 0, 4, 0, 0, 0};
         blasx_graph_t g;
         blasx_graph_init(&g);
         int st = blasx_plan(&g, &p, 2);
@@ -324,7 +326,7 @@ static void test_tall(void) {
             for (int i = 0; i < 3; i++) {
                 const char ta = "NT"[a], tb = "NT"[t];
                 for (int e = 0; e < M * N; e++) C[e] = R[e] = (double)e / (M * N);
-                blasx_problem_t p = {BLASX_K_GEMM, {ta, tb, 0, 0}, M, N, K, -1.5, 0.5, 0, t ? 5 : 0, tall[i], 0};
+                blasx_problem_t p = {BLASX_K_GEMM, {ta, tb, 0, 0}, M, N, K, -1.5, 0.5, 0, t ? 5 : 0, tall[i], 0, 0, 0};
                 int st;
                 double md = tiled_vs_kernel(&p, A, B, C, R, &st);
                 CHECK(st == 0 && md < 1e-13, "tiled dgemm %c%c, tile 4, tile_m %lld%s: status %d, error %.2e", ta, tb,
@@ -344,7 +346,7 @@ static void test_k_rotate(void) {
     for (int a = 0; a < 3; a++)
         for (int b = 0; b < 3; b += 2)
             for (int i = 0; i < 3; i++) {
-                blasx_problem_t p = {BLASX_K_GEMM, {tr[a], tr[b], 0, 0}, 10, 8, 7, 1.0, 0.5, 0, 0, 0, 0};
+                blasx_problem_t p = {BLASX_K_GEMM, {tr[a], tr[b], 0, 0}, 10, 8, 7, 1.0, 0.5, 0, 0, 0, 0, 0, 0};
                 p.k_rotate = spans[i];
                 snprintf(name, sizeof name, "gemm %c%c k_rotate %lld", tr[a], tr[b], (long long)spans[i]);
                 check_plan(name, &p, 3, 4 * 3, &seed);
@@ -355,7 +357,7 @@ static void test_k_rotate(void) {
     for (int c = 0; c < 2; c++)
         for (int i = 0; i < 3; i++) {
             const int64_t kt = kts[c], span = spans[i];
-            blasx_problem_t p = {BLASX_K_GEMM, {'N', c ? 'T' : 'N', 0, 0}, 9, 10, 2 * kt, 1.0, 0.25, 0, c ? 3 : 0, c ? 6 : 0, 0};
+            blasx_problem_t p = {BLASX_K_GEMM, {'N', c ? 'T' : 'N', 0, 0}, 9, 10, 2 * kt, 1.0, 0.25, 0, c ? 3 : 0, c ? 6 : 0, 0, 0, 0};
             p.k_rotate = span;
             blasx_graph_t g;
             blasx_graph_init(&g);
@@ -403,7 +405,7 @@ static void test_k_rotate(void) {
                 const char ta = "NT"[a], tb = "NT"[t];
                 const double beta = z ? 0.0 : 0.5;
                 for (int e = 0; e < M * N; e++) C[e] = R[e] = z ? NAN : (double)e / (M * N);
-                blasx_problem_t p = {BLASX_K_GEMM, {ta, tb, 0, 0}, M, N, K, -1.5, beta, 0, t ? 5 : 0, a ? 8 : 0, 0};
+                blasx_problem_t p = {BLASX_K_GEMM, {ta, tb, 0, 0}, M, N, K, -1.5, beta, 0, t ? 5 : 0, a ? 8 : 0, 0, 0, 0};
                 p.k_rotate = 8;
                 int st;
                 double md = tiled_vs_kernel(&p, A, B, C, R, &st);
@@ -436,7 +438,7 @@ static void *concurrent_call(void *argp) {
         memcpy(C, B, sizeof(double) * CN * CN);
         memcpy(R, B, sizeof(double) * CN * CN);
         /* Tiled TRSM (long dependency chains) against the direct kernel. */
-        blasx_problem_t p = {BLASX_K_TRSM, {'L', 'U', 'N', 'N'}, CN, CN, 0, 2.0, 0.0, 0, 0, 0, 0};
+        blasx_problem_t p = {BLASX_K_TRSM, {'L', 'U', 'N', 'N'}, CN, CN, 0, 2.0, 0.0, 0, 0, 0, 0, 0, 0};
         blasx_operand_t op[3] = {{(char *)A, CN, CN, CN}, {NULL, 0, 0, 0}, {(char *)C, CN, CN, CN}};
         int st = blasx_runtime_execute(BLASX_PREC_D, sizeof(double), 4, &p, op);
         blasx_step_t s = {2.0, 0.0, {0, 0, 0}, {-1, 0, 0}, {2, 0, 0}, BLASX_K_TRSM, {'L', 'U', 'N', 'N'}};
@@ -484,7 +486,7 @@ static int is_succ(const blasx_graph_t *g, int32_t t, int32_t s) {
 }
 
 static void test_early(void) {
-    blasx_problem_t p = {BLASX_K_TRSM, {'L', 'L', 'N', 'N'}, 12, 3, 0, 1.0, 0.0, 0, 0, 0, 0};
+    blasx_problem_t p = {BLASX_K_TRSM, {'L', 'L', 'N', 'N'}, 12, 3, 0, 1.0, 0.0, 0, 0, 0, 0, 0, 0};
     static blasx_job_t job; /* large (per-GPU counters): not on the stack */
     memset(&job, 0, sizeof job);
     blasx_graph_init(&job.g);

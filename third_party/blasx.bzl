@@ -37,6 +37,7 @@ TINY_DEFINES = ["BLASX_CFG_TILE=3", "BLASX_CFG_LAPACK_OOC_MIN_W=2", "BLASX_CFG_L
 PUBLIC_FILES = [
     "blasx/blasx.h",
     "blasx/blasx_async.h",
+    "blasx/blasx_status.h",
     "blasx/blasx_cblas.h",
     "blasx/blasx_f77.h",
     "blasx/config.h",

@@ -45,7 +45,7 @@ subst() {
 }
 d="${DESTDIR:-}$prefix"
 install -d "$d/include/blasx" "$d/lib/pkgconfig" "$d/lib/cmake/blasx"
-install -m 644 blasx/blasx.h blasx/blasx_async.h blasx/blasx_cblas.h blasx/blasx_f77.h blasx/config.h blasx/config_check.h blasx/config_types.h blasx/config_list.h "$d/include/blasx/"
+install -m 644 blasx/blasx.h blasx/blasx_status.h blasx/blasx_async.h blasx/blasx_cblas.h blasx/blasx_f77.h blasx/config.h blasx/config_check.h blasx/config_types.h blasx/config_list.h "$d/include/blasx/"
 install -m 644 "$a" "$d/lib/libblasx.a"
 rm -f "$d/lib/libblasx.so" "$d/lib/$soname"
 install -m 755 "$so" "$d/lib/libblasx.so.$version"

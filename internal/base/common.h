@@ -2,7 +2,7 @@
  * error-recording macro, atomics and small helpers.
  *
  * Role: every internal component returns an int status (0 = ok, the
- * BLASX_ERR_* codes of blasx/blasx.h otherwise).  BLASX_TRY wraps every call
+ * BLASX_ERR_* codes of blasx/blasx_status.h otherwise).  BLASX_TRY wraps every call
  * that can fail -- internal components and, through their adapters, CUDA,
  * cuBLAS and libnuma calls -- and records the first failing site (file,
  * line, expression, code) of the current thread, so that a returned error
@@ -17,7 +17,7 @@
 #include <stdint.h>
 #include <stddef.h>
 #include <stdatomic.h>
-#include "blasx/blasx.h"
+#include "blasx/blasx_status.h"
 #include "blasx/config.h"
 
 #define BLASX_INTERNAL __attribute__((visibility("hidden")))

@@ -74,6 +74,7 @@
 #ifndef BLASX_INTERNAL_GPU_WORKER_H
 #define BLASX_INTERNAL_GPU_WORKER_H
 
+#include "blasx/blasx.h" /* the public statistics and link types it fills */
 #include "internal/device/device.h"
 #include "internal/memory/tile_cache.h"
 #include "internal/cpu/cpu_worker.h"

@@ -2,6 +2,7 @@
  * of 64-bit counters for the program's own level-3 calls, the LAPACK
  * calls and the level-3 calls made inside those; a thread-local depth
  * tells the last two apart. */
+#include "blasx/blasx.h" /* blasx_routine_stats_t, blasx_cpu_stats_t */
 #include "internal/obs/stats.h"
 
 #include <pthread.h>

@@ -22,6 +22,7 @@
 #ifndef BLASX_INTERNAL_JOB_H
 #define BLASX_INTERNAL_JOB_H
 
+#include "blasx/blasx.h" /* blasx_gpu_stats_t: a job counts what each GPU did */
 #include "internal/base/queue.h"
 #include "internal/plan/plan.h"
 
