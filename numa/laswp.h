@@ -4,7 +4,7 @@
  * Role: the one row-interchange routine of the factorizations: getrf's
  * recursion and getrs (blasx/lapack.inc) and the out-of-core LU, which
  * applies a factored block column's pivots to the other columns
- * (internal/runtime/factor_lu.c).  Elements are moved as opaque bytes
+ * (internal/factor/factor_lu.c).  Elements are moved as opaque bytes
  * (esz 4, 8 or 16: S, D/C, Z; typed copies, inlined, for those sizes; any
  * other size byte by byte), so one routine serves every precision.
  *

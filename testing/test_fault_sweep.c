@@ -35,7 +35,7 @@
 #include "blasx/blasx.h"
 #include "blasx/blasx_f77.h"
 #include "internal/gpu/gpu_worker.h"
-#include "internal/runtime/factor_call.h"
+#include "internal/factor/factor_call.h"
 #include "testing/harness.h"
 
 #define TOL 30.0

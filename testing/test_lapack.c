@@ -15,13 +15,13 @@
  *   - every invalid argument returns -position with nothing written;
  *     xGETRS with N = 0 or NRHS = 0 returns before reading IPIV.
  *   - with BLASX_LAPACK_GPU_MIN_N set and a GPU up, factorizations of that
- *     order that fit a GPU run whole on one (internal/runtime/factor_call.h):
+ *     order that fit a GPU run whole on one (internal/factor/factor_call.h):
  *     at least one does (its per-call counters: one task, the matrix each
  *     way), and one whose device operation fails still gives the right
  *     factor (the CPU path, another GPU, or finished from the final
  *     columns).
  *   - and a Cholesky larger than the GPU's pool runs out of core on it
- *     (internal/runtime/factor_ooc.c): right for both triangles in every
+ *     (internal/factor/factor_ooc.c): right for both triangles in every
  *     precision, on the GPU (its counters: one call, more than the matrix
  *     up), INFO > 0 for a zeroed row and column or a NaN on the diagonal.
  *   - BLASX_STATS (internal/obs/stats.h): N calls of a routine through the

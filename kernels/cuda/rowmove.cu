@@ -1,7 +1,7 @@
 // kernels/cuda/rowmove.cu -- row moves inside a device block: what a
 // sequence of LAPACK row interchanges (xLASWP) amounts to, done at once.
 //
-// Role: the out-of-core and multi-GPU LU (internal/runtime/factor_lu.c)
+// Role: the out-of-core and multi-GPU LU (internal/factor/factor_lu.c)
 // composes the interchanges of finished panels on the host into a list of
 // moves (row to[t] receives row from[t], the from rows a permutation of
 // the to rows) and applies them to a block on the GPU.  All moves are

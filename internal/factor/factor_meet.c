@@ -1,4 +1,4 @@
-/* internal/runtime/factor_meet.c -- where the members of a factorization's
+/* internal/factor/factor_meet.c -- where the members of a factorization's
  * team (factor_team.c) wait for each other: agreeing on a value (and so on
  * their block columns' width), a column finished in host memory, the end
  * (factor_private.h).
@@ -13,8 +13,8 @@
 #include <stdint.h>
 
 #include "internal/base/settings.h"
-#include "internal/runtime/factor_call.h"
-#include "internal/runtime/factor_private.h"
+#include "internal/factor/factor_call.h"
+#include "internal/factor/factor_private.h"
 
 int blasx_fc_team_width(fc_t *f, fc_team_t *t, int64_t n, int (*alloc_w)(void *arg, int64_t w), void *arg,
                         const int64_t *got) {

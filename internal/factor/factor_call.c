@@ -1,14 +1,14 @@
-/* internal/runtime/factor_call.c -- a factorization on the GPUs (see
+/* internal/factor/factor_call.c -- a factorization on the GPUs (see
  * factor_call.h): whole on one here, Cholesky in block columns on a team of
  * them in factor_team.c and factor_panels.c. */
-#include "internal/runtime/factor_call.h"
+#include "internal/factor/factor_call.h"
 
 #include <math.h>
 #include <stdatomic.h>
 #include <string.h>
 
 #include "internal/base/settings.h"
-#include "internal/runtime/factor_private.h"
+#include "internal/factor/factor_private.h"
 #include "internal/runtime/runtime.h"
 
 int blasx_factor_whole_wanted(int64_t n) {

@@ -1,4 +1,4 @@
-/* internal/runtime/factor_lu.c -- LU with partial pivoting in left-looking
+/* internal/factor/factor_lu.c -- LU with partial pivoting in left-looking
  * block columns on one GPU or a team of them (factor_private.h), for a
  * matrix larger than a GPU's pool or one worth several GPUs.
  *
@@ -61,8 +61,8 @@
 #include <string.h>
 
 #include "internal/base/settings.h"
-#include "internal/runtime/factor_call.h"
-#include "internal/runtime/factor_private.h"
+#include "internal/factor/factor_call.h"
+#include "internal/factor/factor_private.h"
 #include "numa/hybrid_gemm.h"
 
 typedef struct {

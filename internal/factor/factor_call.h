@@ -1,4 +1,4 @@
-/* internal/runtime/factor_call.h -- a dense factorization on the GPUs:
+/* internal/factor/factor_call.h -- a dense factorization on the GPUs:
  * Cholesky (potrf) or LU with partial pivoting (getrf) of a matrix in host
  * memory, pageable or page-locked.
  *

@@ -1,12 +1,12 @@
-/* internal/runtime/factor_stage.c -- host blocks to and from a GPU for the
+/* internal/factor/factor_stage.c -- host blocks to and from a GPU for the
  * factorization paths (see factor_private.h). */
 #include <math.h>
 #include <string.h>
 
 #include "internal/memory/host_copy.h"
 #include "internal/gpu/host_reg.h"
-#include "internal/runtime/factor_call.h"
-#include "internal/runtime/factor_private.h"
+#include "internal/factor/factor_call.h"
+#include "internal/factor/factor_private.h"
 
 #ifdef BLASX_FAULT_INJECTION
 size_t blasx_fc_stage_cap;

@@ -1,4 +1,4 @@
-/* internal/runtime/factor_team.c -- a Cholesky or an LU in block columns
+/* internal/factor/factor_team.c -- a Cholesky or an LU in block columns
  * on every free GPU at once, or on the first free one (below
  * cfg.lapack.team_min_n, where a column's trip through the host per step
  * outweighs a second GPU) (factor_private.h; the columns' work in
@@ -37,8 +37,8 @@
 #include <string.h>
 
 #include "internal/base/settings.h"
-#include "internal/runtime/factor_call.h"
-#include "internal/runtime/factor_private.h"
+#include "internal/factor/factor_call.h"
+#include "internal/factor/factor_private.h"
 #include "internal/runtime/runtime.h"
 #include "numa/laswp.h"
 

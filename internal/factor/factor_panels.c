@@ -1,4 +1,4 @@
-/* internal/runtime/factor_panels.c -- Cholesky on one GPU or a team of
+/* internal/factor/factor_panels.c -- Cholesky on one GPU or a team of
  * them, left-looking over block columns (factor_private.h), in core or
  * out of core.
  *
@@ -49,8 +49,8 @@
 #include <math.h>
 #include <string.h>
 
-#include "internal/runtime/factor_call.h"
-#include "internal/runtime/factor_private.h"
+#include "internal/factor/factor_call.h"
+#include "internal/factor/factor_private.h"
 #include "internal/base/settings.h"
 
 typedef struct {

@@ -1,4 +1,4 @@
-/* internal/runtime/factor_peer.c -- a factorization team's peer mode, what
+/* internal/factor/factor_peer.c -- a factorization team's peer mode, what
  * the Cholesky (factor_panels.c) and the LU (factor_lu.c) share
  * (factor_private.h, fc_peer_t).
  *
@@ -20,7 +20,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "internal/runtime/factor_private.h"
+#include "internal/factor/factor_private.h"
 
 static void peer_release(fc_t *f, fc_peer_t *p) {
     const blasx_device_backend_t *be = f->d.be;

@@ -1,5 +1,5 @@
-/* internal/runtime/factor_private.h -- what the GPU factorization paths
- * share (internal/runtime/factor_call.c, factor_panels.c; the copies in
+/* internal/factor/factor_private.h -- what the GPU factorization paths
+ * share (internal/factor/factor_call.c, factor_panels.c; the copies in
  * factor_stage.c): one GPU's direct slot, and host blocks moved to and
  * from its memory.
  *
@@ -20,7 +20,7 @@
 #include <string.h>
 
 #include "internal/gpu/gpu_worker.h"
-#include "internal/runtime/factor_call.h"
+#include "internal/factor/factor_call.h"
 
 #define FC_ALIGN 256 /* device blocks start here: what cuBLAS/cuSOLVER and the copy engines like */
 
