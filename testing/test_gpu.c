@@ -78,9 +78,9 @@ static void host_free(void *p) {
 
 /* Panel copies (BLASX_PANEL, read when the runtime starts): one DGEMM of
  * pinned operands on simulated GPUs of 1 MiB (all its tiles fit: a panel
- * never evicts) without and with them gives the same result (on one GPU
- * the same bytes to it), and with them fewer L1 misses (tiles below a miss
- * came with its panel).  Needs
+ * never evicts) without and with them gives the same result, and on one
+ * GPU the same bytes to it and fewer L1 misses (tiles below a miss came
+ * with its panel).  Needs
  * the copy stream; restores the caller's BLASX_PANEL and memory size. */
 static void panel_test(void) {
     const char *cs = getenv("BLASX_COPY_STREAM");
@@ -125,13 +125,14 @@ static void panel_test(void) {
     blasx_finalize();
     blasx_gpu_count(); /* the runtime back up with the caller's settings */
     CHECK(d == 0, "dgemm %lld with and without panels: results differ by %.2e", (long long)n, d);
-    /* a panel needs two tiles in a tile column (BLASX_TILE may make one tile of it) */
+    /* a panel needs two tiles in a tile column (BLASX_TILE may make one tile of it); on
+     * several GPUs the misses depend on which GPU ran which task, and when (printed only) */
     const char *tv = getenv("BLASX_TILE");
     long long tile = tv && atoll(tv) > 0 ? atoll(tv) : (long long)blasx_cfg.tile.d;
-    if (2 * tile <= n)
+    if (2 * tile <= n && blasx_gpu_count() == 1)
         CHECK(misses[1] < misses[0], "panels on: %lld L1 misses, off: %lld", (long long)misses[1],
               (long long)misses[0]);
-    else
+    else if (2 * tile > n)
         printf("test_gpu: tile %lld: dgemm %lld has no panel to copy (L1 misses not compared)\n", tile, (long long)n);
     /* one GPU, everything fits: each tile crosses the link once either way
      * (with peers a panel may bring from the host what a peer would give) */
