@@ -182,15 +182,15 @@ $(BUILD)/libblasx.a: $(OBJS)
 $(BUILD)/tiny/libblasx.a: $(TINY_OBJS)
 	rm -f $@ && ar rcs $@ $^
 # The shared library exports the level-3 names and the native API only.
-# Its SONAME is libblasx.so.MAJOR (the project version of blasx/blasx.h, as
+# Its SONAME is libblasx.so.MAJOR (the project version of blasx/blasx_status.h, as
 # in the installed blasx.pc and CMake files; Bazel: third_party/blasx.bzl):
 # a program linked with -lblasx records libblasx.so.MAJOR, which
 # third_party/install.sh installs as a link to libblasx.so.MAJOR.MINOR.0.  In
 # the build folder libblasx.so.MAJOR links to libblasx.so, so that a program
 # linked to it with -Wl,-rpath,<build> starts.  (Relinked when this Makefile
 # changes: a link made before the SONAME existed would not be installed.)
-VERSION_MAJOR := $(shell sed -n 's/^\#define BLASX_VERSION_MAJOR \([0-9]*\).*/\1/p' blasx/blasx.h)
-VERSION_MINOR := $(shell sed -n 's/^\#define BLASX_VERSION_MINOR \([0-9]*\).*/\1/p' blasx/blasx.h)
+VERSION_MAJOR := $(shell sed -n 's/^\#define BLASX_VERSION_MAJOR \([0-9]*\).*/\1/p' blasx/blasx_status.h)
+VERSION_MINOR := $(shell sed -n 's/^\#define BLASX_VERSION_MINOR \([0-9]*\).*/\1/p' blasx/blasx_status.h)
 VERSION  := $(VERSION_MAJOR).$(VERSION_MINOR).0
 SONAME   := libblasx.so.$(VERSION_MAJOR)
 SO_LDFLAGS = -shared -Wl,--version-script=blasx/exports.map -Wl,-soname,$(SONAME)

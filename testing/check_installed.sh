@@ -17,8 +17,8 @@ prefix=$1
 tmp=$(mktemp -d); trap 'rm -rf "$tmp"' EXIT
 pass=${INSTALL_PASS:-0} fail=${INSTALL_FAIL:-0}
 ok() { if [ "$1" = 1 ]; then pass=$((pass + 1)); else fail=$((fail + 1)); echo "install: FAILED: $2"; fi; }
-major=$(sed -n 's/^#define BLASX_VERSION_MAJOR \([0-9]*\).*/\1/p' blasx/blasx.h)
-minor=$(sed -n 's/^#define BLASX_VERSION_MINOR \([0-9]*\).*/\1/p' blasx/blasx.h)
+major=$(sed -n 's/^#define BLASX_VERSION_MAJOR \([0-9]*\).*/\1/p' blasx/blasx_status.h)
+minor=$(sed -n 's/^#define BLASX_VERSION_MINOR \([0-9]*\).*/\1/p' blasx/blasx_status.h)
 soname=libblasx.so.$major real=libblasx.so.$major.$minor.0
 for f in include/blasx/blasx.h include/blasx/blasx_status.h include/blasx/blasx_async.h include/blasx/blasx_cblas.h include/blasx/blasx_f77.h include/blasx/config.h include/blasx/config_check.h include/blasx/config_types.h include/blasx/config_list.h \
          lib/libblasx.a lib/$real lib/pkgconfig/blasx.pc lib/cmake/blasx/blasxConfig.cmake \

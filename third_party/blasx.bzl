@@ -21,10 +21,10 @@ COPTS = [
 
 LINKOPTS = ["-lpthread", "-lm", "-ldl"]
 
-# The project version (blasx/blasx.h BLASX_VERSION_MAJOR/MINOR; Starlark
+# The project version (blasx/blasx_status.h BLASX_VERSION_MAJOR/MINOR; Starlark
 # cannot read it there): the shared objects' SONAME is libblasx.so.MAJOR, as
 # with the Makefile.  third_party/install.sh refuses a libblasx.so whose
-# SONAME does not match blasx.h, so //testing:bazel_install catches a drift.
+# SONAME does not match blasx_status.h, so //testing:bazel_install catches a drift.
 VERSION_MAJOR = "0"
 VERSION_MINOR = "1"
 SONAME = "libblasx.so." + VERSION_MAJOR

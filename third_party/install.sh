@@ -8,7 +8,7 @@
 # libnuma when its header is installed).  Run from the source root.
 #
 # The shared library goes in as lib/libblasx.so.MAJOR.MINOR.0 (the version of
-# blasx/blasx.h), with lib/libblasx.so.MAJOR (its SONAME, which a program
+# blasx/blasx_status.h), with lib/libblasx.so.MAJOR (its SONAME, which a program
 # linked with -lblasx records) and lib/libblasx.so (for the linker) as
 # symbolic links; SHARED must carry that SONAME (Makefile, blasx.bzl).
 # blasx.pc and blasxConfig.cmake give programs linked to the shared library
@@ -25,13 +25,13 @@ else
   [ -f "$cuda/include/cuda_runtime.h" ] && libs="-L$cuda/lib64 -Wl,-rpath,$cuda/lib64 -lcublas -lcudart $libs"
   [ -f /usr/include/numa.h ] && libs="$libs -lnuma"
 fi
-major=$(sed -n 's/^#define BLASX_VERSION_MAJOR \([0-9]*\)/\1/p' blasx/blasx.h)
-minor=$(sed -n 's/^#define BLASX_VERSION_MINOR \([0-9]*\)/\1/p' blasx/blasx.h)
+major=$(sed -n 's/^#define BLASX_VERSION_MAJOR \([0-9]*\)/\1/p' blasx/blasx_status.h)
+minor=$(sed -n 's/^#define BLASX_VERSION_MINOR \([0-9]*\)/\1/p' blasx/blasx_status.h)
 version="$major.$minor.0"
 soname="libblasx.so.$major"
 have=$(LC_ALL=C readelf -d "$so" | sed -n 's/.*(SONAME).*\[\(.*\)\].*/\1/p')
 if [ "$have" != "$soname" ]; then
-  echo "install.sh: $so has SONAME '${have:-none}', expected $soname (blasx/blasx.h version $version)" >&2
+  echo "install.sh: $so has SONAME '${have:-none}', expected $soname (blasx/blasx_status.h version $version)" >&2
   exit 1
 fi
 case $prefix in
