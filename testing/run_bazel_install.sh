@@ -4,7 +4,7 @@
 # PREFIX` runs) into a scratch prefix, then the installed tree's checks
 # (testing/check_installed.sh): files, the libblasx.so.MAJOR.MINOR.0 file and
 # its links, the SONAME Bazel gave LIBSO (third_party/blasx.bzl; install.sh
-# refuses one that does not match blasx/blasx.h), and programs built with
+# refuses one that does not match blasx/blasx_status.h), and programs built with
 # the pkg-config recipe and with CMake's blasx::shared starting without
 # LD_LIBRARY_PATH.
 set -u
