@@ -315,7 +315,7 @@ BLASX_CFG_X(SPLIT_STREAM, int, 0, 1, "switch", gpu, split_stream, "1: a panel is
 #ifndef BLASX_CFG_K_ROTATE
 #define BLASX_CFG_K_ROTATE 2
 #endif
-BLASX_CFG_X(K_ROTATE, int, 0, 2, "mode", gpu, k_rotate, "on several GPUs: 1 GEMM and SYRK-family tasks start their K loops at spread tiles, TRMM and TRSM chains their products (plan.h); 2 the same, but GEMM's and SYMM's tasks that take C late start at a part of K by GPU (gpu_task.c); 0 in order")
+BLASX_CFG_X(K_ROTATE, int, 0, 2, "mode", gpu, k_rotate, "on several GPUs: 1 GEMM and SYRK-family tasks start their K loops at spread tiles, TRMM and TRSM chains their products (plan.h); 2 the same, but when each stream has several tasks, each chunk of tasks a GPU takes at once starts at its own part of K (GEMM, SYMM, the SYRK family; plan.h k_chunk); 0 in order")
 #ifndef BLASX_CFG_LATE_C
 #define BLASX_CFG_LATE_C 1
 #endif

@@ -4,7 +4,7 @@
  * with beta != 0 match the naive reference with late C on and off; the
  * late path ran when on (its task counter grew) and not when off, nor for
  * beta = 0 or a K of one tile (nothing to move); D and Z again with the K
- * loops started at a part of K by GPU (BLASX_K_ROTATE=2, gpu_task.c).  Runs on the GPUs the
+ * loops started at a part of K per chunk of tasks (BLASX_K_ROTATE=2, plan.h).  Runs on the GPUs the
  * process sees (BLASX_SIM_GPUS=2 when unset and no CUDA GPU is visible);
  * in a build whose calls below the offload threshold never tile (the
  * default build's small calls), it says so and skips: the tiny build
@@ -65,7 +65,7 @@ int main(void) {
     late_all_d();
     late_all_c();
     late_all_z();
-    /* K loops started at a part of K by GPU (BLASX_K_ROTATE=2) */
+    /* K loops started at a part of K per chunk of tasks (BLASX_K_ROTATE=2) */
     blasx_settings_set_k_rotate(2);
     late_all_d();
     late_all_z();

@@ -164,7 +164,7 @@ static void table_fill(void) {
     table[BLASX_SETTING_CPU_ISA].valid = valid_cpu_isa;
     table[BLASX_SETTING_CPU_ISA].dflt_said = "auto, the best this CPU runs";
     INT_ENTRY(BLASX_SETTING_K_ROTATE, "BLASX_K_ROTATE", BLASX_SETTING_ONCE, 0, 2, blasx_cfg.gpu.k_rotate, "0, 1, 2",
-              "`cfg.gpu.k_rotate`", "on several GPUs: 0 a tiled GEMM's and SYRK's tasks run their K loops in order, TRMM's and TRSM's their products; 1 from spread tiles; 2 GEMM's and SYMM's from a part of K by GPU");
+              "`cfg.gpu.k_rotate`", "on several GPUs: 0 a tiled GEMM's and SYRK's tasks run their K loops in order, TRMM's and TRSM's their products; 1 from spread tiles; 2 also a part of K per chunk of tasks a GPU takes at once");
     INT_ENTRY(BLASX_SETTING_LATE_C, "BLASX_LATE_C", BLASX_SETTING_ONCE, 0, 1, blasx_cfg.gpu.late_c, "0, 1",
               "`cfg.gpu.late_c`", "0: a tiled task that reads C loads it before its first product, not after its last");
     INT_ENTRY(BLASX_SETTING_GPU_SHARE, "BLASX_GPU_SHARE", BLASX_SETTING_ONCE, 0, 1, blasx_cfg.gpu.share, "0, 1",
