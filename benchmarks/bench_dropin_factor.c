@@ -9,7 +9,7 @@
  * preloaded BLAS such as libblasx.so with BLASX_LAPACK=0 or libnvblas.so);
  * the line "from" says which file the linker bound.
  *
- * Usage: bench_dropin_factor [--reps R] [--ops potrf,getrf] [--prec d,z] N [N ...]
+ * Usage: bench_dropin_factor [--reps R] [--ops potrf,getrf] [--prec d,z] [--context] N [N ...]
  * For each precision, operation and N: A of N x N (column-major, ld N),
  * uniform in [-1, 1) (potrf: made Hermitian with N on the diagonal), kept in
  * a copy; R timed calls, the matrix refilled from the copy before each (not
@@ -18,6 +18,11 @@
  * L U against A (getrf, with the row swaps applied), long double sums,
  * error scaled by N eps max|A|: above 100 fails; INFO must be 0.
  * One line per case starting "RESULT" (parsed by benchmarks/run_factor.sh).
+ * --context: right before the process's first call, with its matrices
+ * already in memory, creates a CUDA context on device 0 (libcudart opened
+ * with dlopen: cudaGetDeviceCount, cudaSetDevice, cudaFree(0)) and prints
+ * what that took, so that the first call's time less a warm one can be
+ * compared with a context made in the same process.
  * Exit status 1 if a check failed.
  */
 #ifndef _GNU_SOURCE
@@ -95,14 +100,33 @@ static double check(int op, int cplx, int n, const void *A0, const void *F, cons
     return worst;
 }
 
+/* Seconds to create a CUDA context on device 0 in this process (-1: none). */
+static double cuda_context(void) {
+    static const char *const names[] = {"libcudart.so", "libcudart.so.13", "libcudart.so.12"};
+    void *h = NULL;
+    for (size_t i = 0; !h && i < sizeof names / sizeof names[0]; i++) h = dlopen(names[i], RTLD_NOW | RTLD_GLOBAL);
+    if (!h) return -1;
+    int (*count)(int *), (*set)(int), (*release)(void *);
+    void *p[3] = {dlsym(h, "cudaGetDeviceCount"), dlsym(h, "cudaSetDevice"), dlsym(h, "cudaFree")};
+    if (!p[0] || !p[1] || !p[2]) return -1;
+    memcpy(&count, &p[0], sizeof count), memcpy(&set, &p[1], sizeof set), memcpy(&release, &p[2], sizeof release);
+    int n = 0;
+    double t0 = now();
+    int e = count(&n);
+    if (!e && n > 0) e = set(0);
+    if (!e && n > 0) e = release(NULL);
+    return e || n <= 0 ? -1 : now() - t0;
+}
+
 int main(int argc, char **argv) {
-    int reps = 3, bad = 0, ops[2] = {1, 1}, precs[2] = {1, 1};
+    int reps = 3, bad = 0, ops[2] = {1, 1}, precs[2] = {1, 1}, context = 0;
     int a = 1;
     for (; a < argc && argv[a][0] == '-'; a++) {
         if (!strcmp(argv[a], "--reps") && a + 1 < argc) reps = atoi(argv[++a]);
         else if (!strcmp(argv[a], "--ops") && a + 1 < argc) ops[0] = !!strstr(argv[++a], "potrf"), ops[1] = !!strstr(argv[a], "getrf");
         else if (!strcmp(argv[a], "--prec") && a + 1 < argc) precs[0] = !!strchr(argv[++a], 'd'), precs[1] = !!strchr(argv[a], 'z');
-        else { fprintf(stderr, "usage: bench_dropin_factor [--reps R] [--ops potrf,getrf] [--prec d,z] N...\n"); return 2; }
+        else if (!strcmp(argv[a], "--context")) context = 1;
+        else { fprintf(stderr, "usage: bench_dropin_factor [--reps R] [--ops potrf,getrf] [--prec d,z] [--context] N...\n"); return 2; }
     }
     printf("from: dpotrf_ %s, dgetrf_ %s\n", bound_file("dpotrf_"), bound_file("dgetrf_"));
     for (; a < argc; a++) {
@@ -120,6 +144,10 @@ int main(int argc, char **argv) {
                 int info = 0;
                 for (int r = 0; r <= reps; r++) {
                     bench_copy(A, A0, bytes);
+                    if (context) { /* once per process, before its first call */
+                        printf("context: a CUDA context on device 0 took %.4f s\n", cuda_context());
+                        context = 0;
+                    }
                     double t0 = now();
                     if (op == 0) (cplx ? (void)zpotrf_("L", &n, A, &n, &info, 1) : (void)dpotrf_("L", &n, A, &n, &info, 1));
                     else (cplx ? (void)zgetrf_(&n, &n, A, &n, ipiv, &info) : (void)dgetrf_(&n, &n, A, &n, ipiv, &info));

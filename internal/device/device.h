@@ -123,6 +123,11 @@ typedef struct blasx_device_backend {
     int (*add_scaled)(blasx_stream_t s, int prec, int64_t rows, int64_t cols, double _Complex beta, uintptr_t x,
                       int64_t ldx, uintptr_t y, int64_t ldy);
 
+    /* Loads what the first factor_ws/factor will need (a solver library)
+     * so that a process's first factorization does not wait for it; may
+     * block for as long as that takes, from any thread, any number of
+     * times.  NULL: nothing to load (or no BLASX_DEV_CAP_FACTOR). */
+    void (*factor_prepare)(void);
     /* Device workspace (bytes) that factor needs on stream s for this kind,
      * precision and shape; a status != 0 declines the factorization (nothing
      * was queued).  Blocks the calling thread only, not the stream. */

@@ -21,6 +21,7 @@
 #include <pthread.h>
 #include "internal/device/device_cuda_private.h"
 #include "internal/base/clock.h"
+#include "internal/base/startup.h"
 
 
 #ifdef BLASX_FAULT_INJECTION
@@ -79,7 +80,9 @@ static int cuda_mem_alloc(int dev, size_t bytes, uintptr_t *addr) {
     void *p = NULL;
     CU_FAULT("injected: cudaMalloc");
     CU(cudaSetDevice(dev));
+    const double t0 = blasx_now();
     cudaError_t e = cudaMalloc(&p, bytes);
+    blasx_startup_add(BLASX_STARTUP_DEVMEM, t0);
     if (e == cudaErrorMemoryAllocation) {
         cudaGetLastError();
         return BLASX_ERR_NOMEM;
@@ -97,7 +100,9 @@ static int cuda_mem_free(int dev, uintptr_t addr) {
 
 static int cuda_host_alloc(size_t bytes, void **ptr) {
     CU_FAULT("injected: cudaHostAlloc");
+    const double t0 = blasx_now();
     CU(cudaHostAlloc(ptr, bytes, cudaHostAllocPortable));
+    blasx_startup_add(BLASX_STARTUP_PINNED, t0);
     return 0;
 }
 
@@ -129,6 +134,7 @@ static int cuda_stream_create(int dev, blasx_stream_t *out) {
     struct blasx_stream *s = (struct blasx_stream *)calloc(1, sizeof *s);
     if (!s) return BLASX_ERR_NOMEM;
     s->dev = dev;
+    const double t0 = blasx_now();
     int st = cu_status(cudaSetDevice(dev), __FILE__, __LINE__, "cudaSetDevice");
     if (!st) st = cu_status(cudaStreamCreateWithFlags(&s->s, cudaStreamNonBlocking), __FILE__, __LINE__,
                             "cudaStreamCreateWithFlags");
@@ -146,6 +152,7 @@ static int cuda_stream_create(int dev, blasx_stream_t *out) {
         free(s);
         return st;
     }
+    blasx_startup_add(BLASX_STARTUP_BLAS, t0);
     *out = s;
     return 0;
 }
@@ -512,6 +519,7 @@ const blasx_device_backend_t blasx_cuda_backend = {
 #endif
     .run_step = cuda_run_step,
     .add_scaled = cuda_add_scaled,
+    .factor_prepare = blasx_cuda_factor_prepare,
     .factor_ws = blasx_cuda_factor_ws,
     .factor = blasx_cuda_factor,
     .row_move = blasx_cuda_row_move,

@@ -53,6 +53,7 @@ static inline int cusolver_status(cusolverStatus_t e, const char *file, int line
 /* device_cuda_solver.c: the backend's factor_ws and factor (device.h), and
  * the stream's cuSOLVER state freed (with its device current; a failure
  * sets *st). */
+BLASX_INTERNAL void blasx_cuda_factor_prepare(void);
 BLASX_INTERNAL int blasx_cuda_factor_ws(blasx_stream_t s, int prec, int kind, char uplo, int64_t m, int64_t n,
                                         int64_t lda, size_t *bytes);
 BLASX_INTERNAL int blasx_cuda_factor(blasx_stream_t s, int prec, int kind, char uplo, int64_t m, int64_t n,

@@ -11,6 +11,8 @@
 #include <string.h>
 
 #include "internal/device/device_cuda_private.h"
+#include "internal/base/clock.h"
+#include "internal/base/startup.h"
 
 static cublasFillMode_t fill_of(char c) { return c == 'U' ? CUBLAS_FILL_MODE_UPPER : CUBLAS_FILL_MODE_LOWER; }
 
@@ -47,6 +49,7 @@ static int sol_sym(void *lib, const char *name, void *fp, size_t fp_size) {
  * open for the life of the process (stream handles may outlive any user). */
 static void sol_load(void) {
     static const char *const names[] = {"libcusolver.so.12", "libcusolver.so.11", "libcusolver.so"};
+    const double t0 = blasx_now();
     void *lib = NULL;
     for (size_t i = 0; !lib && i < sizeof names / sizeof names[0]; i++) lib = dlopen(names[i], RTLD_NOW | RTLD_LOCAL);
     if (!lib) return;
@@ -61,6 +64,7 @@ static void sol_load(void) {
         return;
     }
     sol.ok = 1;
+    blasx_startup_add(BLASX_STARTUP_SOLVER_LIB, t0);
 }
 
 /* 1 if cuSOLVER is usable; its absence is an answer (factor declined), not
@@ -70,12 +74,15 @@ static int sol_available(void) {
     return sol.ok;
 }
 
+void blasx_cuda_factor_prepare(void) { (void)sol_available(); }
+
 /* Handle and params of stream s, made on first use with s's device current;
  * either both are set or neither. */
 static int sol_stream(blasx_stream_t s) {
     if (s->sh) return 0;
     cusolverDnHandle_t h = NULL;
     cusolverDnParams_t p = NULL;
+    const double t0 = blasx_now();
     int st = cusolver_status(sol.create(&h), __FILE__, __LINE__, "cusolverDnCreate");
     if (st) return st;
     st = cusolver_status(sol.set_stream(h, s->s), __FILE__, __LINE__, "cusolverDnSetStream");
@@ -85,6 +92,7 @@ static int sol_stream(blasx_stream_t s) {
         return st;
     }
     s->sh = h, s->sp = p;
+    blasx_startup_add(BLASX_STARTUP_SOLVER, t0);
     return 0;
 }
 

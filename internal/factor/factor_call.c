@@ -5,14 +5,19 @@
 
 #include <math.h>
 #include <stdatomic.h>
+#include <stdio.h>
 #include <string.h>
 
+#include "internal/base/clock.h"
 #include "internal/base/settings.h"
+#include "internal/base/startup.h"
 #include "internal/factor/factor_private.h"
 #include "internal/runtime/runtime.h"
 
 int blasx_factor_whole_wanted(int64_t n) {
-    if (n < blasx_setting_int(BLASX_SETTING_LAPACK_GPU_MIN_N) || blasx_runtime_small_gpus() == 0) return 0;
+    if (n < blasx_setting_int(BLASX_SETTING_LAPACK_GPU_MIN_N)) return 0;
+    blasx_gpus_expect_factor(); /* if this starts the GPUs, the solver loads beside their set-up */
+    if (blasx_runtime_small_gpus() == 0) return 0;
     const blasx_device_backend_t *be = blasx_gpus_backend(); /* known once the GPUs are up */
     return be && (be->caps & BLASX_DEV_CAP_FACTOR);
 }
@@ -128,8 +133,20 @@ int blasx_factor_whole(int prec, int kind, char uplo, int64_t m, int64_t n, void
                        int64_t *info, blasx_factor_ckpt_t *ck) {
     memset(ck, 0, sizeof *ck);
     if (prec < BLASX_PREC_S || prec > BLASX_PREC_Z || m <= 0 || n <= 0) return BLASX_FACTOR_DECLINED;
+    static atomic_int calls; /* the first two are reported under BLASX_VERBOSE: a first call against a warm one */
+    blasx_startup_snap_t snap;
+    const int nth = blasx_settings()->verbose ? atomic_fetch_add(&calls, 1) + 1 : 3;
+    if (nth <= 2) blasx_startup_snap(&snap);
+    const double t0 = blasx_now();
     int ngpu = blasx_runtime_small_enter(); /* until small_leave: no finalize meanwhile */
+    const double t1 = blasx_now();
     int st = ngpu > 0 ? fc_run(ngpu, prec, kind, uplo, m, n, A, lda, ipiv, info, ck) : BLASX_FACTOR_DECLINED;
     blasx_runtime_small_leave();
+    if (nth <= 2) {
+        char buf[256];
+        blasx_startup_format(&snap, buf, sizeof buf);
+        fprintf(stderr, "blasx: factorization %d (order %lld): runtime ready in %.3f s, on the GPUs %.3f s; one-time "
+                        "set-up in it: %s\n", nth, (long long)blasx_min64(m, n), t1 - t0, blasx_now() - t1, buf);
+    }
     return st;
 }

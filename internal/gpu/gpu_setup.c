@@ -24,11 +24,13 @@
 #include "internal/gpu/gpu_private.h"
 #include "internal/gpu/host_reg.h"
 
+#include <stdatomic.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include "internal/base/settings.h"
 #include "internal/base/clock.h"
+#include "internal/base/startup.h"
 #include "internal/plan/tile_model.h"
 #include "numa/hybrid_gemm.h"
 
@@ -188,7 +190,9 @@ static blasx_gpu_t *gpu_create(const blasx_device_backend_t *be, int dev, const 
     pthread_mutex_init(&g->rs_lock, NULL);
     pthread_mutex_init(&g->direct_lock, NULL);
     size_t freeb = 0, total = 0;
+    const double t0 = blasx_now();
     int st = be->mem_info(dev, &freeb, &total);
+    blasx_startup_add(BLASX_STARTUP_CONTEXT, t0);
     if (st == 0 && total == 0) st = BLASX_ERR_DEVICE;
     if (st == 0 && (st = pool_create(g, gpu_mem, total, share)) == 0) g->pool_ok = 1;
     if (st == 0 && (st = blasx_cache_init(&g->cache, &g->pool)) == 0) g->cache_ok = 1;
@@ -289,6 +293,29 @@ static const blasx_device_backend_t *find_backend(int have_cuda, const gpu_setti
     return &blasx_sim_backend;
 }
 
+/* The backend's factor_prepare on a thread beside the set-up, when a
+ * factorization starts the GPUs (a process's first call waits less). */
+static atomic_int expect_factor;
+static pthread_t prepare_thread;
+static int prepare_running;
+
+void blasx_gpus_expect_factor(void) { atomic_store(&expect_factor, 1); }
+
+static void *prepare_main(void *arg) {
+    ((const blasx_device_backend_t *)arg)->factor_prepare();
+    return NULL;
+}
+
+static void prepare_start(const blasx_device_backend_t *be) {
+    if (prepare_running || !be->factor_prepare || !atomic_load(&expect_factor)) return;
+    prepare_running = pthread_create(&prepare_thread, NULL, prepare_main, (void *)be) == 0;
+}
+
+void blasx_gpus_join_prepare(void) {
+    if (prepare_running) pthread_join(prepare_thread, NULL);
+    prepare_running = 0;
+}
+
 int blasx_gpus_init(void (*on_all_failed)(void)) {
     blasx_gpu_table_t *tab = &blasx_gpu_table;
     if (on_all_failed) tab->on_all_failed = on_all_failed;
@@ -303,6 +330,7 @@ int blasx_gpus_init(void (*on_all_failed)(void)) {
     gpu_read_settings(have_cuda, &set);
     const blasx_device_backend_t *be = find_backend(have_cuda, &set, &ndev);
     if (!be) return 0;
+    prepare_start(be);
     tab->be = be;
     tab->stage = set.stage, tab->copy_stream = set.copy_stream, tab->panel = set.panel;
     tab->wb_stream = set.wb_stream, tab->split_stream = set.split_stream;
@@ -340,13 +368,16 @@ int blasx_gpus_init(void (*on_all_failed)(void)) {
         const double t_end = blasx_now();
         fprintf(stderr, "blasx: start-up: devices counted in %.3f s (the driver's start);", t_count - t0);
         for (int i = 0; i < n; i++) fprintf(stderr, " device %d set up in %.3f s;", list[i], t_gpu[i]);
-        fprintf(stderr, " peer links probed in %.3f s; staging threads started in %.3f s\n", t_topo - t_links,
-                t_end - t_topo);
+        char buf[256];
+        blasx_startup_format(NULL, buf, sizeof buf);
+        fprintf(stderr, " peer links probed in %.3f s; staging threads started in %.3f s; one-time set-up: %s\n",
+                t_topo - t_links, t_end - t_topo, buf);
     }
     return tab->n;
 }
 
 void blasx_gpus_shutdown(void) {
+    blasx_gpus_join_prepare();
     blasx_host_reg_shutdown(); /* the program's ranges unlocked while the devices are up */
     blasx_hcopy_stop();
     for (int i = 0; i < blasx_gpu_table.n; i++) gpu_destroy(blasx_gpu_table.gpu[i]);
@@ -355,6 +386,7 @@ void blasx_gpus_shutdown(void) {
 }
 
 void blasx_gpus_forget(void) {
+    prepare_running = 0; /* the parent joined it before the fork */
     for (int i = 0; i < BLASX_CFG_MAX_GPUS; i++) blasx_gpu_table.gpu[i] = NULL;
     blasx_gpu_table.n = 0;
     blasx_gpu_table.be = NULL;

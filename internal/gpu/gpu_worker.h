@@ -93,6 +93,13 @@ typedef struct blasx_gpu blasx_gpu_t;
  * into every job.  Not thread-safe: the runtime calls it under its lock. */
 BLASX_INTERNAL int blasx_gpus_init(void (*on_all_failed)(void));
 
+/* A factorization is about to start the GPUs: blasx_gpus_init then has
+ * the backend load what factorizations need (factor_prepare) on a thread
+ * of its own while the devices are set up.  Any thread. */
+BLASX_INTERNAL void blasx_gpus_expect_factor(void);
+/* Waits for that thread (before fork and shutdown; under the runtime's lock). */
+BLASX_INTERNAL void blasx_gpus_join_prepare(void);
+
 /* Frees everything blasx_gpus_init made (GPU threads must have exited). */
 BLASX_INTERNAL void blasx_gpus_shutdown(void);
 /* In a child after fork(): empties the table without touching what it

@@ -145,6 +145,7 @@ static void at_exit_finalize(void) { blasx_finalize(); }
 
 static void fork_prepare(void) {
     pthread_mutex_lock(&rt.lock); /* no job half-published, no start or stop half done */
+    blasx_gpus_join_prepare();     /* no library half loaded */
     blasx_stats_fork(BLASX_FORK_PREPARE);
     blasx_trace_fork(BLASX_FORK_PREPARE);
 }
