@@ -16,6 +16,7 @@
 
 #include <stdint.h>
 #include <stddef.h>
+#include <stdlib.h>
 #include <stdatomic.h>
 #include "blasx/blasx_status.h"
 #include "blasx/config.h"
@@ -83,6 +84,19 @@ static inline int64_t blasx_ceil_div64(int64_t a, int64_t b) { return (a + b - 1
 
 /* Upper-case an option character as LSAME does. */
 static inline char blasx_upper(char c) { return (c >= 'a' && c <= 'z') ? (char)(c - 'a' + 'A') : c; }
+
+/* Grows the array *p of *cap elements of elem bytes (doubling, from 64) to
+ * hold at least need; BLASX_ERR_NOMEM leaves it as it was. */
+static inline int blasx_grow(void **p, int64_t *cap, int64_t need, size_t elem) {
+    if (need <= *cap) return 0;
+    int64_t nc = *cap ? *cap : 64;
+    while (nc < need) nc *= 2;
+    void *q = realloc(*p, (size_t)nc * elem);
+    if (!q) return BLASX_ERR_NOMEM;
+    *p = q;
+    *cap = nc;
+    return 0;
+}
 
 static inline void blasx_cpu_relax(void) {
 #if defined(__x86_64__) || defined(__i386__)

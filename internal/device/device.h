@@ -26,8 +26,7 @@
 #ifndef BLASX_INTERNAL_DEVICE_H
 #define BLASX_INTERNAL_DEVICE_H
 
-#include "internal/plan/taskgraph.h"
-#include "internal/plan/job.h"
+#include "kernels/tile_step.h"
 
 typedef struct blasx_stream *blasx_stream_t; /* backend-defined */
 typedef struct blasx_event *blasx_event_t;   /* backend-defined */

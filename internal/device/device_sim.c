@@ -38,14 +38,11 @@
  *     BLASX_ERR_INTERNAL); the status is never 1, which event_query could
  *     not tell from BLASX_EVENT_PENDING.
  *
- * Fault injection (tests only): blasx_sim_fail_after.  Set it to n > 0 and
- * the n-th mem_alloc/host_alloc/copy/run_step from then on fails with BLASX_ERR_DEVICE,
- * once (the counter then rests at 0).  Values <= 0 are off (-1 by default).
- * mem_alloc fails immediately; a copy or step is decided at submission (so
- * the choice is deterministic for a single submitting thread) and fails when
- * it executes, marking its stream failed.
+ * Fault injection (tests only, blasx_sim_fail_after in device_sim_mem.c): a
+ * copy or step is doomed at submission and fails when it executes.
  */
 #include <pthread.h>
+#include <sched.h>
 #include <stdlib.h>
 #include <string.h>
 #include "internal/device/device_sim_private.h"
@@ -122,6 +119,21 @@ static void sim_stream_unref(struct blasx_stream *s) {
 }
 
 
+/* Yields this many times, re-checking, before sleeping on a condition:
+ * the ops are tiny and a sleep and wake-up through the kernel costs more
+ * than they do (most of a simulated test's time was futex hand-offs). */
+enum { SIM_SPINS = 64 };
+
+/* With t->mu held: until t has executed op seq. */
+static void sim_wait_executed(struct blasx_stream *t, uint64_t seq) {
+    for (int i = 0; i < SIM_SPINS && t->executed < seq; i++) {
+        pthread_mutex_unlock(&t->mu);
+        sched_yield();
+        pthread_mutex_lock(&t->mu);
+    }
+    while (t->executed < seq) pthread_cond_wait(&t->done_cv, &t->mu);
+}
+
 /* Runs one op on its stream's thread; returns its status. */
 static int sim_exec(sim_op_t *op) {
     switch (op->kind) {
@@ -160,7 +172,7 @@ static int sim_exec(sim_op_t *op) {
     case SIM_OP_WAIT: {
         struct blasx_stream *t = op->u.wait.target;
         pthread_mutex_lock(&t->mu);
-        while (t->executed < op->u.wait.seq) pthread_cond_wait(&t->done_cv, &t->mu);
+        sim_wait_executed(t, op->u.wait.seq);
         int st = t->failed;
         pthread_mutex_unlock(&t->mu);
         return st;
@@ -179,6 +191,11 @@ static void *sim_stream_main(void *arg) {
     struct blasx_stream *s = arg;
     pthread_mutex_lock(&s->mu);
     for (;;) {
+        for (int i = 0; i < SIM_SPINS && !s->head && !s->stop; i++) {
+            pthread_mutex_unlock(&s->mu);
+            sched_yield();
+            pthread_mutex_lock(&s->mu);
+        }
         while (!s->head && !s->stop) pthread_cond_wait(&s->work_cv, &s->mu);
         sim_op_t *op = s->head;
         if (!op) break; /* stop requested and drained */
@@ -221,6 +238,16 @@ static sim_op_t *sim_op_new(int kind) {
     return op;
 }
 
+/* A new op of `kind` that the fault injection may doom; a fault decided
+ * at issue is BLASX_ERR_DEVICE (nothing queued). */
+static int sim_op_issue(int kind, sim_op_t **out) {
+    int doomed = blasx_sim_fault();
+    if (doomed && blasx_sim_fault_at_issue()) return BLASX_ERR_DEVICE;
+    if (!(*out = sim_op_new(kind))) return BLASX_ERR_NOMEM;
+    (*out)->doomed = doomed;
+    return 0;
+}
+
 static int sim_stream_create(int dev, blasx_stream_t *out) {
     if (!blasx_sim_dev_ok(dev)) return BLASX_ERR_INTERNAL;
     struct blasx_stream *s = calloc(1, sizeof *s);
@@ -255,8 +282,7 @@ static int sim_stream_destroy(blasx_stream_t s) {
 
 static int sim_stream_sync(blasx_stream_t s) {
     pthread_mutex_lock(&s->mu);
-    uint64_t target = s->submitted;
-    while (s->executed < target) pthread_cond_wait(&s->done_cv, &s->mu);
+    sim_wait_executed(s, s->submitted);
     int st = s->failed;
     pthread_mutex_unlock(&s->mu);
     return st;
@@ -336,7 +362,7 @@ static int sim_event_sync(blasx_event_t e) {
     pthread_mutex_unlock(&e->mu);
     if (!t) return 0;
     pthread_mutex_lock(&t->mu);
-    while (t->executed < seq) pthread_cond_wait(&t->done_cv, &t->mu);
+    sim_wait_executed(t, seq);
     int st = t->failed;
     pthread_mutex_unlock(&t->mu);
     sim_stream_unref(t);
@@ -374,11 +400,8 @@ static int sim_shape_ok(blasx_shape_t sh, int64_t ld) {
 
 static int sim_submit_copy(blasx_stream_t s, void *dst, int64_t dld, const void *src, int64_t sld,
                            blasx_shape_t shape) {
-    int doomed = blasx_sim_fault();
-    if (doomed && blasx_sim_fault_at_issue()) return BLASX_ERR_DEVICE;
-    sim_op_t *op = sim_op_new(SIM_OP_COPY);
-    if (!op) return BLASX_ERR_NOMEM;
-    op->doomed = doomed;
+    sim_op_t *op;
+    BLASX_TRY(sim_op_issue(SIM_OP_COPY, &op));
     op->u.copy.dst = dst;
     op->u.copy.src = src;
     op->u.copy.dld = dld;
@@ -442,11 +465,8 @@ static int sim_run_step(blasx_stream_t s, int prec, const blasx_step_t *step, co
         if (v && !blasx_sim_in_device(s->dev, (uintptr_t)v->ptr, sim_extent(v->rows, v->cols, v->ld, esz[prec])))
             return BLASX_ERR_INTERNAL;
     }
-    int doomed = blasx_sim_fault();
-    if (doomed && blasx_sim_fault_at_issue()) return BLASX_ERR_DEVICE;
-    sim_op_t *op = sim_op_new(SIM_OP_STEP);
-    if (!op) return BLASX_ERR_NOMEM;
-    op->doomed = doomed;
+    sim_op_t *op;
+    BLASX_TRY(sim_op_issue(SIM_OP_STEP, &op));
     op->u.step.prec = prec;
     op->u.step.step = *step;
     for (int i = 0; i < 3; i++) {
@@ -479,11 +499,8 @@ static int sim_factor(blasx_stream_t s, int prec, int kind, char uplo, int64_t m
         (kind == BLASX_FACTOR_GETRF && blasx_min64(m, n) > 0 &&
          !blasx_sim_in_device(s->dev, ipiv, (uint64_t)blasx_min64(m, n) * sizeof(int64_t))))
         return BLASX_ERR_INTERNAL;
-    int doomed = blasx_sim_fault();
-    if (doomed && blasx_sim_fault_at_issue()) return BLASX_ERR_DEVICE;
-    sim_op_t *op = sim_op_new(SIM_OP_FACTOR);
-    if (!op) return BLASX_ERR_NOMEM;
-    op->doomed = doomed;
+    sim_op_t *op;
+    BLASX_TRY(sim_op_issue(SIM_OP_FACTOR, &op));
     op->u.factor.prec = prec;
     op->u.factor.kind = kind;
     op->u.factor.uplo = uplo;
@@ -511,16 +528,15 @@ static int sim_row_move(blasx_stream_t s, size_t esz, uintptr_t a, int64_t ld, i
     if (ws_bytes < (size_t)nm * (16 + esz) || !blasx_sim_in_device(s->dev, ws, ws_bytes) ||
         !blasx_sim_in_device(s->dev, a, sim_extent(rows, cols, ld, esz)))
         return BLASX_ERR_INTERNAL;
-    int doomed = blasx_sim_fault();
-    if (doomed && blasx_sim_fault_at_issue()) return BLASX_ERR_DEVICE;
-    sim_op_t *op = sim_op_new(SIM_OP_ROWMOVE);
     int64_t *copy = malloc((size_t)nm * 16);
-    if (!op || !copy) {
-        free(op), free(copy);
-        return BLASX_ERR_NOMEM;
+    if (!copy) return BLASX_ERR_NOMEM;
+    sim_op_t *op;
+    int st = sim_op_issue(SIM_OP_ROWMOVE, &op);
+    if (st) {
+        free(copy);
+        return st;
     }
     memcpy(copy, moves, (size_t)nm * 16);
-    op->doomed = doomed;
     op->u.rm.a = (char *)a, op->u.rm.ld = ld, op->u.rm.cols = cols, op->u.rm.nm = nm, op->u.rm.esz = esz;
     op->u.rm.moves = copy;
     sim_enqueue(s, op, NULL);
@@ -535,42 +551,25 @@ static int sim_add_scaled(blasx_stream_t s, int prec, int64_t rows, int64_t cols
     if (!blasx_sim_in_device(s->dev, x, sim_extent(rows, cols, ldx, esz[prec])) ||
         !blasx_sim_in_device(s->dev, y, sim_extent(rows, cols, ldy, esz[prec])))
         return BLASX_ERR_INTERNAL;
-    int doomed = blasx_sim_fault();
-    if (doomed && blasx_sim_fault_at_issue()) return BLASX_ERR_DEVICE;
-    sim_op_t *op = sim_op_new(SIM_OP_ADD);
-    if (!op) return BLASX_ERR_NOMEM;
-    op->doomed = doomed;
+    sim_op_t *op;
+    BLASX_TRY(sim_op_issue(SIM_OP_ADD, &op));
     op->u.add = (blasx_sim_add_t){prec, rows, cols, beta, (const char *)x, ldx, (char *)y, ldy};
     sim_enqueue(s, op, NULL);
     return 0;
 }
 
-/* ---- the memory entries (device_sim_mem.c) under the table's names ---- */
-
-static int sim_count(int *n) { return blasx_sim_count(n); }
-static int sim_mem_info(int dev, size_t *free_bytes, size_t *total_bytes) {
-    return blasx_sim_mem_info(dev, free_bytes, total_bytes);
-}
-static int sim_mem_alloc(int dev, size_t bytes, uintptr_t *addr) { return blasx_sim_mem_alloc(dev, bytes, addr); }
-static int sim_mem_free(int dev, uintptr_t addr) { return blasx_sim_mem_free(dev, addr); }
-static int sim_host_alloc(size_t bytes, void **ptr) { return blasx_sim_host_alloc(bytes, ptr); }
-static int sim_host_free(void *ptr) { return blasx_sim_host_free(ptr); }
-static int sim_host_is_pinned(const void *ptr) { return blasx_sim_host_is_pinned(ptr); }
-static int sim_host_register(void *ptr, size_t bytes) { return blasx_sim_host_register(ptr, bytes); }
-static int sim_host_unregister(void *ptr) { return blasx_sim_host_unregister(ptr); }
-
 const blasx_device_backend_t blasx_sim_backend = {
     .name = "sim", /* no TIMED_RATES: its timings are a host thread's, not a GPU's */
     .caps = BLASX_DEV_CAP_FACTOR | BLASX_DEV_CAP_ROWMOVE,
-    .count = sim_count,
-    .mem_info = sim_mem_info,
-    .mem_alloc = sim_mem_alloc,
-    .mem_free = sim_mem_free,
-    .host_alloc = sim_host_alloc,
-    .host_free = sim_host_free,
-    .host_is_pinned = sim_host_is_pinned,
-    .host_register = sim_host_register,
-    .host_unregister = sim_host_unregister,
+    .count = blasx_sim_count, /* device_sim_mem.c */
+    .mem_info = blasx_sim_mem_info,
+    .mem_alloc = blasx_sim_mem_alloc,
+    .mem_free = blasx_sim_mem_free,
+    .host_alloc = blasx_sim_host_alloc,
+    .host_free = blasx_sim_host_free,
+    .host_is_pinned = blasx_sim_host_is_pinned,
+    .host_register = blasx_sim_host_register,
+    .host_unregister = blasx_sim_host_unregister,
     .stream_create = sim_stream_create,
     .stream_destroy = sim_stream_destroy,
     .stream_sync = sim_stream_sync,

@@ -21,6 +21,13 @@
  *
  * Failure: statuses only, never abort; a failed call changes nothing (an
  * allocation whose bookkeeping cannot grow is freed again, BLASX_ERR_NOMEM).
+ *
+ * Fault injection (tests only): blasx_sim_fail_after.  Set it to n > 0 and
+ * the n-th mem_alloc/host_alloc/copy/run_step from then on fails with
+ * BLASX_ERR_DEVICE, once (the counter then rests at 0).  Values <= 0 are off
+ * (-1 by default).  mem_alloc fails immediately; a copy or step is decided
+ * at submission (so the choice is deterministic for a single submitting
+ * thread) and fails when it executes, marking its stream failed.
  */
 #include <pthread.h>
 #include <stdlib.h>

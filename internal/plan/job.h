@@ -32,11 +32,6 @@ typedef struct {
     int64_t rows, cols;
 } blasx_operand_t;
 
-/* A tile as a worker sees it: where its first element is and its shape. */
-typedef struct {
-    void *ptr;
-    int64_t ld, rows, cols;
-} blasx_view_t;
 
 typedef struct blasx_job {
     int prec;      /* BX_PREC_S .. BX_PREC_Z of internal/base/prec_begin.h */
