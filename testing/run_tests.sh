@@ -82,7 +82,9 @@ bazel_stage() {
   log=$(mktemp)
   # Targets tagged "netlib" (the Netlib and LAPACK testers) are built but not
   # run: the make netlib and lapack stages run the same scripts.
-  bazel test //... --test_output=errors --test_tag_filters=-netlib --experimental_repository_disable_download 2>&1 | tee "$log"
+  # the thread-stack cache the Makefile gives the tests (see GLIBC_TUNABLES there)
+  bazel test //... --test_output=errors --test_tag_filters=-netlib --experimental_repository_disable_download \
+    --test_env=GLIBC_TUNABLES=glibc.pthread.stack_cache_size=268435456 2>&1 | tee "$log"
   rc=${PIPESTATUS[0]}
   # Summary lines: "//pkg:target   (cached) PASSED in 0.1s", FAILED, TIMEOUT, NO STATUS, ...
   bp=$(grep -cE '^//[^ ]+ +(\(cached\) )?(PASSED|FLAKY)' "$log")
