@@ -93,8 +93,8 @@ BUILD_FLAGS = $(CC) $(LIB_CFLAGS) | CPU_TARGET=$(CPU_TARGET) | tiny: $(TINY_CONF
 FLAGS_FILE := $(BUILD)/build-flags
 LINK_FILE  := $(BUILD)/libblasx.link
 
-LIB_SRCS := $(sort $(wildcard blasx/*.c internal/*/*.c kernels/*.c numa/*.c))
-HDRS     := $(wildcard blasx/*.h blasx/*.inc internal/*/*.h internal/*/*.inc kernels/*.h kernels/*.inc kernels/cuda/*.h numa/*.h numa/*.inc testing/*.h testing/*.inc)
+LIB_SRCS := $(sort $(wildcard blasx/*.c internal/*/*.c kernels/*.c numa/*.c numa/*/*.c))
+HDRS     := $(wildcard blasx/*.h blasx/*.inc internal/*/*.h internal/*/*.inc kernels/*.h kernels/*.inc kernels/cuda/*.h numa/*.h numa/*.inc numa/*/*.h numa/*/*.inc testing/*.h testing/*.inc)
 TEST_SRCS := $(sort $(wildcard testing/test_*.c))
 TESTS    := $(patsubst testing/%.c,%,$(TEST_SRCS))
 

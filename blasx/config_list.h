@@ -462,7 +462,7 @@ BLASX_CFG_X(LAPACK_LU_LEAF, long long, 1, LLONG_MAX, "columns", lapack, lu_leaf,
 #ifndef BLASX_CFG_LAPACK_LASWP_COLS
 #define BLASX_CFG_LAPACK_LASWP_COLS 32
 #endif
-BLASX_CFG_X(LAPACK_LASWP_COLS, long long, 1, LLONG_MAX, "columns", lapack, laswp_cols, "columns swapped together, row by row, so their rows stay in cache (fewer past 512 KiB: `numa/laswp.h`)")
+BLASX_CFG_X(LAPACK_LASWP_COLS, long long, 1, LLONG_MAX, "columns", lapack, laswp_cols, "columns swapped together, row by row, so their rows stay in cache (fewer past 512 KiB: `numa/auxiliary/laswp.h`)")
 #ifndef BLASX_CFG_LAPACK_LASWP_PAR_MIN
 #define BLASX_CFG_LAPACK_LASWP_PAR_MIN 65536
 #endif

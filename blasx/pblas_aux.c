@@ -5,7 +5,7 @@
  * helpers (ScaLAPACK's PTZBLAS): with the level-3 work on a GPU, their
  * one-thread strided loops are what is left of a rank's time.  Preloaded
  * or linked before ScaLAPACK, blasx defines them with PBLAS's semantics
- * (numa/madd.h and numa/tzpad.h have them, every case) on the rank's cores.
+ * (numa/auxiliary/madd.h and numa/auxiliary/tzpad.h have them, every case) on the rank's cores.
  * BLASX_PBLAS_AUX=0 (cfg.lapack.pblas_aux) hands every call to the next
  * definition in the process (ScaLAPACK's), or runs blasx's where there is
  * none.  The real xMMCADD/xMMTCADD are xMMADD/xMMTADD, as in PBLAS.
@@ -21,8 +21,8 @@
 
 #include "blasx/blasx_f77.h"
 #include "internal/base/settings.h"
-#include "numa/madd.h"
-#include "numa/tzpad.h"
+#include "numa/auxiliary/madd.h"
+#include "numa/auxiliary/tzpad.h"
 
 typedef blasx_f77_int_t fint;
 

@@ -24,7 +24,7 @@ if [ -f /usr/include/numa.h ]; then NUMA=-DBLASX_HAVE_NUMA; NUMALIB=-lnuma; fi
 BASE="-std=c11 -g -fcx-fortran-rules -Wall -Wextra -D_GNU_SOURCE -I. $NUMA"
 TINY="-DBLASX_CFG_TILE=3 -DBLASX_CFG_LAPACK_OOC_MIN_W=2 -DBLASX_CFG_LAPACK_TEAM_MIN_N=2 -DBLASX_CFG_OFFLOAD_MIN_FLOPS=0 -DBLASX_CFG_SMALL_MODE=0 -DBLASX_CFG_CPU_PAR_MIN_FLOPS=1000000000000000000LL -DBLASX_FAULT_INJECTION"
 LIBS="-lpthread -lm -ldl $NUMALIB"
-SRCS=$(ls blasx/*.c internal/*/*.c kernels/*.c numa/*.c 2>/dev/null)
+SRCS=$(ls blasx/*.c internal/*/*.c kernels/*.c numa/*.c numa/*/*.c 2>/dev/null)
 pass=0; fail=0
 
 # build VARIANT "CFLAGS": objects in parallel, then an archive

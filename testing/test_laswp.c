@@ -1,4 +1,4 @@
-/* testing/test_laswp.c -- the row interchanges of numa/laswp.h against a
+/* testing/test_laswp.c -- the row interchanges of numa/auxiliary/laswp.h against a
  * naive reference.
  *
  * For element sizes 4, 8 and 16 (S, D/C, Z) and 12 (the byte-by-byte
@@ -10,7 +10,7 @@
  * cores or more).  Every byte of A must equal the reference's, which
  * swaps column by column in the order of the rows; forward then backward
  * must give A back; nothing is written for no columns or no swaps; the
- * column block follows its rule (numa/laswp.h).
+ * column block follows its rule (numa/auxiliary/laswp.h).
  * Last line: "test_laswp: N passed, M failed".
  */
 #ifndef _GNU_SOURCE
@@ -23,7 +23,7 @@
 
 #include "blasx/config.h"
 #include "numa/hybrid_gemm.h"
-#include "numa/laswp.h"
+#include "numa/auxiliary/laswp.h"
 #include "testing/harness.h"
 
 /* The reference: column by column, row by row, a byte at a time. */

@@ -1,4 +1,4 @@
-/* testing/test_madd.c -- PBLAS's matrix adds (numa/madd.h) and their
+/* testing/test_madd.c -- PBLAS's matrix adds (numa/auxiliary/madd.h) and their
  * Fortran names (blasx/pblas_aux.c) against a naive reference.
  *
  * For S, D, C and Z (one template), every op (N, C, T, CT), every alpha
@@ -26,7 +26,7 @@
 #include "blasx/blasx_f77.h"
 #include "blasx/config.h"
 #include "numa/hybrid_gemm.h"
-#include "numa/madd.h"
+#include "numa/auxiliary/madd.h"
 #include "testing/harness.h"
 
 #define MAG(x) cabs((double _Complex)(x))

@@ -1,4 +1,4 @@
-/* testing/test_tzpad.c -- PBLAS's trapezoid pad (numa/tzpad.h) and its
+/* testing/test_tzpad.c -- PBLAS's trapezoid pad (numa/auxiliary/tzpad.h) and its
  * Fortran names (xTZPAD_, blasx/pblas_aux.c) against the reference's
  * loops, transcribed branch by branch (not the per-column rule blasx
  * uses).
@@ -23,7 +23,7 @@
 
 #include "blasx/blasx_f77.h"
 #include "numa/hybrid_gemm.h"
-#include "numa/tzpad.h"
+#include "numa/auxiliary/tzpad.h"
 #include "testing/harness.h"
 
 typedef blasx_f77_int_t fint;

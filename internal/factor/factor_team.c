@@ -40,7 +40,7 @@
 #include "internal/factor/factor_call.h"
 #include "internal/factor/factor_private.h"
 #include "internal/runtime/runtime.h"
-#include "numa/laswp.h"
+#include "numa/auxiliary/laswp.h"
 
 /* ---- the members ---------------------------------------------------------- */
 

@@ -1,11 +1,11 @@
-/* numa/laswp.c -- the row interchanges of numa/laswp.h: a column block's
+/* numa/auxiliary/laswp.c -- the row interchanges of numa/auxiliary/laswp.h: a column block's
  * swaps with copies of the element size fixed at compile time, the cut of
  * the blocks over the pool's threads. */
 #include <string.h>
 
 #include "blasx/config.h"
 #include "numa/hybrid_gemm.h"
-#include "numa/laswp.h"
+#include "numa/auxiliary/laswp.h"
 
 /* Bytes of a block's columns: a block's rows stay in a core's L2 from one
  * swap to the next (the rows the interchanges touch may span whole columns). */

@@ -1,4 +1,4 @@
-/* numa/tzpad.h -- PBLAS's xTZPAD on host memory, on the cores of the NUMA
+/* numa/auxiliary/tzpad.h -- PBLAS's xTZPAD on host memory, on the cores of the NUMA
  * pool: set a trapezoid of a matrix to alpha and its diagonal to beta.
  *
  * Role: PBLAS's PDSYRK (the trailing update of ScaLAPACK's PDPOTRF) pads

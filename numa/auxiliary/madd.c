@@ -1,12 +1,12 @@
-/* numa/madd.c -- the matrix adds of numa/madd.h: the case PBLAS's
+/* numa/auxiliary/madd.c -- the matrix adds of numa/auxiliary/madd.h: the case PBLAS's
  * branches pick, the cut into threads, and the four precisions
- * (numa/madd.inc). */
+ * (numa/auxiliary/madd.inc). */
 #include <complex.h>
 #include <stdint.h>
 
 #include "blasx/config.h"
 #include "numa/hybrid_gemm.h"
-#include "numa/madd.h"
+#include "numa/auxiliary/madd.h"
 
 /* Columns of B in one unit of the cut into threads. */
 #define MA_TILE 64
@@ -23,7 +23,7 @@ static int ma_case(int a0, int a1, int b0, int b1) {
 #define MA_T float
 #define MA_P s
 #define MA_CPLX 0
-#include "numa/madd.inc"
+#include "numa/auxiliary/madd.inc"
 #undef MA_T
 #undef MA_P
 #undef MA_CPLX
@@ -31,7 +31,7 @@ static int ma_case(int a0, int a1, int b0, int b1) {
 #define MA_T double
 #define MA_P d
 #define MA_CPLX 0
-#include "numa/madd.inc"
+#include "numa/auxiliary/madd.inc"
 #undef MA_T
 #undef MA_P
 #undef MA_CPLX
@@ -40,7 +40,7 @@ static int ma_case(int a0, int a1, int b0, int b1) {
 #define MA_P c
 #define MA_CPLX 1
 #define MA_CONJ conjf
-#include "numa/madd.inc"
+#include "numa/auxiliary/madd.inc"
 #undef MA_T
 #undef MA_P
 #undef MA_CPLX
@@ -50,7 +50,7 @@ static int ma_case(int a0, int a1, int b0, int b1) {
 #define MA_P z
 #define MA_CPLX 1
 #define MA_CONJ conj
-#include "numa/madd.inc"
+#include "numa/auxiliary/madd.inc"
 #undef MA_T
 #undef MA_P
 #undef MA_CPLX

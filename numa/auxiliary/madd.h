@@ -1,4 +1,4 @@
-/* numa/madd.h -- matrix add, transposed add and their conjugated forms on
+/* numa/auxiliary/madd.h -- matrix add, transposed add and their conjugated forms on
  * host memory, on the cores of the NUMA pool: the semantics of PBLAS's
  * xMMADD, xMMTADD, xMMCADD and xMMTCADD.
  *

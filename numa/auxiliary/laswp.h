@@ -1,4 +1,4 @@
-/* numa/laswp.h -- LAPACK's xLASWP row interchanges on host memory, for any
+/* numa/auxiliary/laswp.h -- LAPACK's xLASWP row interchanges on host memory, for any
  * element size, in column blocks on the cores of the NUMA pool.
  *
  * Role: the one row-interchange routine of the factorizations: getrf's

@@ -1,4 +1,4 @@
-/* numa/tzpad.c -- the trapezoid pads of numa/tzpad.h: one column's rule
+/* numa/auxiliary/tzpad.c -- the trapezoid pads of numa/auxiliary/tzpad.h: one column's rule
  * (the same for every precision but the diagonal's), the cut into
  * threads, and the four precisions. */
 #include <complex.h>
@@ -6,7 +6,7 @@
 
 #include "blasx/config.h"
 #include "numa/hybrid_gemm.h"
-#include "numa/tzpad.h"
+#include "numa/auxiliary/tzpad.h"
 
 #define TZ_RUN 16 /* columns of one interleaved run */
 
