@@ -78,17 +78,15 @@ static int fc_in_core(fc_t *f, int prec, int kind, char uplo, int64_t m, int64_t
     return 0;
 }
 
-/* Whole on the first free GPU (LU; Cholesky with chol_panels 1): 0,
- * BLASX_ERR_NOMEM (no room, nothing done), or as blasx_factor_whole.  A
- * shortage later on (pinned memory) is a failure like another, not "no
- * room": the host may hold part of the result. */
-static int fc_whole(int ngpu, unsigned first, int prec, int kind, char uplo, int64_t m, int64_t n, char *A,
-                    int64_t lda, int64_t *ipiv, int64_t *info, blasx_factor_ckpt_t *ck) {
+enum { FC_BUSY = BLASX_FACTOR_DECLINED - 1 }; /* the GPU runs another whole call */
+
+/* Whole on GPU i: 0, FC_BUSY, BLASX_ERR_NOMEM (no room, nothing done), or
+ * as blasx_factor_whole.  A shortage later on (pinned memory) is a failure
+ * like another, not "no room": the host may hold part of the result. */
+static int fc_whole_on(int i, int prec, int kind, char uplo, int64_t m, int64_t n, char *A, int64_t lda,
+                       int64_t *ipiv, int64_t *info, blasx_factor_ckpt_t *ck) {
     fc_t f;
-    int gi = -1;
-    for (int i = 0; i < ngpu && gi < 0; i++)
-        if (blasx_fc_open(&f, (int)((first + (unsigned)i) % (unsigned)ngpu), prec)) gi = f.d.idx;
-    if (gi < 0) return BLASX_FACTOR_DECLINED;
+    if (!blasx_fc_open(&f, i, prec)) return FC_BUSY;
     size_t ws_bytes = 0;
     int room = fc_alloc_whole(&f, prec, kind, uplo, m, n, &ws_bytes), st = room;
     if (room == 0) st = fc_in_core(&f, prec, kind, uplo, m, n, A, lda, ipiv, info, ws_bytes, ck);
@@ -97,7 +95,23 @@ static int fc_whole(int ngpu, unsigned first, int prec, int kind, char uplo, int
     int wrote = blasx_fc_close(&f, dev_st);
     if (room == BLASX_ERR_NOMEM) return BLASX_ERR_NOMEM; /* nothing queued */
     if (st && !wrote) return BLASX_FACTOR_DECLINED; /* NaN, a backend's no, or a fault: host untouched */
-    if (!st) blasx_runtime_whole_call(gi, h2d, d2h);
+    if (!st) blasx_runtime_whole_call(i, h2d, d2h);
+    return st;
+}
+
+/* Whole on the first free GPU with room, from GPU `first` on (LU;
+ * Cholesky with chol_panels 1): as fc_whole_on; BLASX_ERR_NOMEM when no
+ * free GPU had room, declined when none was free.  Pools differ (one may
+ * still hold segments the other gave back), so each free GPU is asked. */
+static int fc_whole(int ngpu, unsigned first, int prec, int kind, char uplo, int64_t m, int64_t n, char *A,
+                    int64_t lda, int64_t *ipiv, int64_t *info, blasx_factor_ckpt_t *ck) {
+    int st = BLASX_FACTOR_DECLINED;
+    for (int k = 0; k < ngpu; k++) {
+        int r = fc_whole_on((int)((first + (unsigned)k) % (unsigned)ngpu), prec, kind, uplo, m, n, A, lda, ipiv,
+                            info, ck);
+        if (r == BLASX_ERR_NOMEM) st = r;
+        else if (r != FC_BUSY) return r;
+    }
     return st;
 }
 
