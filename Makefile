@@ -349,7 +349,7 @@ lapack: $(BUILD)/libblasx.so $(BUILD)/tiny/libblasx.so
 	  bash testing/lapack/run_lapack_lin.sh $(abspath $(BUILD)/tiny/libblasx.so) sim2-whole || $(call PART_FAILED,tiny build whole on one of 2 GPUs)
 	$(PARTS_END)
 
-sim: $(BUILD)/tiny/test_api $(BUILD)/tiny/test_gpu $(BUILD)/tiny/test_errors $(BUILD)/tiny/test_naninf $(BUILD)/tiny/test_trace $(BUILD)/tiny/test_lapack $(BUILD)/tiny/test_async $(BUILD)/tiny/libblasx.so \
+sim: $(BUILD)/tiny/test_dirty $(BUILD)/tiny/test_api $(BUILD)/tiny/test_gpu $(BUILD)/tiny/test_errors $(BUILD)/tiny/test_naninf $(BUILD)/tiny/test_trace $(BUILD)/tiny/test_lapack $(BUILD)/tiny/test_async $(BUILD)/tiny/libblasx.so \
      $(BUILD)/test_api $(BUILD)/test_errors $(BUILD)/test_naninf $(BUILD)/test_threads $(BUILD)/test_lapack $(BUILD)/libblasx.so \
      $(BUILD)/test_gpu_share $(BUILD)/tiny/test_gpu_share \
      $(BUILD)/test_fault_sweep $(BUILD)/tiny/test_fault_sweep $(BUILD)/test_triangle $(BUILD)/tiny/test_triangle
@@ -389,6 +389,10 @@ sim: $(BUILD)/tiny/test_api $(BUILD)/tiny/test_gpu $(BUILD)/tiny/test_errors $(B
 	echo "=== 2 simulated GPU(s), default build: calls below the offload threshold forced whole on a GPU (BLASX_SMALL=2)"
 	BLASX_SMALL=2 BLASX_SIM_GPUS=2 BLASX_SIM_MEM_KB=4096 bash testing/run_unit.sh $(BUILD)/test_api $(BUILD)/test_errors $(BUILD)/test_naninf $(BUILD)/test_threads || $(call PART_FAILED,small calls whole on a GPU)
 	BLASX_SMALL=2 BLASX_SIM_GPUS=2 BLASX_SIM_MEM_KB=4096 NETLIB_SETS=debian bash testing/netlib/run_netlib.sh $(abspath $(BUILD)/libblasx.so) sim2-small || $(call PART_FAILED,netlib small calls whole on a GPU)
+	echo "=== 1 simulated GPU, lazy write-back (BLASX_ASYNC_LAZY=1): queued calls against synchronous ones, also on 512 and 64 KiB (dirty tiles fill it); a device fault at every other operation of a chain"
+	for kb in 0 512 64; do env BLASX_ASYNC_LAZY=1 BLASX_SIM_GPUS=1 $$([ $$kb = 0 ] || echo BLASX_SIM_MEM_KB=$$kb) bash testing/run_unit.sh $(BUILD)/tiny/test_dirty $(BUILD)/tiny/test_async $(BUILD)/tiny/test_api || $(call PART_FAILED,lazy write-back on 1 GPU of $$kb KiB); done
+	for k in $$(seq 1 2 119); do BLASX_TEST_DIRTY_FAULT=$$k BLASX_ASYNC_LAZY=1 BLASX_SIM_GPUS=1 $(BUILD)/tiny/test_dirty > $(BUILD)/tiny/dirty_fault.log 2>&1 || \
+	  { cat $(BUILD)/tiny/dirty_fault.log; $(call PART_FAILED,lazy write-back: fault at op $$k); }; done
 	echo "=== 2 simulated GPU(s) of 64 MiB: tiles queued calls keep survive between them (test_async's straddling tile)"
 	BLASX_SIM_GPUS=2 BLASX_SIM_MEM_KB=65536 bash testing/run_unit.sh $(BUILD)/tiny/test_async || $(call PART_FAILED,test_async on 64 MiB GPUs)
 	echo "=== 2 simulated GPU(s), default build: factorizations from order 8 on the GPUs, a team from order 2 (block columns too wide for the pool: whole on one GPU)"

@@ -18,6 +18,11 @@
  * pending asynchronous calls it conflicts with, so host memory is what
  * the sequence of calls, in order, would leave.
  *
+ * With BLASX_ASYNC_LAZY=1 (one GPU), an output a later queued call reads
+ * may stay on the GPU after its call finished, until a wait covers it (or
+ * a synchronous call touches it, fork, finalize): only a wait that covers
+ * a call makes its output visible.
+ *
  * Errors: a queued call that fails (BLASX_ERR_DEVICE ...) is reported by
  * the next wait that covers it; calls that depend on it do not run and
  * fail with BLASX_ERR_DEPENDENCY.  blasx_async_error says which call.

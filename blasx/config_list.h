@@ -163,6 +163,10 @@ BLASX_CFG_X(IDLE_SPINS, int, 0, INT_MAX, "polls", sched, idle_spins, "empty poll
 #define BLASX_CFG_ASYNC_THREADS 2
 #endif
 BLASX_CFG_X(ASYNC_THREADS, int, 1, 64, "threads", sched, async_threads, "threads running asynchronous calls whose dependencies finished (each call uses every GPU and core)")
+#ifndef BLASX_CFG_ASYNC_LAZY
+#define BLASX_CFG_ASYNC_LAZY 0
+#endif
+BLASX_CFG_X(ASYNC_LAZY, int, 0, 1, "0/1", sched, async_lazy, "lazy write-back: output tiles of asynchronous GEMM-family calls on a pool of one GPU stay there until a wait, a synchronous call or another call needs them on the host")
 #ifndef BLASX_CFG_PLAN_MEM_PCT
 #define BLASX_CFG_PLAN_MEM_PCT 25
 #endif

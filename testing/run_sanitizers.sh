@@ -6,7 +6,8 @@
 #   tsan   ThreadSanitizer build of the concurrency tests (runtime, threads, L2 directory,
 #          GPU workers on 3 simulated GPUs, whole calls from 4 threads, a
 #          Cholesky's team of 3 simulated GPUs, fork and
-#          finalize with calls in flight -- die_after_fork=0: a fork child
+#          finalize with calls in flight, lazy write-back on one GPU
+#          -- die_after_fork=0: a fork child
 #          starts its own worker threads, which blasx supports -- the GPU
 #          pool's segments taken while another thread gives them back and
 #          idle GPUs giving memory back between calls, and the CPU
@@ -79,9 +80,12 @@ if build asan "$ASAN"; then
   for n in test_api test_gpu test_threads; do
     check "asan $n (2 sim GPUs)" env BLASX_SIM_GPUS=2 BLASX_SIM_MEM_KB=16 "$B/asan/$n"
   done
+  for n in test_dirty test_async; do
+    check "asan $n (1 sim GPU, lazy write-back)" env BLASX_SIM_GPUS=1 BLASX_SIM_MEM_KB=64 BLASX_ASYNC_LAZY=1 "$B/asan/$n"
+  done
 else fail=$((fail + 1)); echo "FAIL asan build"; fi
 if build tsan "$TSAN"; then
-  for n in test_runtime test_threads test_gpu test_tile_dir test_small_call test_lifecycle test_host_copy test_pageable test_host_reg test_gpu_pool test_gpu_share test_async; do
+  for n in test_runtime test_threads test_gpu test_tile_dir test_small_call test_lifecycle test_host_copy test_pageable test_host_reg test_gpu_pool test_gpu_share test_async test_dirty; do
     compile_check "tsan $n" "$CC $BASE $TSAN $SMALL testing/$n.c $B/tsan/libblasx.a -o $B/tsan/$n $LIBS" "$B/tsan/$n"
   done
   compile_check "tsan build test_lapack" "$CC $BASE $TSAN testing/test_lapack.c $B/tsan/libblasx.a -o $B/tsan/test_lapack $LIBS" true
@@ -89,6 +93,7 @@ if build tsan "$TSAN"; then
   for n in test_runtime test_threads test_gpu test_tile_dir test_small_call test_lifecycle test_pageable test_host_reg test_gpu_pool test_gpu_share test_async; do
     check "tsan $n (3 sim GPUs)" env BLASX_SIM_GPUS=3 BLASX_SIM_MEM_KB=16 "$B/tsan/$n"
   done
+  check "tsan test_dirty (1 sim GPU, lazy write-back)" env BLASX_SIM_GPUS=1 BLASX_SIM_MEM_KB=64 BLASX_ASYNC_LAZY=1 "$B/tsan/test_dirty"
   check "tsan test_lapack (3 sim GPUs, factorizations on them)" env BLASX_SIM_GPUS=3 BLASX_SIM_MEM_KB=16 \
     BLASX_LAPACK_GPU_MIN_N=8 BLASX_LAPACK_TEAM_MIN_N=2 "$B/tsan/test_lapack"
   check "tsan test_lapack (3 sim GPUs, LU team through host memory)" env BLASX_SIM_GPUS=3 \

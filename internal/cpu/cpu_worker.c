@@ -51,6 +51,7 @@ void blasx_cpu_run_task(blasx_cpu_worker_t *w, blasx_job_t *job, int32_t t) {
     const blasx_task_t *tk = &job->g.tasks[t];
     double t0 = blasx_trace_on() ? blasx_now() : 0;
     int st = atomic_load_explicit(&job->status, memory_order_relaxed);
+    if (!st && job->dirty_in && job->cpu_ready) st = job->cpu_ready(job); /* its inputs on the host first */
     if (st) { /* an earlier task failed: skip the work, keep the graph moving */
         blasx_job_complete(job, t, st);
         return;

@@ -47,7 +47,8 @@ void blasx_gpu_task_to_cpu(blasx_gpu_t *g, gpu_task_t *r) {
  * back completed, redone on the CPU if its host tile is untouched (or may
  * be rewritten whole), else failed with the call. */
 static void fail_task(blasx_gpu_t *g, gpu_task_t *r) {
-    if (!r->wb && !r->d2h) {
+    if (r->lazy || (!r->wb && !r->d2h)) { /* lazy: nothing went to the host either */
+        r->lazy = r->wb = 0;
         blasx_gpu_task_to_cpu(g, r);
         return;
     }
@@ -77,6 +78,7 @@ static void fail_task(blasx_gpu_t *g, gpu_task_t *r) {
  * redo on the CPU what had not written the host yet, and retire the GPU. */
 void blasx_gpu_fail(blasx_gpu_t *g, int status) {
     atomic_store(&blasx_gpu_table.dir.down[g->idx], 1); /* its copies may sit behind the failed operation */
+    blasx_dirty_gpu_failed(g); /* its dirty tiles are lost: the waits that cover them say so */
     if (atomic_exchange(&g->broken, 1) == 0)
         fprintf(stderr, "blasx: GPU %d: %s (status %d%s%s); the GPU is retired and its work goes to the other "
                         "workers\n",

@@ -34,6 +34,7 @@
  * entered: the GPU table is stable).  Failure: none.
  */
 #include "internal/gpu/gpu_private.h"
+#include "internal/base/settings.h"
 
 #include <string.h>
 
@@ -57,11 +58,14 @@ void blasx_keep_drop(const blasx_hview_t *w, int nw) {
 static _Thread_local struct {
     int armed, nw, nr, take_out;
     blasx_hview_t w[KEEP_VIEWS], r[KEEP_VIEWS];
+    _Atomic int *read_next;
 } tl_keep;
 static _Atomic int64_t keep_taken, keep_kept;
 
-void blasx_keep_arm(const blasx_hview_t *w, int nw, const blasx_hview_t *r, int nr, int take_out) {
+void blasx_keep_arm(const blasx_hview_t *w, int nw, const blasx_hview_t *r, int nr, int take_out,
+                    _Atomic int *read_next) {
     if (nw > KEEP_VIEWS || nr > KEEP_VIEWS) return; /* not armed: the call ends the generation */
+    tl_keep.read_next = read_next;
     memcpy(tl_keep.w, w, sizeof *w * (size_t)nw);
     memcpy(tl_keep.r, r, sizeof *r * (size_t)nr);
     tl_keep.nw = nw, tl_keep.nr = nr, tl_keep.take_out = take_out, tl_keep.armed = 1;
@@ -73,11 +77,38 @@ int blasx_keep_disarm(void) {
     return was;
 }
 
-int blasx_keep_begin(uint64_t epoch, int gpus) {
+int blasx_keep_armed(void) { return tl_keep.armed; }
+
+int blasx_keep_abandon(void) {
+    if (!blasx_keep_disarm()) return 0;
+    blasx_hview_t v[2 * KEEP_VIEWS];
+    memcpy(v, tl_keep.w, sizeof *v * (size_t)tl_keep.nw);
+    memcpy(v + tl_keep.nw, tl_keep.r, sizeof *v * (size_t)tl_keep.nr);
+    return blasx_dirty_flush(v, tl_keep.nw + tl_keep.nr, 0);
+}
+
+int blasx_keep_lazy_ahead(void) {
+    return tl_keep.armed && blasx_gpu_table.n == 1 && blasx_setting_int(BLASX_SETTING_ASYNC_LAZY) &&
+           blasx_dirty_live();
+}
+
+int blasx_keep_begin(blasx_job_t *job, int *st) {
+    *st = 0;
     if (!tl_keep.armed) return 0;
     tl_keep.armed = 0;
-    if (!atomic_load(&keep_live) || gpus == 0) return 1;
+    /* one GPU: a dirty tile is read where it is, never through a peer or the host */
+    const int lazy = blasx_gpu_table.n == 1 && job->gpus == 1 && blasx_setting_int(BLASX_SETTING_ASYNC_LAZY);
+    /* dirty tiles it does not read in place go back, kept for it to take over */
+    atomic_store(&keep_live, 1); /* before the generation is read (as in blasx_keep_end) */
     uint64_t gen = atomic_load(&keep_gen);
+    int64_t back = 0;
+    *st = blasx_dirty_begin(job, tl_keep.w, tl_keep.nw, tl_keep.r, tl_keep.nr, lazy && job->prob.strip == 0, gen,
+                            &back);
+    if (*st) return 1;
+    job->lazy_out = lazy && tl_keep.take_out;
+    job->read_next = tl_keep.read_next;
+    uint64_t epoch = job->epoch;
+    if (job->gpus == 0) return 1;
     int64_t n = 0;
     for (int i = 0; i < blasx_gpu_table.n; i++)
         if (!atomic_load(&blasx_gpu_table.gpu[i]->broken))
@@ -87,7 +118,9 @@ int blasx_keep_begin(uint64_t epoch, int gpus) {
     return 1;
 }
 
-void blasx_keep_end(uint64_t epoch, int ok) {
+void blasx_keep_end(blasx_job_t *job, int ok) {
+    uint64_t epoch = job->epoch;
+    blasx_dirty_end(job);
     if (!ok) {
         blasx_keep_forget();
         return;

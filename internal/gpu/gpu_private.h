@@ -91,6 +91,7 @@ typedef struct {
     int late;         /* it reads C late: products first, then += beta C from the stream's late block */
     int wb;           /* write-back submitted (its done event recorded) */
     int d2h;          /* its copy to the host was issued: the host tile may have changed */
+    int lazy;         /* no copy back: the tile stays dirty on the GPU (gpu_dirty.c) */
     int64_t tri_leaf; /* a triangle went back directly but for diagonal blocks of at most this many rows,
                          staged (tri_wb); 0: the whole tile was staged */
     struct gpu_stream *on; /* where its operations go: its compute stream; parked, the write-back stream */
@@ -210,6 +211,11 @@ BLASX_INTERNAL extern blasx_gpu_table_t blasx_gpu_table;
 #define GPU_COUNT_MAX(g, job, field, v)                                                                               \
     ((g)->ctr.field = (g)->ctr.field > (v) ? (g)->ctr.field : (v),                                                    \
      (job)->gctr[(g)->idx].field = (job)->gctr[(g)->idx].field > (v) ? (job)->gctr[(g)->idx].field : (v))
+
+/* gpu_dirty.c: a lazy task's output entry becomes dirty; a failed GPU's
+ * dirty tiles are recorded lost. */
+BLASX_INTERNAL void blasx_dirty_mark(blasx_gpu_t *g, blasx_centry_t *e);
+BLASX_INTERNAL void blasx_dirty_gpu_failed(blasx_gpu_t *g);
 
 static inline blasx_tile_key_t gpu_tile_key(const blasx_job_t *job, blasx_tile_t t) {
     blasx_view_t v = blasx_job_host_view(job, t);

@@ -163,7 +163,7 @@ int blasx_gpu_park(blasx_gpu_t *g, gpu_stream_t *cs) {
      * the last kernel */
     BLASX_TRY(blasx_gpu_entry_ready(g, c->out, cs->s));
     r->job = c->job, r->task = c->task, r->next = c->next;
-    r->tri = c->tri, r->staged = c->staged, r->loaded = c->loaded, r->wb = 0, r->d2h = 0;
+    r->tri = c->tri, r->staged = c->staged, r->loaded = c->loaded, r->wb = 0, r->d2h = 0, r->lazy = 0;
     r->out = c->out, r->out_key = c->out_key;
     gpu_pending_t ring[GPU_MAX_DEPTH]; /* the steps in flight move; cs gets the record's idle ring */
     memcpy(ring, r->ring, sizeof ring);

@@ -133,10 +133,39 @@ BLASX_INTERNAL int blasx_gpu_broken(const blasx_gpu_t *g);
 BLASX_INTERNAL void blasx_keep_forget(void);
 BLASX_INTERNAL int blasx_keep_live(void); /* 1: tiles may be kept now */
 BLASX_INTERNAL void blasx_keep_drop(const blasx_hview_t *w, int nw);
-BLASX_INTERNAL void blasx_keep_arm(const blasx_hview_t *w, int nw, const blasx_hview_t *r, int nr, int take_out);
+BLASX_INTERNAL void blasx_keep_arm(const blasx_hview_t *w, int nw, const blasx_hview_t *r, int nr, int take_out,
+                                   _Atomic int *read_next);
 BLASX_INTERNAL int blasx_keep_disarm(void);
-BLASX_INTERNAL int blasx_keep_begin(uint64_t epoch, int gpus);
-BLASX_INTERNAL void blasx_keep_end(uint64_t epoch, int ok);
+/* begin: 1 when the job was armed (*st: a dirty tile it needed was lost;
+ * the job must not run); lazy_ahead: 1 when the armed job may take dirty
+ * tiles over (its CPU team stays out: it reads the host). */
+BLASX_INTERNAL int blasx_keep_begin(blasx_job_t *job, int *st);
+BLASX_INTERNAL int blasx_keep_lazy_ahead(void);
+/* armed: 1 while this thread's armed call has not begun its job;
+ * abandon: the armed call runs without a job: disarmed, the dirty tiles
+ * meeting its views written back first (a status). */
+BLASX_INTERNAL int blasx_keep_armed(void);
+BLASX_INTERNAL int blasx_keep_abandon(void);
+BLASX_INTERNAL void blasx_keep_end(blasx_job_t *job, int ok);
+/* Lazy write-back (gpu_dirty.c): output tiles of asynchronous calls left
+ * dirty on the GPU.  live: 1 when a flush may have work (one atomic
+ * load).  flush: writes back the dirty tiles meeting v (nv < 0: all);
+ * BLASX_ERR_DEVICE when one of them was lost (its GPU failed), a record
+ * forgotten with report.  begin: a job about to read r and write w
+ * writes back the dirty tiles meeting them, but with take those that are
+ * exactly its input tiles, which it takes over (job->dirty_in); those
+ * written back join keep generation kgen (*kept of them); a status.
+ * end: lets go of them.  The runtime entered for all. */
+BLASX_INTERNAL int blasx_dirty_live(void);
+BLASX_INTERNAL int blasx_dirty_flush(const blasx_hview_t *v, int nv, int report);
+BLASX_INTERNAL int blasx_dirty_meets(const blasx_hview_t *v); /* a dirty or lost tile meets v */
+BLASX_INTERNAL int blasx_dirty_begin(blasx_job_t *job, const blasx_hview_t *w, int nw, const blasx_hview_t *r, int nr,
+                                     int take, uint64_t kgen, int64_t *kept);
+BLASX_INTERNAL void blasx_dirty_end(blasx_job_t *job);
+/* Dirty tiles made, written back and taken over, and bytes written back,
+ * since the start (tests, benchmarks). */
+BLASX_INTERNAL void blasx_dirty_counts(int64_t *made, int64_t *flushed, int64_t *taken, int64_t *bytes);
+
 /* Tiles taken over and kept since the start (tests). */
 BLASX_INTERNAL void blasx_keep_counts(int64_t *taken, int64_t *kept);
 

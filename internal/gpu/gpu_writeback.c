@@ -137,19 +137,23 @@ static int wb_issue(blasx_gpu_t *g, gpu_task_t *r) {
 void blasx_gpu_task_finish(blasx_gpu_t *g, gpu_task_t *r) {
     blasx_job_t *job = r->job;
     const blasx_task_t *tk = &job->g.tasks[r->task];
-    if (r->tri) { /* a diagonal SYRK-family tile (square): its staged triangle, or blocks of it */
+    if (r->lazy) { /* nothing came back: the tile stays dirty on the GPU */
+    } else if (r->tri) { /* a diagonal SYRK-family tile (square): its staged triangle, or blocks of it */
         tri_unstage(r, job->g.steps[tk->step0].o[0], 0, r->out_key.rows);
     } else if (r->staged) { /* the whole tile, from pageable host memory */
         blasx_tile_key_t *k = &r->out_key;
         size_t col = (size_t)k->rows * k->esz;
         blasx_hcopy_2d_back((void *)k->host, (size_t)k->ld * k->esz, r->stage, col, col, k->cols);
     }
-    /* M -> E: the copy equals the host tile now (a triangle tile: M -> I) */
-    if (!r->tri) blasx_cache_written_back(&g->cache, r->out);
+    /* M -> E: the copy equals the host tile now (a triangle tile: M -> I);
+     * lazy: M -> dirty, the host tile waits for it */
+    if (r->lazy) blasx_dirty_mark(g, r->out);
+    else if (!r->tri) blasx_cache_written_back(&g->cache, r->out);
     blasx_cache_release(&g->cache, r->out);
     if (r->tri) blasx_cache_invalidate(&g->cache, &r->out_key, job->epoch);
     r->out = NULL;
     r->job = NULL;
+    r->lazy = 0;
     GPU_COUNT(g, job, tasks, 1);
     blasx_job_complete(job, r->task, 0);
 }
@@ -179,13 +183,20 @@ static int parked_advance(blasx_gpu_t *g, gpu_task_t *r, int *prog) {
     /* The copy back goes only after every step has completed: a failure
      * seen later is the copy's own, and one seen before it has left the
      * host tile untouched (the task can be redone). */
+    if (!r->wb && r->job->lazy_out && !r->tri && r->job->read_next && atomic_load(r->job->read_next)) {
+        /* lazy write-back: a later call reads it here; it stays dirty (gpu_dirty.c) */
+        r->wb = r->lazy = 1;
+        if (r->job->early) blasx_job_kernels_done(r->job, r->task, g->idx);
+        *prog = 1;
+        return 0;
+    }
     if (!r->wb) {
         if ((rc = wb_issue(g, r))) return rc;
         if (r->job->early) blasx_job_kernels_done(r->job, r->task, g->idx); /* successors may start here */
         *prog = 1;
         return 0;
     }
-    int q = g->be->event_query(r->done);
+    int q = r->lazy ? BLASX_EVENT_DONE : g->be->event_query(r->done);
     if (q == BLASX_EVENT_PENDING) return 0;
     if (q != BLASX_EVENT_DONE) return q;
     /* a task released early completes after its predecessors (job_early.c) */

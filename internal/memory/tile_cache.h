@@ -69,6 +69,8 @@ typedef struct blasx_centry {
     int state;   /* BLASX_TILE_*, changed under the cache lock */
     int out_done;  /* an output tile its task wrote back: equal to the host tile */
     uint64_t kgen; /* != 0: kept for later asynchronous calls in this keep generation */
+    int dirty;     /* newer than the host tile, which waits for its write-back (tile_dirty.h) */
+    uint64_t dpin; /* != 0: the call that took this dirty entry over holds it (one more reader) */
     void *ready; /* backend event recorded after the copy in (owned by the worker) */
     struct blasx_centry *prev, *next; /* ALRU list: head = most recently used */
     struct blasx_centry *hnext;       /* hash chain */

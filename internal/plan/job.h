@@ -84,6 +84,13 @@ typedef struct blasx_job {
     blasx_queue_t *early;        /* per GPU index: tasks it may run before their predecessors complete */
     int nearly;
     void (*wake)(void);          /* the runtime's: tasks were released or the job ended */
+    /* lazy write-back (internal/gpu/gpu_dirty.c): its output tiles may
+     * stay dirty on the GPU (while *read_next says a later call reads
+     * them); it took dirty tiles over as inputs, which a task run on the
+     * CPU has written back first (cpu_ready: 0 or a status) */
+    int lazy_out, dirty_in;
+    _Atomic int *read_next; /* != 0 when a later queued call reads its output: lazy_out pays (tile by tile) */
+    int (*cpu_ready)(struct blasx_job *job);
     /* this call's counters per GPU, each written only by its GPU's thread */
     blasx_gpu_stats_t gctr[BLASX_CFG_MAX_GPUS];
     struct blasx_job *next; /* in the runtime's list of active jobs */

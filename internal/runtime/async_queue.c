@@ -4,6 +4,7 @@
 #include "internal/base/settings.h"
 #include "internal/gpu/gpu_worker.h"
 #include "internal/runtime/runtime.h"
+#include "internal/runtime/route.h"
 #include <pthread.h>
 #include <stdlib.h>
 #include <string.h>
@@ -18,6 +19,7 @@ typedef struct aq_call {
     blasx_async_use_t uses[BLASX_ASYNC_MAX_USES];
     int nuses;
     int keeps;      /* its output tiles may be kept on the GPUs for later calls (gpu_keep.c) */
+    _Atomic int read_next; /* a later keeping call reads what it writes: its outputs may stay dirty */
     int deps;       /* unfinished calls it depends on */
     int dep_failed; /* one of them failed: do not run */
     int state;
@@ -56,6 +58,15 @@ static int aq_conflict(const blasx_async_use_t *a, int na, const blasx_async_use
     for (int i = 0; i < na; i++)
         for (int j = 0; j < nb; j++)
             if ((a[i].write || b[j].write) && blasx_hview_meet(&a[i].v, &b[j].v)) return 1;
+    return 0;
+}
+
+/* 1 if a read-only use of uses meets what p writes: p's output tiles
+ * there are worth leaving on the GPU (gpu_dirty.c). */
+static int aq_reads_output(const aq_call_t *p, const blasx_async_use_t *uses, int nuses) {
+    for (int i = 0; i < p->nuses; i++)
+        for (int j = 0; j < nuses; j++)
+            if (p->uses[i].write && !uses[j].write && blasx_hview_meet(&p->uses[i].v, &uses[j].v)) return 1;
     return 0;
 }
 
@@ -112,10 +123,10 @@ static int aq_views(const aq_call_t *c, int write, blasx_hview_t v[BLASX_ASYNC_M
     return n;
 }
 
-static void aq_keep_arm(const aq_call_t *c) {
+static void aq_keep_arm(aq_call_t *c) {
     blasx_hview_t w[BLASX_ASYNC_MAX_USES], r[BLASX_ASYNC_MAX_USES];
     int nw = aq_views(c, 1, w), nr = aq_views(c, 0, r);
-    blasx_keep_arm(w, nw, r, nr, (c->keeps & BLASX_ASYNC_KEEP_TAKE_OUT) != 0);
+    blasx_keep_arm(w, nw, r, nr, (c->keeps & BLASX_ASYNC_KEEP_TAKE_OUT) != 0, &c->read_next);
 }
 
 /* A call that ran without a keeping job wrote only its written views:
@@ -219,6 +230,7 @@ int blasx_async_submit(const char *routine, blasx_async_fn_t fn, const void *arg
         }
         p->succ[p->nsucc++] = c;
         c->deps++;
+        if (keeps && aq_reads_output(p, uses, nuses)) atomic_store(&p->read_next, 1);
     }
     for (aq_call_t *f = aq.failed; !st && f && !c->dep_failed; f = f->next) /* failed, not yet reported */
         c->dep_failed = aq_conflict(f->uses, f->nuses, uses, nuses);
@@ -282,6 +294,33 @@ static int aq_sel(const aq_call_t *c, const void *ctx) {
     return !s->r || aq_meets(c, s->r, s->writers_only);
 }
 
+int blasx_async_dirty_live(void) { return blasx_dirty_live(); }
+
+int blasx_async_hold_dirty(const blasx_async_use_t *uses, int nuses, double flops) {
+    if (!blasx_dirty_live()) return 0;
+    /* an armed asynchronous call big enough to be tiled: its job takes the
+     * dirty tiles it reads over, or writes them back (gpu_keep.c) */
+    if (blasx_async_on_queue && blasx_keep_armed() && !blasx_route_direct(flops, blasx_settings()->small) &&
+        flops >= (double)blasx_cfg.sched.offload_min_flops)
+        return 0;
+    blasx_hview_t v[BLASX_ASYNC_MAX_USES];
+    for (int i = 0; i < nuses; i++) v[i] = uses[i].v;
+    (void)blasx_runtime_small_enter(); /* the GPU table stays while entered */
+    int st = blasx_dirty_flush(v, nuses, 0);
+    blasx_runtime_small_leave();
+    return st;
+}
+
+/* A wait: the dirty tiles it covers go back (all: every one); a lost one
+ * is reported here, once. */
+static int aq_wait_dirty(int all, const blasx_hview_t *r) {
+    if (!blasx_dirty_live()) return 0;
+    (void)blasx_runtime_small_enter();
+    int st = blasx_dirty_flush(r, all ? -1 : 1, 1);
+    blasx_runtime_small_leave();
+    return st;
+}
+
 int blasx_async_wait(int all, const void *p, size_t bytes, int writers_only) {
     blasx_hview_t r = blasx_hview_bytes(p, bytes);
     aq_sel_t sel = {all ? NULL : &r, writers_only, NULL, 0};
@@ -295,6 +334,10 @@ int blasx_async_wait(int all, const void *p, size_t bytes, int writers_only) {
     }
     int st = aq_report_locked(upto, aq_sel, &sel, 1);
     pthread_mutex_unlock(&aq.lock);
+    int ds = aq_wait_dirty(all, &r);
+    if (!st && ds) { /* a dirty tile the wait covers was lost with its GPU */
+        st = ds, tl_fail.call = 0, tl_fail.routine = "write-back", tl_fail.status = ds, tl_fail.more = 0;
+    }
     blasx_async_program_point(); /* the program may write what the calls waited for touched */
     return st;
 }
@@ -321,6 +364,12 @@ int blasx_async_changed(const void *p, size_t bytes) {
     pthread_mutex_lock(&aq.lock);
     for (aq_call_t *c = aq.head; c && !busy; c = c->next) busy = aq_meets(c, &r, 0);
     pthread_mutex_unlock(&aq.lock);
+    /* a dirty tile there is a write not yet done: the program must wait first */
+    if (!busy && blasx_dirty_live()) {
+        (void)blasx_runtime_small_enter();
+        busy = blasx_dirty_meets(&r);
+        blasx_runtime_small_leave();
+    }
     if (!busy) blasx_async_program_point();
     return busy ? BLASX_ERR_BUSY : 0;
 }

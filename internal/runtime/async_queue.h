@@ -94,6 +94,13 @@ static inline int blasx_async_sync_entry(void) {
     return 0;
 }
 
+/* A call's entry (synchronous, or a closure on a queue thread) with these
+ * uses and flops: the dirty tiles it meets are written back first (lazy
+ * write-back, internal/gpu/gpu_dirty.c), but where its own job will take
+ * them over; BLASX_ERR_DEVICE when one was lost (nothing run then). */
+BLASX_INTERNAL int blasx_async_dirty_live(void); /* 1: such tiles may exist (one atomic load) */
+BLASX_INTERNAL int blasx_async_hold_dirty(const blasx_async_use_t *uses, int nuses, double flops);
+
 /* Waits: every earlier call (all), or those meeting [p, p + bytes) that
  * read or write it (range), or that write it (writers). */
 BLASX_INTERNAL int blasx_async_wait(int all, const void *p, size_t bytes, int writers_only);

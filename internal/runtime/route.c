@@ -3,6 +3,7 @@
 
 #include "internal/base/settings.h"
 #include "internal/runtime/runtime.h"
+#include "internal/gpu/gpu_worker.h"
 
 int blasx_route_whole_gpu(int prec, size_t esz, const blasx_problem_t *p, const blasx_operand_t op[BLASX_OPND_COUNT],
                           blasx_small_ticket_t *tk, int *st) {
@@ -14,7 +15,10 @@ int blasx_route_whole_gpu(int prec, size_t esz, const blasx_problem_t *p, const 
 }
 
 int blasx_route_offload(const blasx_problem_t *p) {
-    return blasx_problem_flops(p) >= (double)blasx_cfg.sched.offload_min_flops && blasx_runtime_small_gpus() > 0;
+    /* an armed asynchronous call with dirty tiles about: its job takes them
+     * over or writes them back, also CPU only (async_queue.c defers to it) */
+    return blasx_problem_flops(p) >= (double)blasx_cfg.sched.offload_min_flops &&
+           (blasx_runtime_small_gpus() > 0 || (blasx_keep_armed() && blasx_dirty_live()));
 }
 
 /* The tile for p (and a GEMM's tall-tile rows, BLASX_TILE_M pinning them). */

@@ -153,7 +153,8 @@ static int job_plan(blasx_job_t *job, const blasx_problem_t *p, int ngpu_threads
      * and preparation may measure rates (the CPU probe, the tile model):
      * outside the lock. */
     *nteam = team_threads(ngpu_threads);
-    int want_team = job->gpus > 0 && blasx_settings()->cpu_team;
+    /* no team where dirty tiles may be read in place: it reads the host */
+    int want_team = job->gpus > 0 && blasx_settings()->cpu_team && !blasx_keep_lazy_ahead();
     /* the GPUs' tile model, for the team's prediction of their rate */
     const blasx_tile_model_t *md = want_team ? blasx_gpus_tile_model(job->prec, job->esz) : NULL;
     if (want_team) job->prob.strip = blasx_team_strip(job->prec, job->esz, job->tile, p, job->gpus, *nteam, md);
@@ -172,6 +173,18 @@ static int job_plan(blasx_job_t *job, const blasx_problem_t *p, int ngpu_threads
     }
     if (want_team) blasx_team_prepare(job, md); /* failure: runs without */
     return 0;
+}
+
+/* A job that is not an armed asynchronous call's writes back the dirty
+ * tiles meeting its operands first (gpu_dirty.c). */
+static int job_flush_dirty(const blasx_job_t *job) {
+    if (!blasx_dirty_live()) return 0;
+    blasx_hview_t v[BLASX_OPND_COUNT];
+    int n = 0;
+    for (int o = 0; o < BLASX_OPND_COUNT; o++)
+        if (job->op[o].ptr)
+            v[n++] = blasx_hview_matrix(job->op[o].ptr, job->op[o].rows, job->op[o].cols, job->op[o].ld, job->esz);
+    return blasx_dirty_flush(v, n, 0);
 }
 
 int blasx_runtime_execute(int prec, size_t esz, int64_t tile, const blasx_problem_t *p,
@@ -196,14 +209,17 @@ int blasx_runtime_execute(int prec, size_t esz, int64_t tile, const blasx_proble
     pthread_mutex_unlock(&blasx_rt.lock);
     int nteam = 1;
     int st = job_plan(&job, p, ngpu_threads, t_call, &nteam);
+    int keeps = 0;
+    if (st) (void)blasx_keep_abandon(); /* the call may run elsewhere: nothing dirty where it reads */
+    else if (!(keeps = blasx_keep_begin(&job, &st))) st = job_flush_dirty(&job);
     if (st) {
+        if (keeps) blasx_keep_end(&job, 0);
         pthread_mutex_lock(&blasx_rt.lock);
         blasx_rt_leave_locked();
         pthread_mutex_unlock(&blasx_rt.lock);
         job_free(&job);
         return st;
     }
-    int keeps = blasx_keep_begin(job.epoch, job.gpus); /* an async call's: kept tiles it reads (gpu_keep.c) */
     job.t_start = blasx_now();
     pthread_mutex_lock(&blasx_rt.lock);
     job.gpus = blasx_rt.ngpu_threads ? blasx_gpus_healthy() : 0; /* again: a GPU may have failed meanwhile */
@@ -216,7 +232,7 @@ int blasx_runtime_execute(int prec, size_t esz, int64_t tile, const blasx_proble
     caller_run(&job, nteam);
     job_retire(&job);
     st = atomic_load(&job.status);
-    if (keeps) blasx_keep_end(job.epoch, st == 0 && job.gpus > 0);
+    if (keeps) blasx_keep_end(&job, st == 0 && job.gpus > 0);
     if (t_call > 0) trace_call(&job, NULL, t_call);
     job_free(&job);
     return st;

@@ -116,6 +116,8 @@ static void at_exit_finalize(void) { blasx_finalize(); }
 static void fork_prepare(void) {
     pthread_mutex_lock(&blasx_rt.lock); /* no job half-published, no start or stop half done */
     blasx_gpus_join_prepare();     /* no library half loaded */
+    if ((blasx_rt.started || blasx_rt.gpus_up) && !blasx_rt.stopping && blasx_dirty_flush(NULL, -1, 0)) /* the child sees the host */
+        fprintf(stderr, "blasx: fork: output tiles of asynchronous calls were lost with a failed GPU\n");
     blasx_stats_fork(BLASX_FORK_PREPARE);
     blasx_trace_fork(BLASX_FORK_PREPARE);
 }
@@ -234,7 +236,7 @@ void blasx_finalize(void) {
     blasx_rt.stopping = 1;
     while (blasx_rt.active > 0) pthread_cond_wait(&blasx_rt.life, &blasx_rt.lock); /* calls in flight finish */
     atomic_store(&small_gpus, -1);
-    int started = blasx_rt.started, nthreads = blasx_rt.nthreads, ngpu = blasx_rt.ngpu_threads;
+    int started = blasx_rt.started, nthreads = blasx_rt.nthreads, ngpu = blasx_rt.ngpu_threads, up = blasx_rt.gpus_up;
     if (started) {
         blasx_rt.quit = 1;
         blasx_rt.gen++;
@@ -244,6 +246,9 @@ void blasx_finalize(void) {
     /* `stopping` keeps every other thread off the arrays and the table. */
     for (int i = 0; i < nthreads; i++) pthread_join(blasx_rt.threads[i], NULL);
     for (int i = 0; i < ngpu; i++) pthread_join(blasx_rt.gpu_threads[i], NULL);
+    /* lazy write-back: what asynchronous calls left on the GPUs goes home */
+    if ((started || up) && blasx_dirty_flush(NULL, -1, 1))
+        fprintf(stderr, "blasx: finalize: output tiles of asynchronous calls were lost with a failed GPU\n");
     pthread_mutex_lock(&blasx_rt.lock);
     blasx_rt.ngpu_threads = 0;
     blasx_rt.nthreads = 0;

@@ -85,6 +85,7 @@ int blasx_small_route(int prec, size_t esz, const blasx_problem_t *p, const blas
     int mode = blasx_settings()->small;
     int rf = blasx_small_family((int)p->routine);
     if (mode == 0 || rf < 0) return BLASX_SMALL_USUAL;
+    if (blasx_keep_armed() && blasx_dirty_live()) return BLASX_SMALL_USUAL; /* its job reads dirty tiles in place */
     double flops = blasx_problem_flops(p), bytes = operand_bytes(esz, op);
     if (flops >= (double)blasx_cfg.small.max_flops || bytes > (double)blasx_cfg.small.gpu_max_bytes)
         return BLASX_SMALL_USUAL;

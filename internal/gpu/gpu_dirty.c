@@ -1,0 +1,304 @@
+/* internal/gpu/gpu_dirty.c -- lazy write-back: output tiles of asynchronous
+ * calls stay on the GPU until something needs them on the host.
+ *
+ * Role: a job with lazy_out (an asynchronous call whose output tiles are
+ * each written by one task and read by no other, on a pool of one GPU)
+ * leaves each output tile it computed on the GPU as a dirty cache entry
+ * (internal/memory/tile_dirty.h) instead of copying it back.  A later
+ * job on that GPU takes the dirty tiles that are exactly its input tiles
+ * over (blasx_dirty_begin); everything else that could see the host tile
+ * writes it back first (blasx_dirty_flush): the other tiles a job touches,
+ * a call that runs anywhere but a job, a CPU task of a job that took dirty
+ * tiles over (cpu_ready), a wait that covers the tile, a synchronous call,
+ * fork and finalize (the runtime calls these).  Dirty entries are never
+ * evicted: they hold a reader until written back.
+ *
+ * Invariants: a host tile with a dirty copy is read by nothing but the
+ * job that took the copy over, and written by nothing before the copy
+ * went back; a dirty tile whose GPU failed (or whose copy back failed) is
+ * recorded as lost, and every flush that meets it returns
+ * BLASX_ERR_DEVICE (a wait that reports it forgets it), so nothing is
+ * silently lost.
+ *
+ * Threading: flushes one at a time (flush_lock); a copy back goes through
+ * the GPU's direct streams under its direct lock (a direct caller never
+ * waits for a GPU thread, so this never waits for itself).  Callers hold
+ * the runtime entered (the GPU table is stable).
+ *
+ * Failure: as above; a copy back that fails turns nothing off by itself
+ * (the GPU's own thread retires a broken GPU).
+ */
+#include "internal/gpu/gpu_private.h"
+#include "internal/gpu/host_reg.h"
+#include "internal/memory/host_copy.h"
+#include "internal/memory/tile_dirty.h"
+
+#include <string.h>
+
+#define DIRTY_LOST_MAX 64
+
+static pthread_mutex_t flush_lock = PTHREAD_MUTEX_INITIALIZER;
+static _Atomic long dirty_n;   /* dirty entries on every GPU */
+static _Atomic long lost_live; /* lost records not yet reported */
+static struct {
+    blasx_hview_t v;
+    int all; /* the record overflowed: it stands for every tile */
+} lost[DIRTY_LOST_MAX];
+static int nlost;
+static _Atomic int64_t ctr_made, ctr_flushed, ctr_taken, ctr_bytes;
+
+int blasx_dirty_live(void) { return atomic_load(&dirty_n) > 0 || atomic_load(&lost_live) > 0; }
+
+void blasx_dirty_counts(int64_t *made, int64_t *flushed, int64_t *taken, int64_t *bytes) {
+    *made = atomic_load(&ctr_made), *flushed = atomic_load(&ctr_flushed), *taken = atomic_load(&ctr_taken);
+    *bytes = atomic_load(&ctr_bytes);
+}
+
+static blasx_hview_t key_view(const blasx_tile_key_t *k) {
+    return blasx_hview_matrix((const void *)k->host, k->rows, k->cols, k->ld, k->esz);
+}
+
+/* Under flush_lock. */
+static void lost_add(const blasx_tile_key_t *k) {
+    if (nlost == DIRTY_LOST_MAX) {
+        lost[DIRTY_LOST_MAX - 1].all = 1;
+    } else {
+        lost[nlost].v = key_view(k), lost[nlost].all = 0;
+        nlost++;
+    }
+    atomic_store(&lost_live, nlost);
+}
+
+/* BLASX_ERR_DEVICE if a lost record meets v (nv < 0: any); forgotten with
+ * forget.  Under flush_lock. */
+static int lost_meeting(const blasx_hview_t *v, int nv, int forget) {
+    int st = 0;
+    for (int i = 0; i < nlost;) {
+        int hit = nv < 0 || lost[i].all;
+        for (int j = 0; !hit && j < nv; j++) hit = blasx_hview_meet(&lost[i].v, &v[j]);
+        if (!hit) {
+            i++;
+            continue;
+        }
+        st = BLASX_ERR_DEVICE;
+        if (!forget) break;
+        lost[i] = lost[--nlost];
+    }
+    atomic_store(&lost_live, nlost);
+    return st;
+}
+
+#define FLUSH_BATCH 64
+
+/* Host copy of the staged tile in half b of the pinned buffer. */
+static void unstage(const blasx_centry_t *e, const char *half) {
+    const blasx_tile_key_t *k = &e->key;
+    size_t col = (size_t)k->rows * k->esz;
+    blasx_hcopy_2d_back((void *)k->host, (size_t)k->ld * k->esz, half, col, col, k->cols);
+}
+
+/* Copies the n dirty entries L of GPU g back to the host through its
+ * direct streams: straight into page-locked host memory, else through the
+ * two halves of the direct pinned buffer in turn, one half's host copy
+ * overlapping the next device copy.  0 or a status (then any of them may
+ * not have arrived). */
+static int write_back(blasx_gpu_t *g, blasx_centry_t *const *L, int n) {
+    const blasx_device_backend_t *be = g->be;
+    size_t half = 0;
+    for (int i = 0; i < n; i++) half = L[i]->bytes > half ? L[i]->bytes : half;
+    half = (half + 255) & ~(size_t)255;
+    blasx_event_t ev[2] = {NULL, NULL};
+    int pend[2] = {-1, -1}, st = 0;
+    int64_t moved = 0;
+    pthread_mutex_lock(&g->direct_lock);
+    if ((st = blasx_gpu_pinned_grow(be, &g->direct_pin, &g->direct_pin_bytes, 2 * half)) ||
+        (st = be->event_create(g->dev, &ev[0])) || (st = be->event_create(g->dev, &ev[1])))
+        goto out;
+    for (int i = 0, b = 0; i < n && !st; i++) {
+        const blasx_tile_key_t *k = &L[i]->key;
+        const char *first = (const char *)k->host;
+        const char *last = first + ((size_t)(k->cols - 1) * (size_t)k->ld + (size_t)k->rows) * k->esz - 1;
+        if (blasx_host_pinned(be, first, last)) {
+            st = be->copy_d2h(g->direct_out, (void *)k->host, k->ld, L[i]->dev, k->rows, gpu_key_shape(k));
+        } else {
+            char *buf = (char *)g->direct_pin + (size_t)b * half;
+            if (pend[b] >= 0 && !(st = be->event_sync(ev[b]))) unstage(L[pend[b]], buf);
+            if (!st) st = be->copy_d2h(g->direct_out, buf, k->rows, L[i]->dev, k->rows, gpu_key_shape(k));
+            if (!st) st = be->event_record(ev[b], g->direct_out);
+            pend[b] = i, b ^= 1;
+        }
+        moved += (int64_t)L[i]->bytes;
+    }
+    if (!st) st = be->stream_sync(g->direct_out);
+    for (int b = 0; b < 2 && !st; b++)
+        if (pend[b] >= 0) unstage(L[pend[b]], (char *)g->direct_pin + (size_t)b * half);
+    if (!st) atomic_fetch_add(&g->direct_d2h, moved); /* the GPU's d2h counter (blasx_gpu_stats) */
+out:
+    if (st) be->stream_sync(g->direct_out); /* nothing in flight into the buffer it keeps */
+    for (int b = 0; b < 2; b++)
+        if (ev[b]) be->event_destroy(ev[b]);
+    pthread_mutex_unlock(&g->direct_lock);
+    return st;
+}
+
+typedef struct {
+    const blasx_hview_t *v;
+    int nv; /* < 0: every entry */
+    int (*keep)(const blasx_centry_t *, const void *);
+    const void *kctx; /* entries keep accepts are left dirty */
+} sel_t;
+
+static int sel_hit(const blasx_centry_t *e, const void *ctx) {
+    const sel_t *s = ctx;
+    if (s->nv >= 0 && !blasx_cache_meets(e, s->v, s->nv)) return 0;
+    return !s->keep || !s->keep(e, s->kctx);
+}
+
+/* Writes back the dirty entries sel selects, a batch at a time per GPU;
+ * those written back are kept in keep generation kgen (0: none) and
+ * counted in *kept.  The first failure, if any.  Under flush_lock. */
+static int flush_locked(int (*sel)(const blasx_centry_t *, const void *), const void *ctx, uint64_t kgen,
+                        int64_t *kept) {
+    int first = 0;
+    for (int i = 0; i < blasx_gpu_table.n; i++) {
+        blasx_gpu_t *g = blasx_gpu_table.gpu[i];
+        blasx_centry_t *L[FLUSH_BATCH];
+        int n;
+        while ((n = blasx_cache_dirty_list(&g->cache, sel, ctx, L, FLUSH_BATCH)) > 0) {
+            int st = atomic_load(&g->broken) ? BLASX_ERR_DEVICE : write_back(g, L, n);
+            for (int j = 0; j < n; j++) {
+                if (st) {
+                    lost_add(&L[j]->key);
+                    blasx_cache_dirty_lose(&g->cache, L[j]);
+                } else {
+                    atomic_fetch_add(&ctr_flushed, 1), atomic_fetch_add(&ctr_bytes, (int64_t)L[j]->bytes);
+                    blasx_cache_dirty_clean(&g->cache, L[j], kgen);
+                    if (kept) ++*kept;
+                }
+            }
+            if (st && !first) first = BLASX_ERR_DEVICE;
+            atomic_fetch_sub(&dirty_n, n);
+        }
+    }
+    return first;
+}
+
+int blasx_dirty_flush(const blasx_hview_t *v, int nv, int report) {
+    if (!blasx_dirty_live()) return 0;
+    sel_t s = {v, nv, NULL, NULL};
+    pthread_mutex_lock(&flush_lock);
+    int st = flush_locked(sel_hit, &s, 0, NULL);
+    int lo = lost_meeting(v, nv, report);
+    pthread_mutex_unlock(&flush_lock);
+    return st ? st : lo;
+}
+
+int blasx_dirty_meets(const blasx_hview_t *v) {
+    if (!blasx_dirty_live()) return 0;
+    sel_t s = {v, 1, NULL, NULL};
+    pthread_mutex_lock(&flush_lock);
+    int hit = lost_meeting(v, 1, 0) != 0;
+    for (int i = 0; i < blasx_gpu_table.n && !hit; i++) hit = blasx_cache_dirty_find(&blasx_gpu_table.gpu[i]->cache, sel_hit, &s) != NULL;
+    pthread_mutex_unlock(&flush_lock);
+    return hit;
+}
+
+void blasx_dirty_gpu_failed(blasx_gpu_t *g) {
+    if (!atomic_load(&dirty_n)) return;
+    pthread_mutex_lock(&flush_lock);
+    blasx_centry_t *e;
+    while ((e = blasx_cache_dirty_find(&g->cache, NULL, NULL))) {
+        lost_add(&e->key);
+        blasx_cache_dirty_lose(&g->cache, e);
+        atomic_fetch_sub(&dirty_n, 1);
+    }
+    pthread_mutex_unlock(&flush_lock);
+}
+
+void blasx_dirty_mark(blasx_gpu_t *g, blasx_centry_t *e) {
+    atomic_fetch_add(&dirty_n, 1), atomic_fetch_add(&ctr_made, 1);
+    blasx_cache_mark_dirty(&g->cache, e);
+}
+
+/* ---- a job's start and end ------------------------------------------- */
+
+typedef struct {
+    const blasx_job_t *job;
+    const blasx_hview_t *w, *r;
+    int nw, nr;
+} fit_t;
+
+/* 1 if [r0, r0 + n) is one tile of a grid of `count` tiles of `blk`
+ * over `total` (its last a strip of `strip` when > 0). */
+static int grid_at(int64_t r0, int64_t n, int64_t total, int64_t blk, int64_t strip, int64_t count) {
+    const int64_t cand[2] = {blk > 0 ? r0 / blk : 0, count - 1};
+    for (int c = 0; c < 2; c++)
+        if (cand[c] >= 0 && cand[c] < count && blasx_grid_start(cand[c], total, blk, strip) == r0 &&
+            blasx_grid_extent(cand[c], total, blk, strip) == n)
+            return 1;
+    return 0;
+}
+
+/* 1 if dirty entry e is exactly one of the job's input tiles, lies in
+ * what it reads and not in what it writes. */
+static int fits(const blasx_centry_t *e, const void *ctx) {
+    const fit_t *f = ctx;
+    const blasx_job_t *job = f->job;
+    if (!blasx_cache_within(e, f->r, f->nr) || blasx_cache_meets(e, f->w, f->nw)) return 0;
+    for (int o = 0; o < BLASX_OPND_COUNT; o++) {
+        const blasx_operand_t *op = &job->op[o];
+        if (!op->ptr || op->ld != e->key.ld || job->esz != e->key.esz || e->key.host < (uintptr_t)op->ptr) continue;
+        uintptr_t off = e->key.host - (uintptr_t)op->ptr;
+        if (off % job->esz) continue;
+        int64_t idx = (int64_t)(off / job->esz), r0 = idx % op->ld, c0 = idx / op->ld;
+        if (grid_at(r0, e->key.rows, op->rows, job->g.blk_rows[o], job->g.strip_rows[o], job->g.grid_rows[o]) &&
+            grid_at(c0, e->key.cols, op->cols, job->g.blk_cols[o], job->g.strip_cols[o], job->g.grid_cols[o]))
+            return 1;
+    }
+    return 0;
+}
+
+static int job_cpu_ready(blasx_job_t *job);
+
+int blasx_dirty_begin(blasx_job_t *job, const blasx_hview_t *w, int nw, const blasx_hview_t *r, int nr, int take,
+                      uint64_t kgen, int64_t *kept) {
+    *kept = 0;
+    if (!blasx_dirty_live()) return 0;
+    blasx_hview_t all[8];
+    int na = 0;
+    for (int i = 0; i < nw && na < 8; i++) all[na++] = w[i];
+    for (int i = 0; i < nr && na < 8; i++) all[na++] = r[i];
+    fit_t f = {job, w, r, nw, nr};
+    sel_t s = {all, na, take ? fits : NULL, &f};
+    pthread_mutex_lock(&flush_lock);
+    int st = flush_locked(sel_hit, &s, kgen, kept);
+    if (!st) st = lost_meeting(all, na, 0);
+    int64_t n = 0;
+    if (!st && take)
+        for (int i = 0; i < blasx_gpu_table.n; i++)
+            n += blasx_cache_dirty_take(&blasx_gpu_table.gpu[i]->cache, job->epoch, fits, &f);
+    pthread_mutex_unlock(&flush_lock);
+    if (n > 0) {
+        atomic_fetch_add(&ctr_taken, n);
+        job->dirty_in = 1, job->cpu_ready = job_cpu_ready;
+    }
+    return st;
+}
+
+void blasx_dirty_end(blasx_job_t *job) {
+    if (!job->dirty_in) return;
+    for (int i = 0; i < blasx_gpu_table.n; i++) blasx_cache_dirty_untake(&blasx_gpu_table.gpu[i]->cache, job->epoch);
+}
+
+/* A task of the job runs on the CPU: the dirty tiles the job took over go
+ * back first (all of them: a fallback is rare). */
+static int sel_taken(const blasx_centry_t *e, const void *ctx) { return e->dpin == *(const uint64_t *)ctx; }
+
+static int job_cpu_ready(blasx_job_t *job) {
+    pthread_mutex_lock(&flush_lock);
+    int st = flush_locked(sel_taken, &job->epoch, 0, NULL);
+    for (int i = 0; i < blasx_gpu_table.n && !st; i++)
+        if (blasx_cache_dirty_taken_lost(&blasx_gpu_table.gpu[i]->cache, job->epoch)) st = BLASX_ERR_DEVICE;
+    pthread_mutex_unlock(&flush_lock);
+    return st;
+}

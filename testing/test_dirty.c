@@ -1,0 +1,266 @@
+/* testing/test_dirty.c -- lazy write-back (internal/gpu/gpu_dirty.c,
+ * internal/memory/tile_dirty.h, BLASX_ASYNC_LAZY=1):
+ *  - a chain C = A B, E = C D, G = E F queued: a wait on G's range gives
+ *    G; C and E come home at their own waits; on a tiled GPU pool, C and E
+ *    stayed on the GPU (made dirty, taken over, fewer bytes up than made
+ *    synchronously);
+ *  - random sequences of queued and synchronous DGEMMs, tiny calls (the
+ *    one-thread kernel), range waits, flushes and declared program writes
+ *    over overlapping views of one buffer, against the reference BLAS run
+ *    in order: every range a wait covers, and all at wait_all;
+ *  - fork after a wait on G only: the child finds C and E at home;
+ *  - finalize after a wait on G only: C and E at home after it;
+ *  - BLASX_TEST_DIRTY_FAULT=k: a device fault at the k-th operation of the
+ *    chain: each wait returns an error or its range is right, never a wrong
+ *    range with status 0.
+ * Runs on whatever devices the environment gives (CI: none, and one
+ * simulated GPU with BLASX_ASYNC_LAZY=1 in the sim stage). */
+#include <math.h>
+#include <stdatomic.h>
+#include <string.h>
+#include <sys/wait.h>
+#include <unistd.h>
+#include "blasx/blasx.h"
+#include "internal/base/settings.h"
+#include "internal/gpu/gpu_worker.h"
+#include "internal/runtime/runtime.h"
+#include "testing/harness.h"
+#include "testing/refblas.h"
+
+static int64_t host_bytes(void) {
+    int64_t t = 0;
+    for (int g = 0; g < blasx_gpu_count(); g++) {
+        blasx_gpu_stats_t s;
+        if (blasx_gpu_stats(g, &s) == 0) t += s.h2d_bytes + s.d2h_bytes;
+    }
+    return t;
+}
+
+static double max_diff(const double *x, const double *y, size_t n) {
+    double d = 0;
+    for (size_t i = 0; i < n; i++) d = fmax(d, fabs(x[i] - y[i]));
+    return d;
+}
+
+/* The chain's operands: M[0..6] = A B C D E F G, reference R[] alike. */
+typedef struct {
+    int64_t n;
+    size_t sz;
+    double *M[7], *R[7];
+} chain_t;
+
+static void chain_init(chain_t *c, int64_t n) {
+    c->n = n, c->sz = (size_t)(n * n);
+    for (int i = 0; i < 7; i++) c->M[i] = calloc(c->sz, sizeof(double)), c->R[i] = calloc(c->sz, sizeof(double));
+    static const int in[4] = {0, 1, 3, 5}; /* A B D F */
+    for (int i = 0; i < 4; i++) bx_fill_d(c->M[in[i]], c->sz);
+    for (int i = 0; i < 7; i++) memcpy(c->R[i], c->M[i], c->sz * sizeof(double));
+    const double s = 1.0 / (double)n;
+    for (int k = 0; k < 3; k++)
+        ref_dgemm('N', 'N', n, n, n, s, c->R[2 * k], n, c->R[2 * k + 1], n, 0.0, c->R[2 * k + 2], n);
+}
+
+static int chain_submit(const chain_t *c) {
+    const int64_t n = c->n;
+    const double s = 1.0 / (double)n;
+    int st = 0;
+    for (int k = 0; k < 3; k++)
+        st |= blasx_dgemm_async('N', 'N', n, n, n, s, c->M[2 * k], n, c->M[2 * k + 1], n, 0.0, c->M[2 * k + 2], n);
+    return st;
+}
+
+static int chain_ok(const chain_t *c, int i) { return max_diff(c->M[i], c->R[i], c->sz) <= 1e-12; }
+
+static void chain_free(chain_t *c) {
+    for (int i = 0; i < 7; i++) free(c->M[i]), free(c->R[i]);
+}
+
+static size_t mat_bytes(const chain_t *c) { return c->sz * sizeof(double); }
+
+/* ------------------------------------------------------------ the chain */
+
+static void test_chain(int64_t n) {
+    chain_t c;
+    chain_init(&c, n);
+    int64_t made0, fl0, tk0, by0, made1, fl1, tk1, by1;
+    blasx_dirty_counts(&made0, &fl0, &tk0, &by0);
+    int64_t b0 = host_bytes();
+    int st = chain_submit(&c);
+    int sg = blasx_wait_range(c.M[6], mat_bytes(&c));
+    CHECK(st == 0 && sg == 0 && chain_ok(&c, 6), "chain %lld: G after a wait on its range (status %d %d)", (long long)n,
+          st, sg);
+    int sc = blasx_flush_range(c.M[2], mat_bytes(&c));
+    CHECK(sc == 0 && chain_ok(&c, 2), "chain %lld: C after a flush of its range (status %d)", (long long)n, sc);
+    int sa = blasx_wait_all();
+    CHECK(sa == 0 && chain_ok(&c, 4), "chain %lld: E after wait_all (status %d)", (long long)n, sa);
+    int64_t moved = host_bytes() - b0;
+    blasx_dirty_counts(&made1, &fl1, &tk1, &by1);
+    /* tiled on one GPU with lazy write-back on: C and E stayed there for
+     * the next product, and went home only at their waits */
+    if (moved > 0 && blasx_gpu_count() == 1 && blasx_setting_int(BLASX_SETTING_ASYNC_LAZY)) {
+        CHECK(made1 > made0 && tk1 > tk0 && fl1 - fl0 == made1 - made0,
+              "chain %lld: %lld tiles made dirty, %lld taken over, %lld written back", (long long)n,
+              (long long)(made1 - made0), (long long)(tk1 - tk0), (long long)(fl1 - fl0));
+        printf("test_dirty: chain %lld: %lld tiles left dirty, %lld taken over, %lld bytes moved\n", (long long)n,
+               (long long)(made1 - made0), (long long)(tk1 - tk0), (long long)moved);
+    }
+    chain_free(&c);
+}
+
+/* ------------------------------------------------------ random sequences */
+
+enum { RB_N = 3000 };
+
+typedef struct {
+    int64_t off, rows, cols, ld;
+} view_t;
+
+static view_t rand_view(void) {
+    view_t v;
+    v.rows = bx_rand_int(1, 14), v.cols = bx_rand_int(1, 14), v.ld = v.rows + bx_rand_int(0, 20);
+    v.off = bx_rand_int(0, RB_N - 1 - (v.cols - 1) * v.ld - v.rows);
+    return v;
+}
+
+static int views_meet(view_t a, view_t b) {
+    for (int64_t j = 0; j < a.cols; j++)
+        for (int64_t i = 0; i < a.rows; i++) {
+            int64_t x = a.off + j * a.ld + i, r = x - b.off;
+            if (r >= 0 && r / b.ld < b.cols && r % b.ld < b.rows) return 1;
+        }
+    return 0;
+}
+
+static int view_equal(const double *x, const double *y, view_t v) {
+    for (int64_t j = 0; j < v.cols; j++)
+        for (int64_t i = 0; i < v.rows; i++)
+            if (fabs(x[v.off + j * v.ld + i] - y[v.off + j * v.ld + i]) > 1e-9) return 0;
+    return 1;
+}
+
+static void test_random(int rounds) {
+    int64_t m0, f0, t0, b0, m1, f1, t1, b1;
+    blasx_dirty_counts(&m0, &f0, &t0, &b0);
+    double *X = malloc(RB_N * sizeof(double)), *Y = malloc(RB_N * sizeof(double));
+    bx_fill_d(X, RB_N);
+    memcpy(Y, X, RB_N * sizeof(double));
+    int bad = 0, waits = 0;
+    for (int r = 0; r < rounds && !bad; r++) {
+        int op = (int)bx_rand_int(0, 9);
+        if (op <= 5) { /* C = alpha A B + beta C: queued (0-3), synchronous (4), tiny (5) */
+            int64_t m = op == 5 ? 2 : bx_rand_int(1, 12), n = op == 5 ? 2 : bx_rand_int(1, 12),
+                    k = op == 5 ? 2 : bx_rand_int(1, 12);
+            view_t A, B, C;
+            do {
+                A = rand_view(), B = rand_view(), C = rand_view();
+                A.rows = C.rows = m, A.cols = B.rows = k, B.cols = C.cols = n;
+                A.ld = A.ld < m ? m : A.ld, B.ld = B.ld < k ? k : B.ld, C.ld = C.ld < m ? m : C.ld;
+                A.off = A.off % (RB_N - (A.cols - 1) * A.ld - A.rows), B.off = B.off % (RB_N - (B.cols - 1) * B.ld - B.rows);
+                C.off = C.off % (RB_N - (C.cols - 1) * C.ld - C.rows);
+            } while (views_meet(C, A) || views_meet(C, B));
+            const double alpha = 0.5, beta = bx_rand_int(0, 1) ? 0.25 : 0.0;
+            ref_dgemm('N', 'N', m, n, k, alpha, Y + A.off, A.ld, Y + B.off, B.ld, beta, Y + C.off, C.ld);
+            int st = op <= 3 ? blasx_dgemm_async('N', 'N', m, n, k, alpha, X + A.off, A.ld, X + B.off, B.ld, beta,
+                                                 X + C.off, C.ld)
+                             : blasx_dgemm('N', 'N', m, n, k, alpha, X + A.off, A.ld, X + B.off, B.ld, beta, X + C.off,
+                                           C.ld);
+            bad |= !CHECK(st == 0, "random round %d: gemm (op %d) status %d", r, op, st);
+            if (op > 3) bad |= !CHECK(view_equal(X, Y, C), "random round %d: synchronous result wrong", r);
+        } else if (op <= 7) { /* a wait or a flush on a view: it is at home */
+            view_t v = rand_view();
+            size_t bytes = (size_t)((v.cols - 1) * v.ld + v.rows) * sizeof(double);
+            int st = op == 6 ? blasx_wait_range(X + v.off, bytes) : blasx_flush_range(X + v.off, bytes);
+            bad |= !CHECK(st == 0 && view_equal(X, Y, v), "random round %d: %s of a view (status %d)", r,
+                          op == 6 ? "wait" : "flush", st);
+            waits++;
+        } else if (op == 8) { /* wait for all, then a program write declared */
+            int st = blasx_wait_all();
+            bad |= !CHECK(st == 0 && max_diff(X, Y, RB_N) <= 1e-9, "random round %d: wait_all (status %d)", r, st);
+            int64_t i = bx_rand_int(0, RB_N - 8);
+            for (int j = 0; j < 8; j++) X[i + j] = Y[i + j] = (double)j;
+            CHECK(blasx_changed_range(X + i, 8 * sizeof(double)) == 0, "random round %d: changed after wait", r);
+        } else { /* a synchronous call reading a view another call may have left on a GPU */
+            view_t v = rand_view();
+            double out[4] = {0}, want[4] = {0}, one[4] = {1, 0, 0, 1};
+            int64_t rows = v.rows < 2 ? v.rows : 2;
+            ref_dgemm('N', 'N', rows, 1, 1, 1.0, Y + v.off, v.ld, one, 1, 0.0, want, 2);
+            int st = blasx_dgemm('N', 'N', rows, 1, 1, 1.0, X + v.off, v.ld, one, 1, 0.0, out, 2);
+            bad |= !CHECK(st == 0 && max_diff(out, want, (size_t)rows) <= 1e-12,
+                          "random round %d: synchronous read of a view (status %d)", r, st);
+        }
+    }
+    int st = blasx_wait_all();
+    CHECK(st == 0 && max_diff(X, Y, RB_N) <= 1e-9, "random: %d rounds end equal (status %d, %d waits)", rounds, st,
+          waits);
+    blasx_dirty_counts(&m1, &f1, &t1, &b1);
+    printf("test_dirty: random: %d rounds, %lld tiles left dirty, %lld taken over, %lld written back\n", rounds,
+           (long long)(m1 - m0), (long long)(t1 - t0), (long long)(f1 - f0));
+    free(X), free(Y);
+}
+
+/* ------------------------------------------------------- fork, finalize */
+
+static void test_fork(int64_t n) {
+    chain_t c;
+    chain_init(&c, n);
+    int st = chain_submit(&c) | blasx_wait_range(c.M[6], mat_bytes(&c));
+    fflush(stdout), fflush(stderr);
+    pid_t pid = fork();
+    if (pid == 0) _exit(chain_ok(&c, 2) && chain_ok(&c, 4) && chain_ok(&c, 6) ? 0 : 1); /* reads only */
+    int ws = 0;
+    CHECK(pid > 0 && waitpid(pid, &ws, 0) == pid && WIFEXITED(ws) && WEXITSTATUS(ws) == 0 && st == 0,
+          "fork after a wait on G: the child finds C, E and G at home");
+    CHECK(blasx_wait_all() == 0 && chain_ok(&c, 2) && chain_ok(&c, 4), "fork: the parent's C and E after wait_all");
+    chain_free(&c);
+}
+
+static void test_finalize(int64_t n) {
+    chain_t c;
+    chain_init(&c, n);
+    int st = chain_submit(&c) | blasx_wait_range(c.M[6], mat_bytes(&c));
+    blasx_finalize();
+    CHECK(st == 0 && chain_ok(&c, 2) && chain_ok(&c, 4) && chain_ok(&c, 6),
+          "finalize after a wait on G: C and E at home (status %d)", st);
+    CHECK(blasx_wait_all() == 0, "a wait after finalize reports nothing");
+    chain_free(&c);
+}
+
+/* A device fault at operation k of the chain: a wait returns an error or
+ * its range is right. */
+static void test_fault(int k, int64_t n) {
+    (void)blasx_gpu_count(); /* the GPUs up: their backend known */
+    const blasx_device_backend_t *be = blasx_gpus_backend();
+    if (!be || !be->fail_after) {
+        printf("test_dirty: no fault injection here (no simulated GPU)\n");
+        return;
+    }
+    chain_t c;
+    chain_init(&c, n);
+    atomic_store(be->fail_after, k);
+    int st = chain_submit(&c);
+    int sg = blasx_wait_range(c.M[6], mat_bytes(&c));
+    CHECK(st != 0 || sg != 0 || chain_ok(&c, 6), "fault at %d: G wrong with status 0", k);
+    int sa = blasx_wait_all();
+    atomic_store(be->fail_after, -1);
+    CHECK(st != 0 || sg != 0 || sa != 0 || (chain_ok(&c, 2) && chain_ok(&c, 4)),
+          "fault at %d: C or E wrong with every status 0 (%d %d %d)", k, st, sg, sa);
+    printf("test_dirty: fault at %d: statuses %d %d %d\n", k, st, sg, sa);
+    chain_free(&c);
+}
+
+int main(void) {
+    const char *fault = getenv("BLASX_TEST_DIRTY_FAULT");
+    if (fault) {
+        test_fault(atoi(fault), 12);
+        return bx_summary("test_dirty");
+    }
+    test_chain(12);
+    test_chain(20);
+    test_random(400);
+    test_fork(12);
+    test_finalize(12);
+    test_chain(12); /* the runtime again after finalize */
+    printf("test_dirty: %d GPUs, lazy write-back %s\n", blasx_gpu_count(),
+           blasx_setting_int(BLASX_SETTING_ASYNC_LAZY) ? "on" : "off");
+    return bx_summary("test_dirty");
+}
