@@ -257,6 +257,29 @@ BLASX_LAPACK_DECL(c, void)
 BLASX_LAPACK_DECL(z, void)
 #undef BLASX_LAPACK_DECL
 
+/* ---- LAPACK's mixed-precision drivers ----
+ * blasx_dsgesv / blasx_zcgesv solve A X = B (LU), blasx_dsposv /
+ * blasx_zcposv with A symmetric / Hermitian positive definite (Cholesky of
+ * the uplo triangle), as DSGESV ... ZCPOSV do: A factored in single
+ * precision (on the GPUs when large), X refined with double-precision
+ * residuals against A, and the double-precision factorization when a
+ * conversion overflows, the single one stops, or 30 refinement steps do not
+ * converge.  *iter: the steps taken (0 to 30), or -2 (overflow), -3 (the
+ * single factorization stopped), -31 (no convergence): then A holds the
+ * double factors (and ipiv their pivots) and *info LAPACK's INFO.  B is
+ * read only.  work (n x nrhs) and swork (n x (n + nrhs), single) as the
+ * reference lays them out, or NULL: taken from the heap.  Returns 0,
+ * -position of an invalid argument, or a status. */
+BLASX_API int blasx_dsgesv(int64_t n, int64_t nrhs, double *A, int64_t lda, int64_t *ipiv, const double *B,
+                           int64_t ldb, double *X, int64_t ldx, double *work, float *swork, int64_t *iter,
+                           int64_t *info);
+BLASX_API int blasx_dsposv(char uplo, int64_t n, int64_t nrhs, double *A, int64_t lda, const double *B, int64_t ldb,
+                           double *X, int64_t ldx, double *work, float *swork, int64_t *iter, int64_t *info);
+BLASX_API int blasx_zcgesv(int64_t n, int64_t nrhs, void *A, int64_t lda, int64_t *ipiv, const void *B, int64_t ldb,
+                           void *X, int64_t ldx, void *work, void *swork, int64_t *iter, int64_t *info);
+BLASX_API int blasx_zcposv(char uplo, int64_t n, int64_t nrhs, void *A, int64_t lda, const void *B, int64_t ldb,
+                           void *X, int64_t ldx, void *work, void *swork, int64_t *iter, int64_t *info);
+
 #ifdef __cplusplus
 }
 #endif

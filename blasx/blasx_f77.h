@@ -122,9 +122,26 @@ BLASX_F77_MADD_DECL(z, double _Complex)
     BLASX_F77_LAPACK_DECL(c, void, I, X)                                                                   \
     BLASX_F77_LAPACK_DECL(z, void, I, X)
 
+/* LAPACK's mixed-precision drivers (blasx/lapack_mixed.inc): LAPACK's
+ * arguments, WORK, SWORK (and RWORK, unused), ITER and INFO. */
+#define BLASX_F77_MIXED_DECL(I, SFX)                                                                         \
+    BLASX_API void dsgesv_##SFX(const I *n, const I *nrhs, double *A, const I *lda, I *ipiv, const double *B,  \
+                              const I *ldb, double *X, const I *ldx, double *work, float *swork, I *iter,    \
+                              I *info);                                                                      \
+    BLASX_API void zcgesv_##SFX(const I *n, const I *nrhs, void *A, const I *lda, I *ipiv, const void *B,      \
+                              const I *ldb, void *X, const I *ldx, void *work, void *swork, double *rwork,   \
+                              I *iter, I *info);                                                             \
+    BLASX_API void dsposv_##SFX(const char *uplo, const I *n, const I *nrhs, double *A, const I *lda,           \
+                              const double *B, const I *ldb, double *X, const I *ldx, double *work,          \
+                              float *swork, I *iter, I *info, size_t);                                       \
+    BLASX_API void zcposv_##SFX(const char *uplo, const I *n, const I *nrhs, void *A, const I *lda,             \
+                              const void *B, const I *ldb, void *X, const I *ldx, void *work, void *swork,   \
+                              double *rwork, I *iter, I *info, size_t);
+
 /* The plain names, INTEGER blasx_f77_int_t. */
 BLASX_F77_DECL_ALL(blasx_f77_int_t, )
 BLASX_F77_LAPACK_DECL_ALL(blasx_f77_int_t, )
+BLASX_F77_MIXED_DECL(blasx_f77_int_t, )
 
 /* The 64_-suffixed names (sgemm_64_ ... zher2k_64_, spotrf_64_ ...
  * zgesv_64_): the same routines with 8-byte INTEGERs in every build, as
@@ -132,12 +149,14 @@ BLASX_F77_LAPACK_DECL_ALL(blasx_f77_int_t, )
  * libblastrampoline name them, beside the plain ones. */
 BLASX_F77_DECL_ALL(blasx_f77_int64_t, 64_)
 BLASX_F77_LAPACK_DECL_ALL(blasx_f77_int64_t, 64_)
+BLASX_F77_MIXED_DECL(blasx_f77_int64_t, 64_)
 
 #undef BLASX_F77_DECL
 #undef BLASX_F77_DECL_HERM
 #undef BLASX_F77_DECL_ALL
 #undef BLASX_F77_LAPACK_DECL
 #undef BLASX_F77_LAPACK_DECL_ALL
+#undef BLASX_F77_MIXED_DECL
 
 #ifdef __cplusplus
 }

@@ -49,6 +49,9 @@ for p in s d c z; do
     if grep -qx "$p${r}_64_" <<<"$defs"; then nl=$((nl+1)); else echo "missing: $p${r}_64_"; fail=$((fail+1)); fi
   done
 done
+for name in dsgesv_ dsposv_ zcgesv_ zcposv_ dsgesv_64_ dsposv_64_ zcgesv_64_ zcposv_64_; do
+  grep -qx "$name" <<<"$defs" || { echo "missing: $name (mixed-precision drivers)"; fail=$((fail+1)); }
+done
 echo "64_-suffixed names: Fortran level-3 $nf/30, CBLAS level-3 $nc/60 (two spellings), LAPACK $nl/24"
 [ "$nf" -eq 30 ] && [ "$nc" -eq 60 ] && [ "$nl" -eq 24 ] && pass=$((pass+1)) || fail=$((fail+1))
 # the names of pip's wheels (blasx/scipy_names.c): SciPy's scipy_dgemm_,
@@ -70,7 +73,7 @@ for p in s d c z; do
 done
 echo "wheel names (scipy_): $nw/168"
 [ "$nw" -eq 168 ] && pass=$((pass+1)) || fail=$((fail+1))
-allowed='^(isamax_64_|sdot_64_|zdotc_64_|blasx_.*|scipy_(cblas_)?[sdcz](gemm|symm|hemm|syrk|herk|syr2k|her2k|trmm|trsm|potrf|potrs|posv|getrf|getrs|gesv)(_|_64_|64_)?|[sdcz](gemm|symm|hemm|syrk|herk|syr2k|her2k|trmm|trsm)_(64_)?|[sdcz](potrf|potrs|posv|getrf|getrs|gesv)_(64_)?|cblas_[sdcz](gemm|symm|hemm|syrk|herk|syr2k|her2k|trmm|trsm)(64_|_64)?|pilaenv_|[sdcz]mmt?c?add_|[sdcz]tzpad_|xerbla_|cblas_xerbla|RowMajorStrg|CBLAS_CallFromC)$'
+allowed='^(isamax_64_|sdot_64_|zdotc_64_|blasx_.*|scipy_(cblas_)?[sdcz](gemm|symm|hemm|syrk|herk|syr2k|her2k|trmm|trsm|potrf|potrs|posv|getrf|getrs|gesv)(_|_64_|64_)?|[sdcz](gemm|symm|hemm|syrk|herk|syr2k|her2k|trmm|trsm)_(64_)?|[sdcz](potrf|potrs|posv|getrf|getrs|gesv)_(64_)?|(ds|zc)(gesv|posv)_(64_)?|cblas_[sdcz](gemm|symm|hemm|syrk|herk|syr2k|her2k|trmm|trsm)(64_|_64)?|pilaenv_|[sdcz]mmt?c?add_|[sdcz]tzpad_|xerbla_|cblas_xerbla|RowMajorStrg|CBLAS_CallFromC)$'
 others=$(grep -Ev "$allowed" <<<"$defs" || true)
 if [ -n "$others" ]; then echo "global symbols without the blasx prefix:"; echo "$others"; fail=$((fail+1)); else pass=$((pass+1)); fi
 echo "$(wc -l <<<"$defs") global symbols defined in $lib"

@@ -24,7 +24,8 @@
 #   LAPACK_TEST_DIR   testers and their .in files (/usr/lib/x86_64-linux-gnu/lapack)
 #   LAPACK_BLAS_DIR   reference libblas.so.3 (/usr/lib/x86_64-linux-gnu/blas)
 #   LAPACK_TIMEOUT    seconds per tester run (900)
-#   LAPACK_ONLY="d z" precisions to run (s d c z)
+#   LAPACK_ONLY="d z" precisions to run (s d c z ds zc; ds zc: the mixed-precision
+#                     drivers' testers xlintstds/xlintstzc with dstest.in/zctest.in)
 #   LAPACK_PATHS="GE PO"  only these test paths of the .in files (default: all);
 #                     GE and PO are the ones whose every routine calls blasx's
 #                     factorizations, for the slow builds (a 3-element tile)
@@ -37,7 +38,7 @@ LABEL=$2
 TDIR=${LAPACK_TEST_DIR:-/usr/lib/x86_64-linux-gnu/lapack}
 BDIR=${LAPACK_BLAS_DIR:-/usr/lib/x86_64-linux-gnu/blas}
 TIMEOUT_S=${LAPACK_TIMEOUT:-900}
-PRECS=${LAPACK_ONLY:-s d c z}
+PRECS=${LAPACK_ONLY:-s d c z ds zc}
 
 if [ ! -x "$TDIR/xlintstd" ]; then
     echo "lapack-lin $LABEL: SKIP: no $TDIR/xlintstd (Debian package liblapack-test)"
@@ -61,7 +62,17 @@ groups() { echo "$(grep -c 'passed the threshold' "$1" || true) $(grep -c 'passe
 for p in $PRECS; do
     exe="$TDIR/xlintst$p"
     in="$TDIR/${p}test.in"
-    if [ -n "${LAPACK_PATHS:-}${LAPACK_DIMS:-}" ]; then
+    mixed=0; routines='(getrf|potrf)'
+    case $p in ds|zc) mixed=1; routines='(gesv|posv)' ;; esac  # the mixed-precision drivers' testers
+    if [ "$mixed" = 1 ] && [ -n "${LAPACK_DIMS:-}" ]; then
+        # lines 2-3 hold the count and values of N (4-5 those of NRHS)
+        dims=($LAPACK_DIMS)
+        awk -v nd="${#dims[@]}" -v dv="${dims[*]}" '
+            NR == 2 { print nd "                      count"; next }
+            NR == 3 { print dv "        values"; next }
+            { print }' "$in" >"$work/$p.in"
+        in="$work/$p.in"
+    elif [ -n "${LAPACK_PATHS:-}${LAPACK_DIMS:-}" ]; then
         # lines 2-5 hold the counts and values of M and N; 16 header lines, then one per path
         pat="^[SDCZ]($(tr ' ' '|' <<<"${LAPACK_PATHS:-..[A-Z0-9]}")) "
         dims=(${LAPACK_DIMS:-})
@@ -96,8 +107,8 @@ for p in $PRECS; do
         # LD_BIND_NOW: every symbol binds at load, so an empty input shows them
         bound=$(cd "$work" && LD_BIND_NOW=1 LD_DEBUG=bindings LD_LIBRARY_PATH=$LIBPATH LD_PRELOAD=$PRELOAD_ARG \
             timeout 60 "$exe" </dev/null 2>&1 >/dev/null |
-            grep -E "to $PRELOAD_ARG .*symbol \`${p}(getrf|potrf)_'" | sed -E 's/.*`(.*)'"'"'.*/\1/' | sort -u | wc -l) || true
-        [ "$bound" -eq 2 ] || why+=("${p}getrf_/${p}potrf_ bound to the preloaded library: $bound of 2")
+            grep -E "to $PRELOAD_ARG .*symbol \`${p}${routines}_'" | sed -E 's/.*`(.*)'"'"'.*/\1/' | sort -u | wc -l) || true
+        [ "$bound" -eq 2 ] || why+=("${p}${routines}_ bound to the preloaded library: $bound of 2")
     fi
     if [ ${#why[@]} -eq 0 ]; then
         npass=$((npass + 1))
