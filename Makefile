@@ -564,6 +564,11 @@ $(BUILD)/bench_dropin_gemm: benchmarks/bench_dropin_gemm.c
 $(BUILD)/bench_dropin_factor: benchmarks/bench_dropin_factor.c benchmarks/bench_factor_common.h
 	@mkdir -p $(dir $@)
 	$(CC) -std=c11 $(OPT) $(ARCH) -Wall -Wextra -D_GNU_SOURCE $< -o $@ -l:liblapack.so.3 -lpthread -lm -ldl
+# LAPACK's mixed-precision drivers against the double solvers, their
+# names found through the dynamic linker (run with libblasx.so preloaded).
+$(BUILD)/bench_mixed: benchmarks/bench_mixed.c
+	@mkdir -p $(dir $@)
+	$(CC) -std=c11 $(OPT) $(ARCH) -Wall -Wextra -D_GNU_SOURCE $< -o $@ -lm -ldl
 # The update pattern of real programs (benchmarks/bench_update_lu.c: a
 # blocked LU of plain dtrsm_/dgemm_ calls, linked to the system's
 # libblas.so.3); benchmarks/run_update_lu.sh runs it on the host's BLAS and
