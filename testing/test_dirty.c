@@ -16,6 +16,7 @@
  * Runs on whatever devices the environment gives (CI: none, and one
  * simulated GPU with BLASX_ASYNC_LAZY=1 in the sim stage). */
 #include <math.h>
+#include <pthread.h>
 #include <stdatomic.h>
 #include <string.h>
 #include <sys/wait.h>
@@ -23,6 +24,7 @@
 #include "blasx/blasx.h"
 #include "internal/base/settings.h"
 #include "internal/gpu/gpu_worker.h"
+#include "internal/runtime/async_queue.h"
 #include "internal/runtime/runtime.h"
 #include "testing/harness.h"
 #include "testing/refblas.h"
@@ -60,12 +62,34 @@ static void chain_init(chain_t *c, int64_t n) {
         ref_dgemm('N', 'N', n, n, n, s, c->R[2 * k], n, c->R[2 * k + 1], n, 0.0, c->R[2 * k + 2], n);
 }
 
+/* A queued call that writes A and runs only once the test opens it: the
+ * chain queued behind it is all queued before its first product runs, so
+ * each product knows the next one reads its output, however loaded the
+ * machine. */
+static pthread_mutex_t gate_m = PTHREAD_MUTEX_INITIALIZER;
+static pthread_cond_t gate_c = PTHREAD_COND_INITIALIZER;
+static int gate_open;
+
+static int gate_fn(void *args) {
+    (void)args;
+    pthread_mutex_lock(&gate_m);
+    while (!gate_open) pthread_cond_wait(&gate_c, &gate_m);
+    pthread_mutex_unlock(&gate_m);
+    return 0;
+}
+
 static int chain_submit(const chain_t *c) {
     const int64_t n = c->n;
     const double s = 1.0 / (double)n;
-    int st = 0;
+    blasx_async_use_t u = {blasx_hview_matrix(c->M[0], n, n, n, sizeof(double)), 1};
+    gate_open = 0;
+    int st = blasx_async_submit("gate", gate_fn, NULL, 0, &u, 1, 0);
     for (int k = 0; k < 3; k++)
         st |= blasx_dgemm_async('N', 'N', n, n, n, s, c->M[2 * k], n, c->M[2 * k + 1], n, 0.0, c->M[2 * k + 2], n);
+    pthread_mutex_lock(&gate_m);
+    gate_open = 1;
+    pthread_cond_broadcast(&gate_c);
+    pthread_mutex_unlock(&gate_m);
     return st;
 }
 
