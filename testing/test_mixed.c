@@ -1,15 +1,18 @@
 /* testing/test_mixed.c -- LAPACK's mixed-precision drivers (blasx/
  * lapack_mixed.inc): blasx_dsgesv, blasx_dsposv, blasx_zcgesv, blasx_zcposv
  * and their Fortran names, the pairs from one template (test_mixed.inc):
- *  - matrices of condition 1e2, 1e5 and 1e20 (positive definite: 1e12) (random orthonormal factors around
- *    graded singular values): a refined answer (ITER >= 0) meets the reference's
- *    own test, ||B - A X|| <= ||A|| ||X|| eps sqrt(n) column by column, and
- *    leaves A untouched; the well-conditioned ones refine, the ones beyond
- *    single precision fall back (ITER < 0), and then the answer meets the
- *    double-precision solver's bound (ratio < 30 with eps n);
- *  - the same decisions as the reference LAPACK's driver where it is found
- *    (dlopen), for those two clear classes;
- *  - an entry beyond single precision's range: ITER = -2, a double answer;
+ *  - matrices of condition 1e2, 1e5 and 1e20 (positive definite: 1e12;
+ *    random orthonormal factors around graded singular values): every
+ *    answer within its bound -- refined (ITER >= 0): the driver's own test,
+ *    ||B - A X|| <= ||A|| ||X|| eps sqrt(n) column by column, A untouched;
+ *    fallen back: a backward-stable double solve (ratio < 30 with eps n);
+ *    the well-conditioned ones refine, as the reference LAPACK's driver
+ *    (dlopen, where found) does; beyond single precision the backward-error
+ *    test may still pass late, so only the bounds hold there;
+ *  - a matrix singular in single precision only: ITER = -3 here and in
+ *    the reference, a double answer;
+ *  - an entry beyond single precision's range: ITER = -2 (the reference's
+ *    too), a double answer;
  *    a zero column: ITER = -3 and LAPACK's INFO;
  *  - invalid arguments: -position, nothing written; the Fortran names with
  *    INTEGER pivots.
