@@ -8,6 +8,7 @@
  *    one-thread kernel), range waits, flushes and declared program writes
  *    over overlapping views of one buffer, against the reference BLAS run
  *    in order: every range a wait covers, and all at wait_all;
+ *  - README's tiled Cholesky written with queued calls;
  *  - fork after a wait on G only: the child finds C and E at home;
  *  - finalize after a wait on G only: C and E at home after it;
  *  - BLASX_TEST_DIRTY_FAULT=k: a device fault at the k-th operation of the
@@ -222,6 +223,36 @@ static void test_random(int rounds) {
     free(X), free(Y);
 }
 
+/* ---------------------------------------- README's tiled Cholesky, queued */
+
+static void test_readme_cholesky(int64_t n, int64_t nb) {
+    double *A = malloc(sizeof(double) * (size_t)(n * n)), *A0 = malloc(sizeof(double) * (size_t)(n * n));
+    bx_fill_d(A0, (size_t)(n * n));
+    ref_dgemm('N', 'T', n, n, n, 1.0 / (double)n, A0, n, A0, n, 0.0, A, n); /* B B^T / n + I */
+    for (int64_t i = 0; i < n; i++) A[i + i * n] += 1.0;
+    memcpy(A0, A, sizeof(double) * (size_t)(n * n));
+    int64_t info = 0;
+    for (int64_t k = 0; k < n; k += nb) { /* as README.md shows it */
+        int64_t kb = n - k < nb ? n - k : nb, r = n - k - kb;
+        double *Akk = A + k + k * n;
+        blasx_dpotrf_async('L', kb, Akk, n, &info);
+        if (r == 0) break;
+        blasx_dtrsm_async('R', 'L', 'T', 'N', r, kb, 1.0, Akk, n, Akk + kb, n);
+        blasx_dsyrk_async('L', 'N', r, kb, -1.0, Akk + kb, n, 1.0, Akk + kb + kb * n, n);
+    }
+    int st = blasx_wait_all();
+    double worst = 0;
+    for (int64_t j = 0; j < n; j++)
+        for (int64_t i = j; i < n; i++) {
+            double s = 0;
+            for (int64_t l = 0; l <= j; l++) s += A[i + l * n] * A[j + l * n];
+            worst = fmax(worst, fabs(s - A0[i + j * n]));
+        }
+    CHECK(st == 0 && info == 0 && worst <= 1e-12 * (double)n, "README's tiled Cholesky %lld (nb %lld): |A - L L^T| %.3g",
+          (long long)n, (long long)nb, worst);
+    free(A), free(A0);
+}
+
 /* ------------------------------------------------------- fork, finalize */
 
 static void test_fork(int64_t n) {
@@ -281,6 +312,7 @@ int main(void) {
     test_chain(12);
     test_chain(20);
     test_random(400);
+    test_readme_cholesky(30, 8);
     test_fork(12);
     test_finalize(12);
     test_chain(12); /* the runtime again after finalize */
