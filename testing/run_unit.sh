@@ -30,7 +30,9 @@ for t in "$@"; do
   printf '%-40s %s\n' "$t" "${line:-$(printf '%s\n' "$out" | tail -n 1)}"
   if [ "$rc" -ne 0 ]; then
     bad=$((bad + 1))
-    printf '%s\n' "$out" | grep -v ': ok$' | head -n 40
+    # the failed checks first: a run's other messages (retired GPUs ...) may be many
+    printf '%s\n' "$out" | grep -E 'FAILED' | head -n 20
+    printf '%s\n' "$out" | grep -v ': ok$' | grep -v 'FAILED' | head -n 40
   fi
   if [ -n "$line" ]; then
     p=$(sed -E 's/.* ([0-9]+) passed, ([0-9]+) failed.*/\1/' <<<"$line")
