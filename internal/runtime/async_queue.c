@@ -311,6 +311,14 @@ int blasx_async_hold_dirty(const blasx_async_use_t *uses, int nuses, double flop
     return st;
 }
 
+int blasx_async_hold_all(void) {
+    const int wait = blasx_async_sync_entry(), dirty = blasx_dirty_live();
+    if (!wait && !dirty) return 0;
+    blasx_async_use_t all = {blasx_hview_bytes((const void *)(uintptr_t)1, SIZE_MAX), 1};
+    int st = wait ? blasx_async_before_slow(&all, 1) : 0;
+    return st ? st : dirty ? blasx_async_hold_dirty(&all, 1, 0) : 0;
+}
+
 /* A wait: the dirty tiles it covers go back (all: every one); a lost one
  * is reported here, once. */
 static int aq_wait_dirty(int all, const blasx_hview_t *r) {

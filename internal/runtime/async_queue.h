@@ -101,6 +101,11 @@ static inline int blasx_async_sync_entry(void) {
 BLASX_INTERNAL int blasx_async_dirty_live(void); /* 1: such tiles may exist (one atomic load) */
 BLASX_INTERNAL int blasx_async_hold_dirty(const blasx_async_use_t *uses, int nuses, double flops);
 
+/* A call that touches any memory (a forwarded LAPACK call, the
+ * mixed-precision drivers): waits for every pending call, then the dirty
+ * tiles go back.  0, BLASX_ERR_DEPENDENCY or BLASX_ERR_DEVICE. */
+BLASX_INTERNAL int blasx_async_hold_all(void);
+
 /* Waits: every earlier call (all), or those meeting [p, p + bytes) that
  * read or write it (range), or that write it (writers). */
 BLASX_INTERNAL int blasx_async_wait(int all, const void *p, size_t bytes, int writers_only);
