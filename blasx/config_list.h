@@ -471,6 +471,10 @@ BLASX_CFG_X(LAPACK_LASWP_COLS, long long, 1, LLONG_MAX, "columns", lapack, laswp
 #define BLASX_CFG_LAPACK_LASWP_PAR_MIN 65536
 #endif
 BLASX_CFG_X(LAPACK_LASWP_PAR_MIN, long long, 1, LLONG_MAX, "swaps", lapack, laswp_par_min, "element swaps per thread below which row interchanges stay on one thread")
+#ifndef BLASX_CFG_LAPACK_COPY_PAR_MIN
+#define BLASX_CFG_LAPACK_COPY_PAR_MIN 1024
+#endif
+BLASX_CFG_X(LAPACK_COPY_PAR_MIN, long long, 1, LLONG_MAX, "moves", lapack, copy_par_min, "element moves (cache lines where both increments are 1) per thread below which a vector copy stays on one thread (`numa/auxiliary/copy.h`)")
 #ifndef BLASX_CFG_LAPACK_GPU_MIN_N
 #define BLASX_CFG_LAPACK_GPU_MIN_N 2048
 #endif
@@ -549,6 +553,10 @@ BLASX_CFG_X(NUMA_THREADS_MAX, int, 1, 4096, "threads", numa, threads_max, "bound
 #define BLASX_CFG_NUMA_SPINS 4000
 #endif
 BLASX_CFG_X(NUMA_SPINS, int, 1, INT_MAX, "polls", numa, spins, "polls of a wait before yielding the core (oversubscribed machines)")
+#ifndef BLASX_CFG_NUMA_POOL_SPIN_US
+#define BLASX_CFG_NUMA_POOL_SPIN_US 100
+#endif
+BLASX_CFG_X(NUMA_POOL_SPIN_US, int, 0, 1000000, "microseconds", numa, pool_spin_us, "a pool thread polls this long for the next job, and a caller for its job's end, before sleeping (0: sleep at once)")
 
 /* ---- observability (internal/obs/trace.h) ------------------------------- */
 #ifndef BLASX_CFG_TRACE_MAX_EVENTS

@@ -48,7 +48,7 @@ done
 l3re='cblas_[sdcz](gemm|symm|hemm|syrk|herk|syr2k|her2k|trmm|trsm)|[sdcz](gemm|symm|hemm|syrk|herk|syr2k|her2k|trmm|trsm)_'
 lare='[sdcz](potrf|potrs|posv|getrf|getrs|gesv)_|(ds|zc)(gesv|posv)_'
 s64re='cblas_[sdcz](gemm|symm|hemm|syrk|herk|syr2k|her2k|trmm|trsm)(64_|_64)|[sdcz](gemm|symm|hemm|syrk|herk|syr2k|her2k|trmm|trsm|potrf|potrs|posv|getrf|getrs|gesv)_64_|(ds|zc)(gesv|posv)_64_'
-wre='scipy_(cblas_)?[sdcz](gemm|symm|hemm|syrk|herk|syr2k|her2k|trmm|trsm|potrf|potrs|posv|getrf|getrs|gesv)(_|_64_|64_)?'
+wre='scipy_(cblas_)?[sdcz](gemm|symm|hemm|syrk|herk|syr2k|her2k|trmm|trsm|potrf|potrs|posv|getrf|getrs|gesv)(_|_64_|64_)?|scipy_[sdcz]copy_64_'
 lbtre='isamax_64_|sdot_64_|zdotc_64_'
 names=$(nm -D --defined-only "$SO" | awk '{print $3}')
 other=$(grep -v '^blasx_' <<<"$names" | grep -cv -E "^($l3re|$lare|$s64re|$wre|$lbtre|pilaenv_|[sdcz]mmt?c?add_|[sdcz]tzpad_)$")
@@ -58,7 +58,7 @@ l3=$(grep -cE "^($l3re)$" <<<"$names")
 la=$(grep -cE "^($lare)$" <<<"$names")
 s64=$(grep -cE "^($s64re)$" <<<"$names")
 echo "preload: $SO exports $l3 level-3 names, $la LAPACK names, $s64 64_-suffixed ones, $wheel wheel names, $lbt libblastrampoline probes and $other other non-blasx_ names"
-ok "$([ "$l3" -eq 60 ] && [ "$la" -eq 28 ] && [ "$s64" -eq 118 ] && [ "$wheel" -eq 168 ] && [ "$lbt" -eq 3 ] && [ "$other" -eq 0 ] && echo 1)" "exports of $SO"
+ok "$([ "$l3" -eq 60 ] && [ "$la" -eq 28 ] && [ "$s64" -eq 118 ] && [ "$wheel" -eq 172 ] && [ "$lbt" -eq 3 ] && [ "$other" -eq 0 ] && echo 1)" "exports of $SO"
 # numpy's multiprocessing pool (fork) while the parent's (simulated) GPUs
 # are in use (testing/dropin/numpy_fork_pool.py); under a timeout, so that a
 # hang fails here instead of blocking the run (124: timed out)

@@ -1,0 +1,40 @@
+/* blasx/wheel_copy.c -- xCOPY under the names NumPy's wheels call
+ * (scipy_scopy_64_, scipy_dcopy_64_, scipy_ccopy_64_, scipy_zcopy_64_:
+ * their bundled ILP64 OpenBLAS's, 8-byte integers).
+ *
+ * Role: numpy.linalg moves every operand into column order and every
+ * result back through one of these per row, with a whole row as the
+ * increment; on one thread those copies take longer than the GPU's
+ * factorization (numa/auxiliary/copy.h runs them on the pool's cores).
+ * No other level-1 name is served: a program keeps its own.
+ * Invariants: reference xCOPY semantics; with BLASX_SCIPY=0 every call goes
+ * to the wheel's own function (blasx/scipy_names.c), as the level-3 and
+ * LAPACK names do.
+ * Threading: any thread.  Failures: none (no argument is checked, as in
+ * the reference).
+ */
+#include <stdint.h>
+
+#include "internal/base/common.h"
+#include "numa/auxiliary/copy.h"
+
+BLASX_INTERNAL void *blasx_scipy_next(const char *name);
+
+typedef void (*wc_fn)(const int64_t *, const void *, const int64_t *, void *, const int64_t *);
+
+#define WC_DEFINE(name, esz)                                                                                    \
+    __attribute__((visibility("default"))) void name(const int64_t *n, const void *x, const int64_t *incx,      \
+                                                     void *y, const int64_t *incy);                             \
+    void name(const int64_t *n, const void *x, const int64_t *incx, void *y, const int64_t *incy) {             \
+        wc_fn next = (wc_fn)blasx_scipy_next(#name);                                                            \
+        if (next) {                                                                                             \
+            next(n, x, incx, y, incy);                                                                          \
+            return;                                                                                             \
+        }                                                                                                       \
+        blasx_copy(esz, *n, x, *incx, y, *incy);                                                                \
+    }
+
+WC_DEFINE(scipy_scopy_64_, 4)
+WC_DEFINE(scipy_dcopy_64_, 8)
+WC_DEFINE(scipy_ccopy_64_, 8)
+WC_DEFINE(scipy_zcopy_64_, 16)

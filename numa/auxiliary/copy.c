@@ -1,0 +1,61 @@
+/* numa/auxiliary/copy.c -- the vector copies of numa/auxiliary/copy.h: a run
+ * of indices per thread, moves of the element size fixed at compile time. */
+#include <string.h>
+
+#include "blasx/config.h"
+#include "numa/hybrid_gemm.h"
+#include "numa/auxiliary/copy.h"
+
+typedef struct {
+    const char *x;
+    char *y;
+    size_t esz;
+    int64_t n, incx, incy;
+} cp_t;
+
+/* Elements [i0, i1) of the copy; esz is a constant where the switch below
+ * inlines it, so each memcpy is one load and one store. */
+static inline __attribute__((always_inline)) void cp_run(const cp_t *c, int64_t i0, int64_t i1, size_t esz) {
+    const int64_t sx = c->incx * (int64_t)esz, sy = c->incy * (int64_t)esz;
+    const char *x = c->x + i0 * sx;
+    char *y = c->y + i0 * sy;
+    if (c->incx == 1 && c->incy == 1) {
+        memcpy(y, x, (size_t)(i1 - i0) * esz);
+        return;
+    }
+    for (int64_t i = i0; i < i1; i++, x += sx, y += sy) memcpy(y, x, esz);
+}
+
+static void cp_run_bytes(const cp_t *c, int64_t i0, int64_t i1) {
+    const int64_t sx = c->incx * (int64_t)c->esz, sy = c->incy * (int64_t)c->esz;
+    for (int64_t i = i0; i < i1; i++) memcpy(c->y + i * sy, c->x + i * sx, c->esz);
+}
+
+static void cp_range(const cp_t *c, int64_t i0, int64_t i1) {
+    switch (c->esz) {
+    case 4: cp_run(c, i0, i1, 4); break;
+    case 8: cp_run(c, i0, i1, 8); break;
+    case 16: cp_run(c, i0, i1, 16); break;
+    default: cp_run_bytes(c, i0, i1); break;
+    }
+}
+
+static void cp_part(void *arg, int tid, int T) {
+    const cp_t *c = arg;
+    cp_range(c, c->n * tid / T, c->n * (tid + 1) / T);
+}
+
+int blasx_copy(size_t esz, int64_t n, const void *x, int64_t incx, void *y, int64_t incy) {
+    if (n <= 0 || esz == 0) return 0;
+    /* The first element each walk uses: a negative increment starts at the end. */
+    const char *x0 = (const char *)x + (incx < 0 ? (1 - n) * incx * (int64_t)esz : 0);
+    char *y0 = (char *)y + (incy < 0 ? (1 - n) * incy * (int64_t)esz : 0);
+    cp_t c = {x0, y0, esz, n, incx, incy};
+    /* A strided element costs a cache line (and a TLB entry); a contiguous
+     * copy moves a line per 64 bytes. */
+    const int64_t moves = incx == 1 && incy == 1 ? (n * (int64_t)esz + 63) / 64 : n;
+    const int ran = blasx_numa_run_split(moves, moves, blasx_cfg.lapack.copy_par_min, cp_part, &c);
+    if (ran) return ran;
+    cp_range(&c, 0, n);
+    return 1;
+}
