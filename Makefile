@@ -247,7 +247,8 @@ $(BUILD)/ilp64/names64: testing/ilp64/names64.c $(BUILD)/libblasx.so $(BUILD)/il
 # two simulated GPUs, every call tiled); then with the shim above preloaded
 # (the default build's 64_-suffixed names, which share the plain names'
 # checks and cores: every BLAS tester with Debian's input, error exits
-# included; the LAPACK testers of D and Z), and names64.
+# included; the LAPACK testers of D and Z and of the DS and ZC drivers),
+# and names64.
 ILP64_BLAS := NETLIB_BLAS_DIR=/usr/lib/x86_64-linux-gnu/blas64 NETLIB_REF_LIB=libblas64.so.3
 ILP64_LAPACK := LAPACK_TEST_DIR=/usr/lib/x86_64-linux-gnu/lapack64 LAPACK_BLAS_DIR=/usr/lib/x86_64-linux-gnu/blas64
 ilp64-test: $(BUILD)/ilp64/libblasx64.so $(BUILD)/ilp64/tiny/libblasx64.so $(BUILD)/ilp64/shim64.so $(BUILD)/ilp64/names64
@@ -257,7 +258,7 @@ ilp64-test: $(BUILD)/ilp64/libblasx64.so $(BUILD)/ilp64/tiny/libblasx64.so $(BUI
 	$(ILP64_LAPACK) bash testing/lapack/run_lapack_lin.sh $(abspath $(BUILD)/ilp64/libblasx64.so) ilp64 || $(call PART_FAILED,lapack-lin ilp64)
 	$(ILP64_LAPACK) BLASX_SIM_GPUS=2 BLASX_SIM_MEM_KB=16 LAPACK_ONLY="d z" LAPACK_PATHS="GE PO" bash testing/lapack/run_lapack_lin.sh $(abspath $(BUILD)/ilp64/tiny/libblasx64.so) ilp64-tiny-sim2 || $(call PART_FAILED,lapack-lin ilp64 tiny on 2 simulated GPUs)
 	$(ILP64_BLAS) NETLIB_SETS=debian bash testing/netlib/run_netlib.sh $(abspath $(BUILD)/ilp64/shim64.so) suffix64 || $(call PART_FAILED,netlib 64_-suffixed names)
-	$(ILP64_LAPACK) LAPACK_ONLY="d z" bash testing/lapack/run_lapack_lin.sh $(abspath $(BUILD)/ilp64/shim64.so) suffix64 || $(call PART_FAILED,lapack-lin 64_-suffixed names)
+	$(ILP64_LAPACK) LAPACK_ONLY="d z ds zc" bash testing/lapack/run_lapack_lin.sh $(abspath $(BUILD)/ilp64/shim64.so) suffix64 || $(call PART_FAILED,lapack-lin 64_-suffixed names)
 	$(BUILD)/ilp64/names64 serve || $(call PART_FAILED,names64 serve)
 	BLASX_LAPACK=0 $(BUILD)/ilp64/names64 forward || $(call PART_FAILED,names64 forward)
 	$(PARTS_END)
@@ -305,6 +306,12 @@ PARTS_END    = @if [ -s $(PARTS_LOG) ]; then echo "$@: $$(wc -l < $(PARTS_LOG)) 
 # stack, and its default cache holds five 8 MiB stacks: 256 MiB here
 # halved the fault sweeps' time.  A value already set wins.
 export GLIBC_TUNABLES ?= glibc.pthread.stack_cache_size=268435456
+
+# LAPACK's testers run each input once more without blasx, for the number
+# of test groups to compare with; that output depends only on the tester,
+# its input and the reference libraries, so it is kept here for the runs
+# after (testing/lapack/run_lapack_lin.sh).
+export LAPACK_REF_CACHE ?= $(abspath $(BUILD))/lapack-ref
 
 # Unit tests: each binary prints "name: N passed, M failed"; testing/run_unit.sh
 # runs them all and prints the total.

@@ -3,7 +3,8 @@
  * ILP64 testers (libblas64-test, liblapack64-test: plain names, INTEGER*8)
  * run through the suffixed names: preloaded, it takes the testers' (and
  * the reference LAPACK's) calls of the 30 Fortran and 30 CBLAS level-3
- * names and of the 24 LAPACK names blasx implements (make ilp64-test).
+ * names, of the 24 LAPACK names blasx implements and of LAPACK's 4
+ * mixed-precision drivers (make ilp64-test).
  * The CBLAS calls go to both spellings: cblas_s*64_ and cblas_c*64_, and
  * cblas_d*_64 and cblas_z*_64 (one function under two names).
  * Built against libblasx.so with --no-undefined: every suffixed name must
@@ -79,6 +80,20 @@ F_LAPACK(s, float)
 F_LAPACK(d, double)
 F_LAPACK(c, void)
 F_LAPACK(z, void)
+
+/* LAPACK's mixed-precision drivers (xlintstds, xlintstzc). */
+FWD(dsgesv_, 64_, (const I *n, const I *nrhs, double *A, const I *lda, I *ipiv, const double *B, const I *ldb,
+                   double *X, const I *ldx, double *work, float *swork, I *iter, I *info),
+    (n, nrhs, A, lda, ipiv, B, ldb, X, ldx, work, swork, iter, info))
+FWD(zcgesv_, 64_, (const I *n, const I *nrhs, void *A, const I *lda, I *ipiv, const void *B, const I *ldb, void *X,
+                   const I *ldx, void *work, void *swork, double *rwork, I *iter, I *info),
+    (n, nrhs, A, lda, ipiv, B, ldb, X, ldx, work, swork, rwork, iter, info))
+FWD(dsposv_, 64_, (CC ul, const I *n, const I *nrhs, double *A, const I *lda, const double *B, const I *ldb,
+                   double *X, const I *ldx, double *work, float *swork, I *iter, I *info, size_t l1),
+    (ul, n, nrhs, A, lda, B, ldb, X, ldx, work, swork, iter, info, l1))
+FWD(zcposv_, 64_, (CC ul, const I *n, const I *nrhs, void *A, const I *lda, const void *B, const I *ldb, void *X,
+                   const I *ldx, void *work, void *swork, double *rwork, I *iter, I *info, size_t l1),
+    (ul, n, nrhs, A, lda, B, ldb, X, ldx, work, swork, rwork, iter, info, l1))
 
 /* -------------------------------------------------------------- CBLAS */
 /* S: scalar by value (real) or address (complex); R: real scalar. */

@@ -27,6 +27,7 @@
 #   NETLIB_KEEP=1          keep the scratch directories (paths are printed)
 #   NETLIB_ONLY="xblat3d xdcblat3"  run only these testers
 #   NETLIB_SETS="debian large"      run only these input sets
+#   NETLIB_JOBS=2          tester runs at once (default: the CPUs)
 set -euo pipefail
 
 usage() {
@@ -307,6 +308,16 @@ run_one() { # exe iface prec input-file tag
 }
 
 # ----------------------------------------------------------------- main
+# The tester runs side by side (NETLIB_JOBS at once, default the CPUs: each
+# tester is one thread), their reports printed in order.
+JOBS=${NETLIB_JOBS:-$(nproc 2>/dev/null || echo 1)}
+RUNS=$(mktemp -d "${TMPDIR:-/tmp}/netlib-runs.XXXXXX")
+nrun=0
+launch() { # run_one's arguments
+    while [ "$(jobs -rp | wc -l)" -ge "$JOBS" ]; do wait -n 2>/dev/null || sleep 0.1; done
+    ( run_one "$@" >"$RUNS/$nrun.out" 2>&1; echo "$PASSED $FAILED" >"$RUNS/$nrun.cnt" ) &
+    nrun=$((nrun + 1))
+}
 for t in "${TESTERS[@]}"; do
     read -r exe iface prec din lin <<<"$t"
     if [ -n "$ONLY" ]; then
@@ -314,12 +325,19 @@ for t in "${TESTERS[@]}"; do
     fi
     for set in $SETS; do
         case $set in
-            debian) run_one "$exe" "$iface" "$prec" "$BLASDIR/$din" debian ;;
-            large) run_one "$exe" "$iface" "$prec" "$HERE/$lin" large ;;
+            debian) launch "$exe" "$iface" "$prec" "$BLASDIR/$din" debian ;;
+            large) launch "$exe" "$iface" "$prec" "$HERE/$lin" large ;;
             *) echo "run_netlib.sh: unknown input set '$set' (debian, large)" >&2; exit 2 ;;
         esac
     done
 done
+wait
+for ((i = 0; i < nrun; i++)); do
+    cat "$RUNS/$i.out"
+    read -r p f <"$RUNS/$i.cnt" 2>/dev/null || { p=0 f=1; echo "netlib $LABEL: run $i left no result"; }
+    PASSED=$((PASSED + p)) FAILED=$((FAILED + f))
+done
+rm -rf -- "$RUNS"
 
 echo "netlib $LABEL: $PASSED passed, $FAILED failed"
 [ "$FAILED" -eq 0 ]
