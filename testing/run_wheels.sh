@@ -2,10 +2,9 @@
 # testing/run_wheels.sh BUILD -- NumPy and SciPy from PyPI (wheels, in a
 # venv under BUILD/wheels-venv) under LD_PRELOAD=BUILD/libblasx.so: the
 # same results as the wheels' own OpenBLAS, blasx's statistics showing it
-# served their level-3 and factorization calls (factorizations only where
-# a GPU runs them, simulated here), and with BLASX_SCIPY=0 none
-# (testing/wheels/check_wheels.py).  Skips, saying why, when no venv can
-# be made or pip cannot fetch the wheels (no network).
+# served their level-3 and factorization calls, and with BLASX_SCIPY=0
+# none (testing/wheels/check_wheels.py).  Skips, saying why, when no venv
+# can be made or pip cannot fetch the wheels (no network).
 set -u
 build=${1:?usage: run_wheels.sh BUILD}
 lib=$(cd "$build" && pwd)/libblasx.so
@@ -25,17 +24,9 @@ echo "wheels: $("$py" -c 'import numpy, scipy; print("numpy", numpy.__version__,
 ref=$build/wheels-ref.npz
 rc=0
 OPENBLAS_NUM_THREADS=2 "$py" "$here/wheels/check_wheels.py" ref "$ref" || exit 1
-# served: factorizations of N = 384 on a (simulated) GPU; cpu: no GPU, so
-# they go to the wheel's own OpenBLAS and blasx serves the level-3 calls;
-# forwarded: BLASX_SCIPY=0, nothing.
-for mode in served cpu forwarded; do
-  scipy=1 env=()
-  case $mode in
-    served) env=(BLASX_SIM_GPUS=1 BLASX_LAPACK_GPU_MIN_N=64) ;;
-    cpu) env=(BLASX_GPUS=none) ;;
-    forwarded) scipy=0 ;;
-  esac
-  echo "=== preloaded, BLASX_SCIPY=$scipy ${env[*]}: calls $mode"
-  env "${env[@]}" LD_PRELOAD=$lib BLASX_SCIPY=$scipy OPENBLAS_NUM_THREADS=2 "$py" "$here/wheels/check_wheels.py" check "$ref" $mode || rc=1
+for mode in served forwarded; do
+  scipy=1; [ $mode = forwarded ] && scipy=0
+  echo "=== preloaded, BLASX_SCIPY=$scipy: calls $mode"
+  LD_PRELOAD=$lib BLASX_SCIPY=$scipy OPENBLAS_NUM_THREADS=2 "$py" "$here/wheels/check_wheels.py" check "$ref" $mode || rc=1
 done
 exit $rc

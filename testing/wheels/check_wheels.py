@@ -2,17 +2,13 @@
 preloaded blasx (testing/run_wheels.sh runs it).
 
   python check_wheels.py ref OUT.npz    the results, without blasx
-  python check_wheels.py check REF.npz served|cpu|forwarded
+  python check_wheels.py check REF.npz served|forwarded
                                         with blasx preloaded: the same
                                         results, and blasx's statistics
                                         (blasx_routine_stats through
                                         ctypes) show that it served the
                                         level-3 and factorization calls
-                                        (served: factorizations on a
-                                        GPU), the level-3 ones only
-                                        (cpu: factorizations that would
-                                        stay on the CPU go to the wheel's
-                                        own OpenBLAS) or none (forwarded:
+                                        (served) or none (forwarded:
                                         BLASX_SCIPY=0)
 
 The cases: float64 and complex128 matmul (NumPy's scipy_cblas_dgemm64_,
@@ -102,9 +98,9 @@ def main():
                   [("d", "gemm"), ("z", "gemm"), ("d", "syrk"), ("d", "gesv"), ("d", "potrf"), ("d", "getrf"),
                    ("d", "getrs"), ("d", "potrs")]}
         for (p, r), n in served.items():
-            some = expect == "served" or (expect == "cpu" and r in ("gemm", "syrk"))
-            check(n > 0 if some else n == 0, "%s%s: %d call(s) served by blasx (%s expected)" %
-                  (p, r, n, "some" if some else "none"))
+            want = n > 0 if expect == "served" else n == 0
+            check(want, "%s%s: %d call(s) served by blasx (%s expected)" %
+                  (p, r, n, "some" if expect == "served" else "none"))
     print("check_wheels: %d passed, %d failed" % (npass, nfail))
     return 1 if nfail else 0
 
