@@ -68,20 +68,11 @@ echo "stages: $STAGES"
 # machine), and the bazel stage then finds the targets built.  Its server is
 # started by this niced client, so whatever it runs stays niced; the stage
 # itself waits for it (a second command waits for the first).
-bazel_pre= bazel_pid=
+bazel_pre=
 if printf '%s\n' $STAGES | grep -qx bazel && command -v bazel >/dev/null; then
   bazel_pre=$(mktemp)
   bazel shutdown >/dev/null 2>&1
   nice -n 19 bazel build //... --experimental_repository_disable_download >"$bazel_pre" 2>&1 &
-  bazel_pid=$!
-fi
-# The other workspace's check runs whole beside the stages too, niced (its
-# own Bazel server, its own output base); its stage reports it at the end.
-consumer_log= consumer_pid=
-if printf '%s\n' $STAGES | grep -qx bazel-consumer && command -v bazel >/dev/null; then
-  consumer_log=$(mktemp)
-  nice -n 19 bash testing/run_bazel_consumer.sh >"$consumer_log" 2>&1 &
-  consumer_pid=$!
 fi
 
 # ---- make stages: each its own `make`, so one failing does not stop the rest
@@ -101,7 +92,7 @@ bazel_stage() {
   local t0=$SECONDS log rc bp bf
   echo "=== bazel test //..."
   if [ -n "$bazel_pre" ]; then  # the build begun beside the make stages
-    wait "$bazel_pid"
+    wait
     echo "(the build begun beside the make stages took its part of $((SECONDS - t0)) s here; its last lines:)"
     tail -n 3 "$bazel_pre"; rm -f "$bazel_pre"
   fi
@@ -126,16 +117,10 @@ bazel_stage() {
 
 # ---- another Bazel workspace using blasx offline (testing/run_bazel_consumer.sh)
 bazel_consumer_stage() {
-  local t0=$SECONDS log rc; log=$(mktemp)
+  local t0=$SECONDS log; log=$(mktemp)
   echo "=== bazel-consumer"
-  if [ -n "$consumer_pid" ]; then  # begun beside the make stages
-    wait "$consumer_pid"; rc=$?
-    echo "(begun beside the make stages; $((SECONDS - t0)) s more here)"
-    cat "$consumer_log" | tee "$log"; rm -f "$consumer_log"
-  else
-    bash testing/run_bazel_consumer.sh 2>&1 | tee "$log"; rc=${PIPESTATUS[0]}
-  fi
-  if [ "$rc" -ne 0 ]; then
+  bash testing/run_bazel_consumer.sh 2>&1 | tee "$log"
+  if [ "${PIPESTATUS[0]}" -ne 0 ]; then
     count bazel-consumer 0 1 "FAILED ($((SECONDS - t0)) s)"; failures+=("bazel-consumer")
   elif grep -q '^bazel_consumer: SKIP' "$log"; then count bazel-consumer 0 0 "skipped (no bazel)"
   else count bazel-consumer 1 0 "PASSED ($((SECONDS - t0)) s)"; fi
