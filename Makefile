@@ -148,8 +148,16 @@ endif
 # other instruction set this CPU runs, forced in turn (BLASX_CPU_ISA=generic,
 # avx2, avx512; test_cpu_isa --list says which): the one chosen by CPUID
 # (`auto`) is the one the unit stage ran.  Nothing to do for a build with a
-# compile-time target.
-ISA_TESTS = $(addprefix $(BUILD)/,$(TESTS) $(addprefix tiny/,$(TESTS)))
+# compile-time target.  Tests whose subject is not the code an ISA selects
+# (CPU kernels and factorizations, the NUMA GEMM, streaming copies) run
+# once, in the unit stage: the runtime's life cycle, settings, start-up, the
+# GPU memory pool, tile directory and model, tracing, the simulated
+# device's layer, the registration cache and the LBT names.  The arithmetic
+# of their calls is checked under every ISA by the tests that remain.
+ISA_INDEPENDENT = test_lifecycle test_settings test_startup test_gpu_heap test_gpu_pool test_gpu_share \
+  test_gpu_late test_gpu_ranks test_tile_dir test_tile_model test_trace test_device_sim test_host_reg \
+  test_runtime test_lbt_names
+ISA_TESTS = $(addprefix $(BUILD)/,$(filter-out $(ISA_INDEPENDENT),$(TESTS)) $(addprefix tiny/,$(filter-out $(ISA_INDEPENDENT),$(TESTS))))
 .PHONY: isa-paths
 isa-paths: $(ISA_TESTS)
 	$(PARTS_BEGIN)
@@ -586,6 +594,12 @@ $(BUILD)/bench_update_lu: benchmarks/bench_update_lu.c benchmarks/bench_factor_c
 $(BUILD)/bench_cusolver_factor: benchmarks/bench_cusolver_factor.c benchmarks/bench_factor_common.h
 	@mkdir -p $(dir $@)
 	$(CC) -std=c11 $(OPT) $(ARCH) -Wall -Wextra -D_GNU_SOURCE $< -o $@ -lpthread -lm -ldl
+# One GPU's in-core mixed-precision solves (cuSOLVER's IRS) and copies:
+# the bound of LAPACK's mixed drivers over host matrices (issue 46).
+$(BUILD)/bench_cusolver_irs: benchmarks/bench_cusolver_irs.c
+	@mkdir -p $(dir $@)
+	$(CC) -std=c11 $(OPT) $(ARCH) -fopenmp -Wall -Wextra -D_GNU_SOURCE -I$(CUDA_HOME)/include $< -o $@ \
+	  -L$(CUDA_HOME)/lib64 -Wl,-rpath,$(CUDA_HOME)/lib64 -lcusolver -lcublas -lcudart -lm
 
 # The performance harness (benchmarks/harness/: main.c and the files of
 # harness.h): blasx against in-core cuBLAS, cuBLAS-XT (in libcublas) and
