@@ -364,6 +364,8 @@ lapack: $(BUILD)/libblasx.so $(BUILD)/tiny/libblasx.so
 	  bash testing/lapack/run_lapack_lin.sh $(abspath $(BUILD)/tiny/libblasx.so) sim2-whole || $(call PART_FAILED,tiny build whole on one of 2 GPUs)
 	BLASX_LAPACK_GPU_MIN_N=8 BLASX_SIM_GPUS=2 BLASX_SIM_MEM_KB=16 LAPACK_ONLY="ds zc" LAPACK_DIMS="0 1 2 13 17 45" \
 	  bash testing/lapack/run_lapack_lin.sh $(abspath $(BUILD)/tiny/libblasx.so) mixed-sim2 || $(call PART_FAILED,mixed-precision drivers on 2 simulated GPUs)
+	BLASX_LAPACK_GPU_MIN_N=8 BLASX_SIM_GPUS=1 BLASX_SIM_MEM_KB=4096 LAPACK_ONLY="ds zc" LAPACK_DIMS="0 1 2 13 17 45" \
+	  bash testing/lapack/run_lapack_lin.sh $(abspath $(BUILD)/tiny/libblasx.so) mixed-whole-sim1 || $(call PART_FAILED,mixed-precision drivers whole on a simulated GPU)
 	$(PARTS_END)
 
 sim: $(BUILD)/tiny/test_dirty $(BUILD)/tiny/test_mixed $(BUILD)/tiny/test_api $(BUILD)/tiny/test_gpu $(BUILD)/tiny/test_errors $(BUILD)/tiny/test_naninf $(BUILD)/tiny/test_trace $(BUILD)/tiny/test_lapack $(BUILD)/tiny/test_async $(BUILD)/tiny/libblasx.so \
@@ -416,6 +418,8 @@ sim: $(BUILD)/tiny/test_dirty $(BUILD)/tiny/test_mixed $(BUILD)/tiny/test_api $(
 	BLASX_LAPACK_GPU_MIN_N=8 BLASX_LAPACK_TEAM_MIN_N=2 BLASX_SIM_GPUS=2 BLASX_SIM_MEM_KB=16 bash testing/run_unit.sh $(BUILD)/test_lapack || $(call PART_FAILED,default-build factorizations with a team)
 	echo "=== 1 and 3 simulated GPU(s), tiny build: the mixed-precision drivers, their single factorizations on the GPUs"
 	for g in 1 3; do BLASX_LAPACK_GPU_MIN_N=8 BLASX_SIM_GPUS=$$g BLASX_SIM_MEM_KB=16 bash testing/run_unit.sh $(BUILD)/tiny/test_mixed || $(call PART_FAILED,test_mixed on $$g GPUs); done
+	echo "=== 1 and 2 simulated GPU(s) of 4 MiB: xxGESV's pairs whole on a GPU (refined there, checked and fallen back from on the host)"
+	for g in 1 2; do BLASX_LAPACK_GPU_MIN_N=8 BLASX_SIM_GPUS=$$g BLASX_SIM_MEM_KB=4096 bash testing/run_unit.sh $(BUILD)/tiny/test_mixed || $(call PART_FAILED,test_mixed whole on one of $$g GPUs); done
 	echo "=== 1, 2 and 3 simulated GPU(s) of 64 MiB: pools grow within their cap, idle GPUs give memory back, the program holds nearly all of it between calls, finalize gives all back"
 	for g in 1 2 3; do BLASX_SIM_GPUS=$$g bash testing/run_unit.sh $(BUILD)/test_gpu_share $(BUILD)/tiny/test_gpu_share || $(call PART_FAILED,test_gpu_share on $$g GPUs); done
 	echo "=== 3 simulated GPU(s) of 512 KiB with 128-tiles: 2-4 tiles fit (stalls, CPU fallbacks), traced"

@@ -503,6 +503,10 @@ BLASX_CFG_X(LAPACK_TEAM_PEER_PANELS, long long, 0, 64, "block columns", lapack, 
 #define BLASX_CFG_LAPACK_LU_PEER_PANELS 16
 #endif
 BLASX_CFG_X(LAPACK_LU_PEER_PANELS, long long, 0, 64, "block columns", lapack, lu_peer_panels, "an LU team's block columns per GPU kept on their GPUs, right-looking with peer copies (0: left-looking through host memory)")
+#ifndef BLASX_CFG_LAPACK_MIXED_LOW
+#define BLASX_CFG_LAPACK_MIXED_LOW 1
+#endif
+BLASX_CFG_X(LAPACK_MIXED_LOW, long long, 0, 3, "code", lapack, mixed_low, "the arithmetic of xxGESV's lower-precision LU when a GPU runs it whole: 0 FP32, 1 TF32, 2 BF16, 3 FP16 (single-precision data; the simulated device: FP32)")
 #ifndef BLASX_CFG_LAPACK_STAGE_MB
 #define BLASX_CFG_LAPACK_STAGE_MB 32
 #endif

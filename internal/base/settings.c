@@ -202,6 +202,10 @@ static void table_fill(void) {
               "as `BLASX_LAPACK_TEAM_PEERS` for an LU on a team of GPUs: block columns per GPU kept on their GPU, "
               "right-looking, each panel copied peer to peer once its pivots are known; 0: left-looking through host "
               "memory");
+    INT_ENTRY(BLASX_SETTING_LAPACK_MIXED_LOW, "BLASX_LAPACK_MIXED_LOW", BLASX_SETTING_ONCE, 0, 3,
+              blasx_cfg.lapack.mixed_low, "0 to 3", "`cfg.lapack.mixed_low`",
+              "dsgesv_/zcgesv_ whole on a GPU factor in single precision with this arithmetic: 0 FP32, 1 TF32, "
+              "2 BF16, 3 FP16; refinement in double as LAPACK's, its fallback where it does not converge");
     INT_ENTRY(BLASX_SETTING_ASYNC_THREADS, "BLASX_ASYNC_THREADS", BLASX_SETTING_ONCE, 1, 64,
               blasx_cfg.sched.async_threads, "1 to 64", "`cfg.sched.async_threads`",
               "threads running asynchronous calls (`blasx_dgemm_async` ...) whose dependencies have finished");

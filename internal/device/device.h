@@ -58,6 +58,11 @@ enum { BLASX_EVENT_DONE = 0, BLASX_EVENT_PENDING = 1 };
 /* row_move is there (it may still decline at run time, e.g. a driver that
  * cannot load the kernels). */
 #define BLASX_DEV_CAP_ROWMOVE 0x4u
+/* mixed_ws/mixed_gesv are there (they may still decline a size). */
+#define BLASX_DEV_CAP_MIXED 0x8u
+
+/* mixed_gesv's lower-precision arithmetic (cfg.lapack.mixed_low). */
+enum { BLASX_MIXED_FP32 = 0, BLASX_MIXED_TF32 = 1, BLASX_MIXED_BF16 = 2, BLASX_MIXED_FP16 = 3 };
 
 /* Dense factorizations a device runs whole (factor's kind). */
 enum { BLASX_FACTOR_POTRF = 0, BLASX_FACTOR_GETRF = 1 };
@@ -156,6 +161,21 @@ typedef struct blasx_device_backend {
      * status declines (nothing queued).  NULL without BLASX_DEV_CAP_ROWMOVE. */
     int (*row_move)(blasx_stream_t s, size_t esz, uintptr_t a, int64_t ld, int64_t cols, int64_t nm,
                     const int64_t *moves, uintptr_t ws, size_t ws_bytes);
+    /* Device workspace (bytes) of mixed_gesv for this shape; a status
+     * declines (nothing queued).  NULL without BLASX_DEV_CAP_MIXED. */
+    int (*mixed_ws)(blasx_stream_t s, int prec, int low, int64_t n, int64_t nrhs, size_t *bytes);
+    /* LAPACK's xxGESV pair in device memory, after what stream s was given:
+     * for the n x n matrix at a (prec D or Z, ld n, left unchanged) and the
+     * n x nrhs b (ld n), x := A^-1 b from an LU with partial pivoting in the
+     * lower precision (S or C data, arithmetic `low`: BLASX_MIXED_*, or a
+     * higher one where the device lacks it) refined in prec against A; r :=
+     * b - A x in prec for that x; ipiv (n int32, 1-based) the low LU's
+     * pivots; at info an int32 INFO of the low LU and at info + 4 an int32
+     * count of refinement steps (< 0: not converged; x and r then
+     * meaningless).  ws holds ws_bytes >= mixed_ws's.  Returns once it is
+     * done.  NULL without BLASX_DEV_CAP_MIXED. */
+    int (*mixed_gesv)(blasx_stream_t s, int prec, int low, int64_t n, int64_t nrhs, uintptr_t a, uintptr_t b,
+                      uintptr_t x, uintptr_t r, uintptr_t ipiv, uintptr_t ws, size_t ws_bytes, uintptr_t info);
     /* Fault injection (tests): set *fail_after = n > 0 and the n-th
      * mem_alloc, copy or run_step from then on fails with BLASX_ERR_DEVICE
      * (once), and so does the n-th host_alloc (pinned staging memory not

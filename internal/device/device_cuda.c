@@ -487,7 +487,7 @@ static int cuda_add_scaled(blasx_stream_t s, int prec, int64_t rows, int64_t col
 
 const blasx_device_backend_t blasx_cuda_backend = {
     .name = "cuda",
-    .caps = BLASX_DEV_CAP_TIMED_RATES | BLASX_DEV_CAP_FACTOR | BLASX_DEV_CAP_ROWMOVE,
+    .caps = BLASX_DEV_CAP_TIMED_RATES | BLASX_DEV_CAP_FACTOR | BLASX_DEV_CAP_ROWMOVE | BLASX_DEV_CAP_MIXED,
     .count = cuda_count,
     .mem_info = cuda_mem_info,
     .mem_alloc = cuda_mem_alloc,
@@ -523,6 +523,8 @@ const blasx_device_backend_t blasx_cuda_backend = {
     .factor_ws = blasx_cuda_factor_ws,
     .factor = blasx_cuda_factor,
     .row_move = blasx_cuda_row_move,
+    .mixed_ws = blasx_cuda_mixed_ws,
+    .mixed_gesv = blasx_cuda_mixed_gesv,
 };
 
 #else

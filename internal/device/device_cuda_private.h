@@ -60,6 +60,15 @@ BLASX_INTERNAL int blasx_cuda_factor(blasx_stream_t s, int prec, int kind, char 
                                      uintptr_t a, int64_t lda, uintptr_t ipiv, uintptr_t ws, size_t ws_bytes,
                                      uintptr_t info);
 BLASX_INTERNAL void blasx_cuda_sol_destroy(blasx_stream_t s, int *st);
+/* Stream s's cuSOLVER handle (s->sh) made, with s's device current; a
+ * status when cuSOLVER is missing or the handle cannot be had. */
+BLASX_INTERNAL int blasx_cuda_sol_handle(blasx_stream_t s);
+
+/* device_cuda_mixed.c: the backend's mixed_ws and mixed_gesv (device.h). */
+BLASX_INTERNAL int blasx_cuda_mixed_ws(blasx_stream_t s, int prec, int low, int64_t n, int64_t nrhs, size_t *bytes);
+BLASX_INTERNAL int blasx_cuda_mixed_gesv(blasx_stream_t s, int prec, int low, int64_t n, int64_t nrhs, uintptr_t a,
+                                         uintptr_t b, uintptr_t x, uintptr_t r, uintptr_t ipiv, uintptr_t ws,
+                                         size_t ws_bytes, uintptr_t info);
 
 /* device_cuda_kernels.c: the backend's row_move (device.h). */
 BLASX_INTERNAL int blasx_cuda_row_move(blasx_stream_t s, size_t esz, uintptr_t a, int64_t ld, int64_t cols, int64_t nm,

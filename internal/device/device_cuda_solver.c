@@ -96,6 +96,8 @@ static int sol_stream(blasx_stream_t s) {
     return 0;
 }
 
+int blasx_cuda_sol_handle(blasx_stream_t s) { return sol_available() ? sol_stream(s) : BLASX_ERR_DEVICE; }
+
 /* With s's device current (cuda_stream_destroy); a failure sets *st. */
 void blasx_cuda_sol_destroy(blasx_stream_t s, int *st) {
     if (s->sp && sol.destroy_params(s->sp) != CUSOLVER_STATUS_SUCCESS) *st = BLASX_ERR_DEVICE;

@@ -109,6 +109,7 @@ struct blasx_event {
     double t; /* timed: host clock when the stream reached the last record */
 };
 
+int blasx_sim_stream_dev(blasx_stream_t s) { return s->dev; }
 static void sim_stream_unref(struct blasx_stream *s) {
     if (s && atomic_fetch_sub(&s->refs, 1) == 1) {
         pthread_cond_destroy(&s->work_cv);
@@ -560,7 +561,7 @@ static int sim_add_scaled(blasx_stream_t s, int prec, int64_t rows, int64_t cols
 
 const blasx_device_backend_t blasx_sim_backend = {
     .name = "sim", /* no TIMED_RATES: its timings are a host thread's, not a GPU's */
-    .caps = BLASX_DEV_CAP_FACTOR | BLASX_DEV_CAP_ROWMOVE,
+    .caps = BLASX_DEV_CAP_FACTOR | BLASX_DEV_CAP_ROWMOVE | BLASX_DEV_CAP_MIXED,
     .count = blasx_sim_count, /* device_sim_mem.c */
     .mem_info = blasx_sim_mem_info,
     .mem_alloc = blasx_sim_mem_alloc,
@@ -593,4 +594,5 @@ const blasx_device_backend_t blasx_sim_backend = {
     .factor_ws = sim_factor_ws,
     .factor = sim_factor,
     .row_move = sim_row_move,
+    .mixed_ws = blasx_sim_mixed_ws, .mixed_gesv = blasx_sim_mixed_gesv, /* device_sim_mixed.c */
 };

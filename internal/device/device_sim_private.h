@@ -74,6 +74,14 @@ typedef struct {
 
 /* Runs f in place; INFO as LAPACK's, in the int32 a real device would write. */
 BLASX_INTERNAL void blasx_sim_factor_exec(const blasx_sim_factor_t *f);
+
+/* The device of stream s (device_sim.c). */
+BLASX_INTERNAL int blasx_sim_stream_dev(blasx_stream_t s);
+/* device.h's mixed_ws and mixed_gesv (device_sim_mixed.c). */
+BLASX_INTERNAL int blasx_sim_mixed_ws(blasx_stream_t s, int prec, int low, int64_t n, int64_t nrhs, size_t *bytes);
+BLASX_INTERNAL int blasx_sim_mixed_gesv(blasx_stream_t s, int prec, int low, int64_t n, int64_t nrhs, uintptr_t a,
+                                        uintptr_t b, uintptr_t x, uintptr_t r, uintptr_t ipiv, uintptr_t ws,
+                                        size_t ws_bytes, uintptr_t info);
 /* For every t < nm at once, row moves[t] of the cols columns at a (ld)
  * gets what row moves[nm + t] held (elements of e bytes); 0 or
  * BLASX_ERR_NOMEM. */
