@@ -2,7 +2,7 @@
 # testing/run_sanitizers.sh [BUILD] -- the sanitizer runs of CI (make sanitize):
 #   asan   AddressSanitizer + UndefinedBehaviorSanitizer build (tiny tile, every
 #          call tiled with GPUs) of the library and every unit test, run on
-#          the CPU and on 2 simulated GPUs;
+#          the CPU and on 1-2 simulated GPUs;
 #   tsan   ThreadSanitizer build of the concurrency tests (runtime, threads, L2 directory,
 #          GPU workers on 3 simulated GPUs, whole calls from 4 threads, a
 #          Cholesky's team of 3 simulated GPUs, fork and
@@ -83,6 +83,8 @@ if build asan "$ASAN"; then
   for n in test_dirty test_async; do
     check "asan $n (1 sim GPU, lazy write-back)" env BLASX_SIM_GPUS=1 BLASX_SIM_MEM_KB=64 BLASX_ASYNC_LAZY=1 "$B/asan/$n"
   done
+  check "asan test_mixed (1 sim GPU of 4 MiB, xxGESV whole on it)" env BLASX_SIM_GPUS=1 BLASX_SIM_MEM_KB=4096 \
+    BLASX_LAPACK_GPU_MIN_N=8 "$B/asan/test_mixed"
 else fail=$((fail + 1)); echo "FAIL asan build"; fi
 if build tsan "$TSAN"; then
   for n in test_runtime test_threads test_gpu test_tile_dir test_small_call test_lifecycle test_host_copy test_pageable test_host_reg test_gpu_pool test_gpu_share test_async test_dirty; do

@@ -172,8 +172,10 @@ typedef struct blasx_device_backend {
      * b - A x in prec for that x; ipiv (n int32, 1-based) the low LU's
      * pivots; at info an int32 INFO of the low LU and at info + 4 an int32
      * count of refinement steps (< 0: not converged; x and r then
-     * meaningless).  ws holds ws_bytes >= mixed_ws's.  Returns once it is
-     * done.  NULL without BLASX_DEV_CAP_MIXED. */
+     * meaningless).  ws holds ws_bytes >= mixed_ws's.  Called with s idle
+     * (the caller synchronized it: the simulated device runs it on the
+     * calling thread); returns once it is done.  NULL without
+     * BLASX_DEV_CAP_MIXED. */
     int (*mixed_gesv)(blasx_stream_t s, int prec, int low, int64_t n, int64_t nrhs, uintptr_t a, uintptr_t b,
                       uintptr_t x, uintptr_t r, uintptr_t ipiv, uintptr_t ws, size_t ws_bytes, uintptr_t info);
     /* Fault injection (tests): set *fail_after = n > 0 and the n-th

@@ -109,7 +109,6 @@ struct blasx_event {
     double t; /* timed: host clock when the stream reached the last record */
 };
 
-int blasx_sim_stream_dev(blasx_stream_t s) { return s->dev; }
 static void sim_stream_unref(struct blasx_stream *s) {
     if (s && atomic_fetch_sub(&s->refs, 1) == 1) {
         pthread_cond_destroy(&s->work_cv);

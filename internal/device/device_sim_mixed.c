@@ -1,6 +1,6 @@
 /* internal/device/device_sim_mixed.c -- the simulated device's mixed_gesv
- * (device.h): LAPACK's xxGESV pair on the host thread that asks, once the
- * stream is idle, over the simulated device's memory.
+ * (device.h): LAPACK's xxGESV pair on the host thread that asks (the
+ * caller has synchronized the stream), over the simulated device's memory.
  *
  * The reference algorithm in small: A and B rounded to single precision
  * (an entry beyond FLT_MAX: iteration count -2), the CPU's unblocked LU of
@@ -9,8 +9,7 @@
  * 30 steps (not converged: -31).  Every lower arithmetic is simulated as
  * FP32.  The sums run in double complex for both pairs.
  *
- * Failure: a stream that failed, or addresses outside the device:
- * that status; host memory for the low copy that cannot be had:
+ * Failure: addresses outside one device: BLASX_ERR_INTERNAL; host memory for the low copy that cannot be had:
  * BLASX_ERR_NOMEM (nothing written).
  */
 #include <complex.h>
@@ -140,15 +139,17 @@ int blasx_sim_mixed_ws(blasx_stream_t s, int prec, int low, int64_t n, int64_t n
 
 int blasx_sim_mixed_gesv(blasx_stream_t s, int prec, int low, int64_t n, int64_t nrhs, uintptr_t a, uintptr_t b,
                          uintptr_t x, uintptr_t r, uintptr_t ipiv, uintptr_t ws, size_t ws_bytes, uintptr_t info) {
-    (void)low, (void)ws, (void)ws_bytes;
-    const int dev = blasx_sim_stream_dev(s), cplx = prec == BLASX_PREC_Z;
+    (void)s, (void)low, (void)ws, (void)ws_bytes;
+    int ndev = 0, dev = 0;
+    (void)blasx_sim_count(&ndev);
+    while (dev < ndev - 1 && !blasx_sim_in_device(dev, a, 1)) dev++; /* the device holding A; the rest must be there too */
+    const int cplx = prec == BLASX_PREC_Z;
     const uint64_t e = cplx ? 16 : 8, nn = (uint64_t)n * (uint64_t)n, nb = (uint64_t)n * (uint64_t)nrhs;
     if ((prec != BLASX_PREC_D && prec != BLASX_PREC_Z) || n < 1 || nrhs < 1 || !blasx_sim_in_device(dev, a, nn * e) ||
         !blasx_sim_in_device(dev, b, nb * e) || !blasx_sim_in_device(dev, x, nb * e) ||
         !blasx_sim_in_device(dev, r, nb * e) || !blasx_sim_in_device(dev, ipiv, (uint64_t)n * 4) ||
         !blasx_sim_in_device(dev, info, 8))
         return BLASX_ERR_INTERNAL;
-    BLASX_TRY(blasx_sim_backend.stream_sync(s)); /* what the stream was given first (A and B coming in) */
     mx_t m = {.cplx = cplx, .n = n, .a = (const void *)a};
     m.lu = malloc((size_t)(nn * e / 2)), m.piv = malloc(sizeof(int64_t) * (size_t)n), m.w = malloc(sizeof(zd) * (size_t)n);
     int st = m.lu && m.piv && m.w ? 0 : BLASX_ERR_NOMEM;

@@ -75,8 +75,6 @@ typedef struct {
 /* Runs f in place; INFO as LAPACK's, in the int32 a real device would write. */
 BLASX_INTERNAL void blasx_sim_factor_exec(const blasx_sim_factor_t *f);
 
-/* The device of stream s (device_sim.c). */
-BLASX_INTERNAL int blasx_sim_stream_dev(blasx_stream_t s);
 /* device.h's mixed_ws and mixed_gesv (device_sim_mixed.c). */
 BLASX_INTERNAL int blasx_sim_mixed_ws(blasx_stream_t s, int prec, int low, int64_t n, int64_t nrhs, size_t *bytes);
 BLASX_INTERNAL int blasx_sim_mixed_gesv(blasx_stream_t s, int prec, int low, int64_t n, int64_t nrhs, uintptr_t a,

@@ -39,6 +39,7 @@ static int fm_in_core(fc_t *f, const fm_call_t *c, size_t ws_bytes) {
     BLASX_TRY(blasx_fc_up(f, f->d.s, a, n, c->A, c->lda, n, n));
     f->pinned = fm_pinned(f, c->B, c->ldb, n, k);
     BLASX_TRY(blasx_fc_up(f, f->d.s, b, n, c->B, c->ldb, n, k));
+    BLASX_TRY(be->stream_sync(f->d.s)); /* mixed_gesv's contract: A and B are there */
     BLASX_TRY(be->mixed_gesv(f->d.s, c->prec, c->low, n, k, a, b, x, r, piv, ws, ws_bytes, info));
     BLASX_TRY(be->copy_d2h(f->d.s, f->small, 8, info, 8, (blasx_shape_t){8, 1, 8, 1}));
     BLASX_TRY(be->copy_d2h(f->d.s, f->small + FC_ALIGN, n * 4, piv, n * 4, (blasx_shape_t){n * 4, 1, n * 4, 1}));
