@@ -130,6 +130,8 @@ one_prec() {
     else
         echo "lapack-lin $LABEL: xlintst$p FAILED: ${why[*]}"
         grep -i -E 'failed|illegal|\*\*\*' "$out" | head -n 20 || true
+        # the failing cases themselves ("M = ..., type ..., test(k) = ratio")
+        grep -E 'test\( *[0-9]+\) *=|[Tt]ype *[0-9]+.*= ' "$out" | head -n 20 || true
         return 1
     fi
 }
