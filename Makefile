@@ -600,7 +600,7 @@ $(BUILD)/bench_cusolver_factor: benchmarks/bench_cusolver_factor.c benchmarks/be
 	$(CC) -std=c11 $(OPT) $(ARCH) -Wall -Wextra -D_GNU_SOURCE $< -o $@ -lpthread -lm -ldl
 # One GPU's in-core mixed-precision solves (cuSOLVER's IRS) and copies:
 # the bound of LAPACK's mixed drivers over host matrices (issue 46).
-$(BUILD)/bench_cusolver_irs: benchmarks/bench_cusolver_irs.c
+$(BUILD)/bench_cusolver_irs: benchmarks/bench_cusolver_irs.c benchmarks/bench_factor_common.h
 	@mkdir -p $(dir $@)
 	$(CC) -std=c11 $(OPT) $(ARCH) -fopenmp -Wall -Wextra -D_GNU_SOURCE -I$(CUDA_HOME)/include $< -o $@ \
 	  -L$(CUDA_HOME)/lib64 -Wl,-rpath,$(CUDA_HOME)/lib64 -lcusolver -lcublas -lcudart -lm

@@ -24,6 +24,7 @@
 #ifndef _GNU_SOURCE
 #define _GNU_SOURCE
 #endif
+#include <complex.h>
 #include <cublas_v2.h>
 #include <cuda_runtime.h>
 #include <cusolverDn.h>
@@ -35,6 +36,8 @@
 #include <string.h>
 #include <time.h>
 
+#include "bench_factor_common.h" /* now, rnd_at: the same matrices as the other factor benchmarks */
+
 #define CK(x)                                                                                                  \
     do {                                                                                                       \
         int rc_ = (int)(x);                                                                                    \
@@ -43,20 +46,6 @@
             exit(1);                                                                                           \
         }                                                                                                      \
     } while (0)
-
-static double now(void) {
-    struct timespec t;
-    clock_gettime(CLOCK_MONOTONIC, &t);
-    return (double)t.tv_sec + 1e-9 * (double)t.tv_nsec;
-}
-
-static double rnd_at(uint64_t q) { /* uniform in [-1, 1) from the index (splitmix64) */
-    uint64_t z = q * 0x9E3779B97F4A7C15ULL + 0x2545F4914F6CDD1DULL;
-    z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9ULL;
-    z = (z ^ (z >> 27)) * 0x94D049BB133111EBULL;
-    z ^= z >> 31;
-    return (double)(z >> 11) * 0x1.0p-52 - 1.0;
-}
 
 typedef struct {
     cusolverDnHandle_t sol;
@@ -68,7 +57,7 @@ typedef struct {
     int *ipiv, *info;
 } bench_t;
 
-static void sync(void) { CK(cudaDeviceSynchronize()); }
+static void dev_sync(void) { CK(cudaDeviceSynchronize()); }
 
 /* ||b - A x||_inf / (||A||_inf ||x||_inf eps) of the x in dX, A from dA0. */
 static double berr(bench_t *b) {
@@ -87,7 +76,7 @@ static double berr(bench_t *b) {
 
 static void restore(bench_t *b) {
     CK(cudaMemcpy(b->dA, b->dA0, sizeof(double) * (size_t)b->n * (size_t)b->n, cudaMemcpyDeviceToDevice));
-    sync();
+    dev_sync();
 }
 
 static void ensure_work(bench_t *b, size_t bytes) {
@@ -108,7 +97,7 @@ static void case_dgetrf(bench_t *b) {
         double t0 = now();
         CK(cusolverDnDgetrf(b->sol, n, n, b->dA, n, b->work, b->ipiv, b->info));
         CK(cusolverDnDgetrs(b->sol, CUBLAS_OP_N, n, 1, b->dA, n, b->ipiv, b->dX, n, b->info));
-        sync();
+        dev_sync();
         if (r && now() - t0 < best) best = now() - t0;
     }
     printf("RESULT n %d %s dgetrf+dgetrs %.4f s berr %.1f\n", n, b->plain ? "plain" : "diagdom", best, berr(b));
@@ -128,10 +117,10 @@ static void case_sgetrf(bench_t *b) {
     double best = 1e30;
     for (int r = 0; r <= b->reps; r++) {
         CK(cudaMemcpy(sA, h, sizeof(float) * (size_t)n * (size_t)n, cudaMemcpyHostToDevice));
-        sync();
+        dev_sync();
         double t0 = now();
         CK(cusolverDnSgetrf(b->sol, n, n, sA, n, b->work, b->ipiv, b->info));
-        sync();
+        dev_sync();
         if (r && now() - t0 < best) best = now() - t0;
     }
     free(h);
@@ -158,7 +147,7 @@ static void case_irs(bench_t *b, cusolverPrecType_t low, const char *name) {
         double t0 = now();
         st = (int)cusolverDnIRSXgesv(b->sol, p, inf, n, 1, b->dA, n, b->dB, n, b->dX, n, b->work, lw, &it,
                                      b->info);
-        sync();
+        dev_sync();
         if (r && now() - t0 < best) best = now() - t0;
     }
     printf("RESULT n %d %s irs %s %.4f s iters %d status %d berr %.1f\n", n, b->plain ? "plain" : "diagdom", name,

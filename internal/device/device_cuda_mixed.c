@@ -1,7 +1,7 @@
 /* internal/device/device_cuda_mixed.c -- the CUDA backend's mixed_ws and
  * mixed_gesv (device.h): cuSOLVER's iterative-refinement solvers
- * cusolverDn<D|Z><S|X|B|H|C|Y|E|K>gesv, loaded with dlopen like the
- * factorizations (a cuSOLVER without them: declined), the lower
+ * cusolverDn<D|Z><S|X|B|H|C|Y|E|K>gesv, looked up in the cuSOLVER that
+ * device_cuda_solver.c loaded (without them: declined), the lower
  * arithmetic chosen by `low`; then r := b - A x with cuBLAS on the same
  * stream.
  *
@@ -13,11 +13,9 @@
  * their wrappers); nothing is written to the host.
  */
 #ifdef BLASX_HAVE_CUDA
-#include <dlfcn.h>
 #include <limits.h>
 #include <pthread.h>
 #include <stdio.h>
-#include <string.h>
 
 #include "internal/device/device_cuda_private.h"
 
@@ -31,32 +29,22 @@ static struct {
 } mx;
 static pthread_once_t mx_once = PTHREAD_ONCE_INIT;
 
-static int mx_sym(void *lib, const char *name, void *fp, size_t fp_size) {
-    void *p = dlsym(lib, name);
-    if (!p) return 0;
-    memcpy(fp, &p, fp_size); /* ISO C has no cast from void * to a function pointer */
-    return 1;
-}
-
+/* The pairs' entry points, from the library the factorizations loaded. */
 static void mx_load(void) {
-    static const char *const names[] = {"libcusolver.so.12", "libcusolver.so.11", "libcusolver.so"};
     static const char dl[4] = {'S', 'X', 'B', 'H'}, zl[4] = {'C', 'Y', 'E', 'K'}; /* FP32 TF32 BF16 FP16 */
-    void *lib = NULL;
-    for (size_t i = 0; !lib && i < sizeof names / sizeof names[0]; i++) lib = dlopen(names[i], RTLD_NOW | RTLD_LOCAL);
-    if (!lib) return;
     int ok = 1;
     for (int k = 0; k < 4 && ok; k++) {
         char n[40];
         snprintf(n, sizeof n, "cusolverDnD%cgesv", dl[k]);
-        ok = mx_sym(lib, n, &mx.d[k], sizeof mx.d[k]);
+        ok = blasx_cuda_sol_sym(n, &mx.d[k], sizeof mx.d[k]);
         snprintf(n, sizeof n, "cusolverDnD%cgesv_bufferSize", dl[k]);
-        ok = ok && mx_sym(lib, n, &mx.dbs[k], sizeof mx.dbs[k]);
+        ok = ok && blasx_cuda_sol_sym(n, &mx.dbs[k], sizeof mx.dbs[k]);
         snprintf(n, sizeof n, "cusolverDnZ%cgesv", zl[k]);
-        ok = ok && mx_sym(lib, n, &mx.z[k], sizeof mx.z[k]);
+        ok = ok && blasx_cuda_sol_sym(n, &mx.z[k], sizeof mx.z[k]);
         snprintf(n, sizeof n, "cusolverDnZ%cgesv_bufferSize", zl[k]);
-        ok = ok && mx_sym(lib, n, &mx.zbs[k], sizeof mx.zbs[k]);
+        ok = ok && blasx_cuda_sol_sym(n, &mx.zbs[k], sizeof mx.zbs[k]);
     }
-    mx.ok = ok; /* the library stays open, as the factorizations' */
+    mx.ok = ok;
 }
 
 /* The arguments cuSOLVER's int API can take; 0 or a status that declines. */

@@ -63,6 +63,9 @@ BLASX_INTERNAL void blasx_cuda_sol_destroy(blasx_stream_t s, int *st);
 /* Stream s's cuSOLVER handle (s->sh) made, with s's device current; a
  * status when cuSOLVER is missing or the handle cannot be had. */
 BLASX_INTERNAL int blasx_cuda_sol_handle(blasx_stream_t s);
+/* Copies cuSOLVER's entry point `name` into the function pointer at fp
+ * (fp_size bytes); 0 when cuSOLVER or the name is missing. */
+BLASX_INTERNAL int blasx_cuda_sol_sym(const char *name, void *fp, size_t fp_size);
 
 /* device_cuda_mixed.c: the backend's mixed_ws and mixed_gesv (device.h). */
 BLASX_INTERNAL int blasx_cuda_mixed_ws(blasx_stream_t s, int prec, int low, int64_t n, int64_t nrhs, size_t *bytes);

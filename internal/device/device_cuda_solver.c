@@ -34,6 +34,7 @@ static struct {
     __typeof__(&cusolverDnXgetrf) getrf;
 } sol;
 static pthread_once_t sol_once = PTHREAD_ONCE_INIT;
+static void *sol_lib; /* the library, open for the process's life once found */
 
 /* dlsym returns void *; ISO C has no cast from it to a function pointer,
  * so the address is copied into the pointer instead. */
@@ -63,6 +64,7 @@ static void sol_load(void) {
         dlclose(lib);
         return;
     }
+    sol_lib = lib;
     sol.ok = 1;
     blasx_startup_add(BLASX_STARTUP_SOLVER_LIB, t0);
 }
@@ -97,6 +99,10 @@ static int sol_stream(blasx_stream_t s) {
 }
 
 int blasx_cuda_sol_handle(blasx_stream_t s) { return sol_available() ? sol_stream(s) : BLASX_ERR_DEVICE; }
+
+int blasx_cuda_sol_sym(const char *name, void *fp, size_t fp_size) {
+    return sol_available() && sol_sym(sol_lib, name, fp, fp_size);
+}
 
 /* With s's device current (cuda_stream_destroy); a failure sets *st. */
 void blasx_cuda_sol_destroy(blasx_stream_t s, int *st) {

@@ -108,27 +108,19 @@ static void cv_sum_part(void *arg, int tid, int T) {
     cv_sum_cols(c, cv_bound(c->tri, c->n, tid, T), cv_bound(c->tri, c->n, tid + 1, T), c->sums + tid * c->n);
 }
 
-/* Threads the norm may use: blasx_numa_run_split's rule, known up front
- * because the per-thread sums are allocated before the run. */
-static int cv_threads(int64_t n, int64_t lines) {
-    int64_t t = lines / (blasx_cfg.lapack.copy_par_min > 0 ? blasx_cfg.lapack.copy_par_min : 1);
-    int cores = blasx_numa_usable_cores();
-    if (t > cores) t = cores;
-    if (t > n) t = n;
-    return t < 2 ? 1 : (int)t;
-}
-
 double blasx_norm_inf(int cplx, char uplo, int herm, int64_t n, const void *A, int64_t lda) {
     if (n <= 0) return 0;
     cv_t c = {.cplx = cplx, .herm = herm, .tri = uplo, .m = n, .n = n, .lds = lda, .S = A};
     const int64_t lines = n * n * (cplx ? 16 : 8) / (uplo ? 128 : 64) + 1;
-    int T = cv_threads(n, lines);
+    /* a row of sums per thread the pool may give (blasx_numa_run_split runs at most `units`) */
+    int T = blasx_numa_usable_cores();
+    if (T > n) T = (int)n;
+    if (T < 1) T = 1;
     c.sums = calloc((size_t)T * (size_t)n, sizeof(double));
     if (!c.sums && T > 1) c.sums = calloc((size_t)n, sizeof(double)), T = 1;
     if (!c.sums) return NAN;
     int ran = T > 1 ? blasx_numa_run_split(T, lines, blasx_cfg.lapack.copy_par_min, cv_sum_part, &c) : 0;
-    if (!ran) { /* one thread: the whole range into the first row of sums */
-        for (int64_t i = 0; i < (int64_t)T * n; i++) c.sums[i] = 0;
+    if (!ran) { /* nothing ran: the whole range on this thread, into the first row */
         cv_sum_cols(&c, 0, n, c.sums);
         ran = 1;
     }
