@@ -79,22 +79,29 @@
 #define BX_CBLAS_XERBLA blasx_call_cblas_xerbla
 #endif
 
-/* BX_FWD(fn, (args)): at the top of public entry fn, with the wheel
- * names (BLASX_SCIPY) and BLASX_SCIPY=0, the call goes to the wheel's own
- * fn (blasx/scipy_names.c); elsewhere nothing. */
+/* BX_FWD(fn, (args), gpu): at the top of public entry fn, with the wheel
+ * names (BLASX_SCIPY), the call goes to the wheel's own fn
+ * (blasx/scipy_names.c) with BLASX_SCIPY=0, or with 2 unless `gpu` (an
+ * expression evaluated only then: the call runs on blasx's GPUs);
+ * elsewhere nothing. */
 #ifdef BLASX_SCIPY
-BLASX_INTERNAL void *blasx_scipy_next(const char *name); /* NULL: blasx serves it */
-BLASX_INTERNAL void *blasx_scipy_sym(const char *name);  /* the wheel's own, or NULL */
-#define BX_FWD(fn, args)                                                                                     \
+BLASX_INTERNAL int blasx_scipy_mode(void);
+BLASX_INTERNAL void *blasx_scipy_next(const char *name);              /* BLASX_SCIPY=0: the wheel's, else NULL */
+BLASX_INTERNAL void *blasx_scipy_sym(const char *name);               /* the wheel's own, or NULL */
+BLASX_INTERNAL void *blasx_scipy_wheel(const char *name, int mode);   /* the same, pending calls done */
+BLASX_INTERNAL int blasx_scipy_gpu_flops(int r, double flops);        /* a level-3 call on the GPUs */
+BLASX_INTERNAL int blasx_scipy_gpu_order(int64_t n);                  /* a factorization on a GPU */
+#define BX_FWD(fn, args, gpu)                                                                                \
     do {                                                                                                     \
-        void *fwd_ = blasx_scipy_next(BX_NAME_STR(fn));                                                      \
+        const int mode_ = blasx_scipy_mode();                                                                \
+        void *fwd_ = mode_ == 1 || (mode_ == 2 && (gpu)) ? NULL : blasx_scipy_wheel(BX_NAME_STR(fn), mode_); \
         if (fwd_) {                                                                                          \
             ((__typeof__(&fn))fwd_) args;                                                                    \
             return;                                                                                          \
         }                                                                                                    \
     } while (0)
 #else
-#define BX_FWD(fn, args) ((void)0)
+#define BX_FWD(fn, args, gpu) ((void)0)
 #endif
 
 #endif

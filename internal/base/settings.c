@@ -176,8 +176,9 @@ static void table_fill(void) {
               "`cfg.small.mode`",
               "small calls: 0 the usual path; 1 that or whole on one GPU, whichever was measured faster; 2 a GPU "
               "whenever one is free");
-    INT_ENTRY(BLASX_SETTING_SCIPY, "BLASX_SCIPY", BLASX_SETTING_ONCE, 0, 1, 1, "0, 1", "1",
-              "0: the names of pip's NumPy and SciPy wheels (`scipy_dgemm_64_` ...) go to the wheel's own OpenBLAS, not to blasx");
+    INT_ENTRY(BLASX_SETTING_SCIPY, "BLASX_SCIPY", BLASX_SETTING_ONCE, 0, 2, 2, "0, 1, 2", "2",
+              "the names of pip's NumPy and SciPy wheels (`scipy_dgemm_64_` ...): 2 blasx takes the calls it runs "
+              "on GPUs, the wheel's own OpenBLAS the rest; 1 blasx takes all; 0 none");
     INT_ENTRY(BLASX_SETTING_LAPACK, "BLASX_LAPACK", BLASX_SETTING_ONCE, 0, 1, blasx_cfg.lapack.serve, "0, 1",
               "`cfg.lapack.serve`",
               "0: blasx's Fortran LAPACK names (`dpotrf_`, `dgetrf_` ...) forward to the program's own LAPACK");

@@ -2,14 +2,17 @@
 preloaded blasx (testing/run_wheels.sh runs it).
 
   python check_wheels.py ref OUT.npz    the results, without blasx
-  python check_wheels.py check REF.npz served|forwarded
+  python check_wheels.py check REF.npz served|forwarded|gpu
                                         with blasx preloaded: the same
                                         results, and blasx's statistics
                                         (blasx_routine_stats through
                                         ctypes) show that it served the
                                         level-3 and factorization calls
-                                        (served) or none (forwarded:
-                                        BLASX_SCIPY=0)
+                                        (served: BLASX_SCIPY=1), none
+                                        (forwarded: BLASX_SCIPY=0, or 2
+                                        without a GPU), or some and only
+                                        those it ran on a GPU (gpu:
+                                        BLASX_SCIPY=2 with one)
 
 The cases: float64 and complex128 matmul (NumPy's scipy_cblas_dgemm64_,
 zgemm), A @ A.T (dsyrk), numpy.linalg.solve (dgesv_64_) and cholesky
@@ -58,10 +61,11 @@ class Stats(ctypes.Structure):
 
 
 def calls(lib, prec, routine):
+    """(calls, calls that ran on GPUs: tiled or whole on one), or (-1, -1)"""
     s = Stats()
     if lib.blasx_routine_stats(ctypes.c_char(prec.encode()), routine.encode(), ctypes.byref(s)) != 0:
-        return -1
-    return s.calls
+        return -1, -1
+    return s.calls, s.tiled_calls + s.whole_gpu_calls
 
 
 def main():
@@ -97,10 +101,14 @@ def main():
         served = {(p, r): calls(lib, p, r) for p, r in
                   [("d", "gemm"), ("z", "gemm"), ("d", "syrk"), ("d", "gesv"), ("d", "potrf"), ("d", "getrf"),
                    ("d", "getrs"), ("d", "potrs")]}
-        for (p, r), n in served.items():
-            want = n > 0 if expect == "served" else n == 0
-            check(want, "%s%s: %d call(s) served by blasx (%s expected)" %
-                  (p, r, n, "some" if expect == "served" else "none"))
+        for (p, r), (n, on_gpu) in served.items():
+            # gpu: SYRK of N = 384 is below the offload threshold and has no
+            # whole-GPU path, so it stays with the wheel
+            none = expect == "forwarded" or (expect == "gpu" and r == "syrk")
+            check(n == 0 if none else n > 0, "%s%s: %d call(s) served by blasx (%s expected)" %
+                  (p, r, n, "none" if none else "some"))
+            if expect == "gpu" and r not in ("getrs", "potrs"):  # solves: where their TRSMs ran
+                check(on_gpu == n, "%s%s: %d of them on a GPU (all expected)" % (p, r, on_gpu))
     print("check_wheels: %d passed, %d failed" % (npass, nfail))
     return 1 if nfail else 0
 
