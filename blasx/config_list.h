@@ -93,6 +93,10 @@ BLASX_CFG_X(OFFLOAD_MIN_FLOPS, long long, 0, LLONG_MAX, "flops", sched, offload_
 #define BLASX_CFG_SMALL_MODE 1
 #endif
 BLASX_CFG_X(SMALL_MODE, int, 0, 2, "mode", small, mode, "calls up to `BLASX_CFG_SMALL_MAX_FLOPS`: 0 never, 1 when measured faster (real GPUs), 2 always whole on one free GPU")
+#ifndef BLASX_CFG_SCIPY_GPU_MIN_FLOPS
+#define BLASX_CFG_SCIPY_GPU_MIN_FLOPS 2147483648LL /* 2*1024^3: one H200, 16 cores: the wheel's OpenBLAS 0.71 ms at 512, blasx's GPU 0.83 */
+#endif
+BLASX_CFG_X(SCIPY_GPU_MIN_FLOPS, long long, 0, LLONG_MAX, "flops", sched, scipy_gpu_min_flops, "a level-3 call of pip's NumPy or SciPy with fewer flops (2*1024^3) goes to the wheel's own OpenBLAS (`BLASX_SCIPY=2`)")
 #ifndef BLASX_CFG_SMALL_MAX_FLOPS
 #define BLASX_CFG_SMALL_MAX_FLOPS 8589934592LL /* 2^33: a ZGEMM of 1024 */
 #endif

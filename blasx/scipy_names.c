@@ -105,15 +105,19 @@ void *blasx_scipy_next(const char *name) {
 
 /* BLASX_SCIPY=2: a level-3 call r (BLASX_K_*) of `flops` (negative or
  * NaN: invalid arguments, the wheel reports them) runs on blasx's GPUs:
- * tiled from the offload threshold, or whole on one below it with
- * BLASX_SMALL=2 for the routines that can (internal/runtime/small_call.h).
- * A call below both never starts the GPUs. */
+ * tiled from cfg.sched.scipy_gpu_min_flops (at least the offload
+ * threshold: below it the wheel's CPU threads are as fast), or whole on
+ * one GPU with BLASX_SMALL=2 for the routines that can (internal/runtime/
+ * small_call.h).  A call below both never starts the GPUs. */
 int blasx_scipy_gpu_flops(int r, double flops) {
     const int whole = blasx_setting_int(BLASX_SETTING_SMALL) == 2 &&
                       (r == BLASX_K_GEMM || r == BLASX_K_SYMM || r == BLASX_K_HEMM || r == BLASX_K_TRMM ||
                        r == BLASX_K_TRSM) &&
                       flops > (double)blasx_cfg.small.gpu_min_flops;
-    if (!(flops >= (double)blasx_cfg.sched.offload_min_flops) && !whole) return 0;
+    const long long tiled = blasx_cfg.sched.scipy_gpu_min_flops > blasx_cfg.sched.offload_min_flops
+                                ? blasx_cfg.sched.scipy_gpu_min_flops
+                                : blasx_cfg.sched.offload_min_flops;
+    if (!(flops >= (double)tiled) && !whole) return 0;
     return blasx_runtime_small_gpus() > 0;
 }
 
