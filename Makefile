@@ -389,6 +389,9 @@ sim: $(BUILD)/tiny/test_dirty $(BUILD)/tiny/test_mixed $(BUILD)/tiny/test_api $(
 	echo "=== 1 and 3 simulated GPU(s): an out-of-core Cholesky with a device fault at each of its first 40 operations"
 	for g in 1 3; do for k in $$(seq 1 40); do BLASX_TEST_OOC_FAULT=$$k BLASX_LAPACK_GPU_MIN_N=8 BLASX_SIM_GPUS=$$g $(SIM_ENV) $(BUILD)/tiny/test_lapack > $(BUILD)/tiny/ooc_fault.log 2>&1 || \
 	  { cat $(BUILD)/tiny/ooc_fault.log; $(call PART_FAILED,out-of-core fault at op $$k on $$g GPUs); }; done; done
+	echo "=== 1 simulated GPU: dgesv whole with its solve there, a device fault at each of its first 14 operations"
+	for k in $$(seq 0 14); do BLASX_TEST_SOLVE_FAULT=$$k BLASX_LAPACK_GPU_MIN_N=8 BLASX_SIM_GPUS=1 $(SIM_ENV) $(BUILD)/tiny/test_lapack > $(BUILD)/tiny/solve_fault.log 2>&1 || \
+	  { cat $(BUILD)/tiny/solve_fault.log; $(call PART_FAILED,whole dgesv fault at op $$k); }; done
 	echo "=== 2 simulated GPU(s), second cache level off"
 	BLASX_L2_CACHE=0 BLASX_SIM_GPUS=2 $(SIM_ENV) bash testing/run_unit.sh $(BUILD)/tiny/test_gpu || $(call PART_FAILED,L2 off)
 	echo "=== 2 simulated GPU(s): no copy stream (no panels either); panels off; panels split on the copy stream; GEMM's K loops in order; 3 GPUs without their share; the CPU team with a 2-column strip"

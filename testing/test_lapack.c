@@ -97,6 +97,22 @@ static void note_whole(int64_t m, int64_t n, size_t esz, int chol) {
     }
 }
 
+/* Counts the last posv/gesv if its right-hand sides were solved on the GPU
+ * that factored A whole (factor_call.h's rhs): one task, A and B up once
+ * each and nothing more (the host's solve would send A's tiles again). */
+static long solved_calls;
+static void note_solved(int64_t n, int64_t nrhs, size_t esz) {
+    int64_t h2d = 0, d2h = 0, tasks = 0, e = (int64_t)esz;
+    for (int g = 0; g < blasx_gpu_count(); g++) {
+        blasx_gpu_stats_t s;
+        if (blasx_last_call_stats(g, &s) != 0) continue;
+        h2d += s.h2d_bytes, d2h += s.d2h_bytes, tasks += s.tasks;
+    }
+    /* back: A's triangle at least, and X (a TRSM whole on a GPU brings back only X) */
+    solved_calls += n > 0 && nrhs > 0 && tasks == 1 && h2d == (n * n + n * nrhs) * e &&
+                    d2h >= (n * (n + 1) / 2 + n * nrhs) * e;
+}
+
 #define TEST_LAPACK_TEMPLATE
 #define BX_PREC BX_PREC_S
 #include "internal/base/prec_begin.h"
@@ -155,6 +171,37 @@ static void test_whole_fault(int64_t n) {
     free(A), free(F);
 }
 
+/* A dgesv whole on one GPU, its right-hand sides solved there, with a
+ * device fault at operation k (one per process, as test_ooc_fault): the
+ * right X and factors, or an error returned with B untouched or whole. */
+static void test_solve_fault(int k) {
+    const blasx_device_backend_t *be = blasx_gpus_backend();
+    if (!be || !be->fail_after) return;
+    const int64_t n = 24, nrhs = 2;
+    double *A = malloc(sizeof(double) * (size_t)(n * n)), *F = malloc(sizeof(double) * (size_t)(n * n)),
+           *B = malloc(sizeof(double) * (size_t)(n * nrhs)), *X = malloc(sizeof(double) * (size_t)(n * nrhs));
+    int64_t *ipiv = calloc((size_t)n, sizeof(int64_t)), info = -1;
+    hpd_d(A, n, n);
+    for (int64_t i = 0; i < n; i++) A[i + i * n] -= 2 * (double)n; /* pivots move */
+    for (int64_t i = 0; i < n * nrhs; i++) B[i] = bx_rand_01() - 0.5;
+    memcpy(F, A, sizeof(double) * (size_t)(n * n));
+    memcpy(X, B, sizeof(double) * (size_t)(n * nrhs));
+    atomic_store(be->fail_after, k);
+    int st = blasx_dgesv(n, nrhs, F, n, ipiv, X, n, &info);
+    atomic_store(be->fail_after, -1);
+    if (k <= 0) { /* the path the faults meet */
+        note_solved(n, nrhs, sizeof(double));
+        CHECK(solved_calls == 1, "dgesv n=%lld without a fault: solved on the GPU that factored A", (long long)n);
+    }
+    double an = maxabs_d(A, n, n, n), ltol = 0, r = st ? 0 : lu_res_vec_d(A, F, ipiv, n, n, n, an, &ltol);
+    double xn = maxabs_d(X, n, nrhs, n), bn = maxabs_d(B, n, nrhs, n);
+    double rs = st ? 0 : solve_res_d('N', A, n, X, B, n, n, nrhs), ts = TOL * DBL_EPSILON * (double)(n + 1) * (an * xn + bn);
+    CHECK(st != 0 || (info == 0 && r <= ltol && rs <= ts + 1e-300),
+          "dgesv n=%lld whole, fault at %d: status %d info %lld residuals %.3g %.3g", (long long)n, k, st,
+          (long long)info, r, rs);
+    free(A), free(F), free(B), free(X), free(ipiv);
+}
+
 /* One out-of-core Cholesky with a device fault at operation k (a fault
  * turns whole calls off on that GPU: one per process): a correct factor,
  * or an error returned -- never a wrong factor with status 0. */
@@ -193,7 +240,12 @@ static void test_ooc_fault(int k) {
 int main(void) {
     bx_seed(22);
     test_quick_returns();
-    const char *ooc_fault = getenv("BLASX_TEST_OOC_FAULT"); /* the Makefile's sweep */
+    const char *solve_fault = getenv("BLASX_TEST_SOLVE_FAULT"); /* the Makefile's sweeps */
+    if (solve_fault && blasx_gpu_count() > 0) {
+        test_solve_fault(atoi(solve_fault));
+        return bx_summary("test_lapack");
+    }
+    const char *ooc_fault = getenv("BLASX_TEST_OOC_FAULT");
     if (ooc_fault && blasx_gpu_count() > 0) {
         test_ooc_fault(atoi(ooc_fault));
         return bx_summary("test_lapack");
@@ -213,6 +265,8 @@ int main(void) {
     const char *wm = getenv("BLASX_LAPACK_GPU_MIN_N");
     if (wm && blasx_gpu_count() > 0) {
         CHECK(whole_calls > 0, "factorizations from order %s ran whole on a GPU (%ld did)", wm, whole_calls);
+        CHECK(solved_calls > 0 || blasx_gpu_count() > 1, /* several: LU by a team, the host solves */
+              "posv/gesv from order %s solved on the GPU that factored A (%ld did)", wm, solved_calls);
         CHECK(team_calls > 0 || blasx_gpu_count() < 2 || getenv("BLASX_LAPACK_CHOL_PANELS") ||
                   blasx_setting_int(BLASX_SETTING_LAPACK_TEAM_MIN_N) > 8,
               "Cholesky from order %s on %d GPUs ran on several (%ld did)", wm, blasx_gpu_count(), team_calls);
@@ -319,6 +373,7 @@ static void BX_FN(chol_case_, )(char uplo, int64_t n, int64_t nrhs) {
             if (memcmp(&A[i + j * lda], &F[i + j * lda], sizeof(BX_T))) other = 0;
     CHECK(other, "%cpotrf %c n=%lld: wrote outside its triangle", BX_PCHAR, uplo, (long long)n);
     st = BX_FN(blasx_, posv)(uplo, n, nrhs, G, lda, X, ldb, &info);
+    note_solved(n, nrhs, sizeof(BX_T));
     CHECK(st == 0 && info == 0 && (exact_paths ? BX_FN(same_, )(F, G, lda * (n ? n : 1) + 1) : BX_FN(chol_res_, )(uplo, A, G, n, lda) <= tol),
           "%cposv %c n=%lld: status %d info %lld, or factor differs from potrf",
           BX_PCHAR, uplo, (long long)n, st, (long long)info);
@@ -427,6 +482,7 @@ static void BX_FN(lu_case_, )(int64_t m, int64_t n, int64_t nrhs, int zero_col) 
         memcpy(G, A, sizeof(BX_T) * (size_t)(lda * (n ? n : 1) + 1));
         memcpy(X, B, sizeof(BX_T) * (size_t)(ldb * (nrhs ? nrhs : 1) + 1));
         st = BX_FN(blasx_, gesv)(n, nrhs, G, lda, jpiv, X, ldb, &info);
+        if (k < 0) note_solved(n, nrhs, sizeof(BX_T));
         double lm2;
         int same = exact_paths ? BX_FN(same_, )(F, G, lda * (n ? n : 1) + 1) && !memcmp(ipiv, jpiv, sizeof(int64_t) * (size_t)n)
                                : BX_FN(lu_res_, )(A, G, jpiv, n, n, lda, &lm2) <= tol;

@@ -60,6 +60,8 @@ enum { BLASX_EVENT_DONE = 0, BLASX_EVENT_PENDING = 1 };
 #define BLASX_DEV_CAP_ROWMOVE 0x4u
 /* mixed_ws/mixed_gesv are there (they may still decline a size). */
 #define BLASX_DEV_CAP_MIXED 0x8u
+/* solve is there: the triangular solves after factor, on the same GPU. */
+#define BLASX_DEV_CAP_SOLVE 0x10u
 
 /* mixed_gesv's lower-precision arithmetic (cfg.lapack.mixed_low). */
 enum { BLASX_MIXED_FP32 = 0, BLASX_MIXED_TF32 = 1, BLASX_MIXED_BF16 = 2, BLASX_MIXED_FP16 = 3 };
@@ -161,6 +163,15 @@ typedef struct blasx_device_backend {
      * status declines (nothing queued).  NULL without BLASX_DEV_CAP_ROWMOVE. */
     int (*row_move)(blasx_stream_t s, size_t esz, uintptr_t a, int64_t ld, int64_t cols, int64_t nm,
                     const int64_t *moves, uintptr_t ws, size_t ws_bytes);
+    /* After factor of the n x n matrix at a (kind, uplo, ld lda; ipiv as
+     * factor wrote it) succeeded: B (n x nrhs at device address b, ld ldb)
+     * := A^-1 B with the factors (potrs; getrs 'N'), and an int32 at info:
+     * 0, or -i when argument i was wrong.  Called with s idle (the caller
+     * synchronized it: the simulated device runs it on the calling thread);
+     * queued on s.  A status declines (nothing queued).  NULL without
+     * BLASX_DEV_CAP_SOLVE. */
+    int (*solve)(blasx_stream_t s, int prec, int kind, char uplo, int64_t n, int64_t nrhs, uintptr_t a,
+                 int64_t lda, uintptr_t ipiv, uintptr_t b, int64_t ldb, uintptr_t info);
     /* Device workspace (bytes) of mixed_gesv for this shape; a status
      * declines (nothing queued).  NULL without BLASX_DEV_CAP_MIXED. */
     int (*mixed_ws)(blasx_stream_t s, int prec, int low, int64_t n, int64_t nrhs, size_t *bytes);

@@ -487,7 +487,8 @@ static int cuda_add_scaled(blasx_stream_t s, int prec, int64_t rows, int64_t col
 
 const blasx_device_backend_t blasx_cuda_backend = {
     .name = "cuda",
-    .caps = BLASX_DEV_CAP_TIMED_RATES | BLASX_DEV_CAP_FACTOR | BLASX_DEV_CAP_ROWMOVE | BLASX_DEV_CAP_MIXED,
+    .caps = BLASX_DEV_CAP_TIMED_RATES | BLASX_DEV_CAP_FACTOR | BLASX_DEV_CAP_ROWMOVE | BLASX_DEV_CAP_MIXED |
+            BLASX_DEV_CAP_SOLVE,
     .count = cuda_count,
     .mem_info = cuda_mem_info,
     .mem_alloc = cuda_mem_alloc,
@@ -522,6 +523,7 @@ const blasx_device_backend_t blasx_cuda_backend = {
     .factor_prepare = blasx_cuda_factor_prepare,
     .factor_ws = blasx_cuda_factor_ws,
     .factor = blasx_cuda_factor,
+    .solve = blasx_cuda_solve,
     .row_move = blasx_cuda_row_move,
     .mixed_ws = blasx_cuda_mixed_ws,
     .mixed_gesv = blasx_cuda_mixed_gesv,

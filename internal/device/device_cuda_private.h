@@ -59,6 +59,9 @@ BLASX_INTERNAL int blasx_cuda_factor_ws(blasx_stream_t s, int prec, int kind, ch
 BLASX_INTERNAL int blasx_cuda_factor(blasx_stream_t s, int prec, int kind, char uplo, int64_t m, int64_t n,
                                      uintptr_t a, int64_t lda, uintptr_t ipiv, uintptr_t ws, size_t ws_bytes,
                                      uintptr_t info);
+BLASX_INTERNAL int blasx_cuda_solve(blasx_stream_t s, int prec, int kind, char uplo, int64_t n, int64_t nrhs,
+                                    uintptr_t a, int64_t lda, uintptr_t ipiv, uintptr_t b, int64_t ldb,
+                                    uintptr_t info);
 BLASX_INTERNAL void blasx_cuda_sol_destroy(blasx_stream_t s, int *st);
 /* Stream s's cuSOLVER handle (s->sh) made, with s's device current; a
  * status when cuSOLVER is missing or the handle cannot be had. */

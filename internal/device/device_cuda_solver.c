@@ -2,7 +2,9 @@
  * factorizations (device.h factor_ws/factor): cuSOLVER's 64-bit API, loaded
  * at run time with dlopen so that the library links only cuBLAS and the
  * runtime; without it factor_ws declines.  Each stream makes its cuSOLVER
- * handle on first use; the input's magnitude sum is cuBLAS's asum.
+ * handle on first use; the input's magnitude sum is cuBLAS's asum.  The
+ * solves after a factorization (device.h's solve) are cuSOLVER's Xpotrs
+ * and Xgetrs on the same stream.
  */
 #ifdef BLASX_HAVE_CUDA
 #include <dlfcn.h>
@@ -32,6 +34,8 @@ static struct {
     __typeof__(&cusolverDnXpotrf) potrf;
     __typeof__(&cusolverDnXgetrf_bufferSize) getrf_bs;
     __typeof__(&cusolverDnXgetrf) getrf;
+    __typeof__(&cusolverDnXpotrs) potrs;
+    __typeof__(&cusolverDnXgetrs) getrs;
 } sol;
 static pthread_once_t sol_once = PTHREAD_ONCE_INIT;
 static void *sol_lib; /* the library, open for the process's life once found */
@@ -59,7 +63,8 @@ static void sol_load(void) {
              SOL_SYM(lib, create_params, "cusolverDnCreateParams") &&
              SOL_SYM(lib, destroy_params, "cusolverDnDestroyParams") &&
              SOL_SYM(lib, potrf_bs, "cusolverDnXpotrf_bufferSize") && SOL_SYM(lib, potrf, "cusolverDnXpotrf") &&
-             SOL_SYM(lib, getrf_bs, "cusolverDnXgetrf_bufferSize") && SOL_SYM(lib, getrf, "cusolverDnXgetrf");
+             SOL_SYM(lib, getrf_bs, "cusolverDnXgetrf_bufferSize") && SOL_SYM(lib, getrf, "cusolverDnXgetrf") &&
+             SOL_SYM(lib, potrs, "cusolverDnXpotrs") && SOL_SYM(lib, getrs, "cusolverDnXgetrs");
     if (!ok) {
         dlclose(lib);
         return;
@@ -195,6 +200,24 @@ int blasx_cuda_factor(blasx_stream_t s, int prec, int kind, char uplo, int64_t m
     else
         CUSOLVER(sol.getrf(s->sh, s->sp, m, n, t, (void *)a, lda, (int64_t *)ipiv, t, (void *)ws, ws_bytes,
                            s->hws, s->hws_bytes, (int *)info));
+    return 0;
+}
+
+int blasx_cuda_solve(blasx_stream_t s, int prec, int kind, char uplo, int64_t n, int64_t nrhs, uintptr_t a,
+                     int64_t lda, uintptr_t ipiv, uintptr_t b, int64_t ldb, uintptr_t info) {
+    if (!sol_available()) return BLASX_ERR_DEVICE;
+    cudaDataType t;
+    BLASX_TRY(sol_type(prec, &t));
+    if (n < 1 || nrhs < 1 || lda < n || ldb < n || (kind != BLASX_FACTOR_POTRF && kind != BLASX_FACTOR_GETRF))
+        return BLASX_ERR_INTERNAL;
+    CU(cudaSetDevice(s->dev));
+    BLASX_TRY(sol_stream(s));
+    if (kind == BLASX_FACTOR_POTRF)
+        CUSOLVER(sol.potrs(s->sh, s->sp, fill_of(uplo), n, nrhs, t, (const void *)a, lda, t, (void *)b, ldb,
+                           (int *)info));
+    else
+        CUSOLVER(sol.getrs(s->sh, s->sp, CUBLAS_OP_N, n, nrhs, t, (const void *)a, lda, (const int64_t *)ipiv, t,
+                           (void *)b, ldb, (int *)info));
     return 0;
 }
 

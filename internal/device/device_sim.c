@@ -560,7 +560,7 @@ static int sim_add_scaled(blasx_stream_t s, int prec, int64_t rows, int64_t cols
 
 const blasx_device_backend_t blasx_sim_backend = {
     .name = "sim", /* no TIMED_RATES: its timings are a host thread's, not a GPU's */
-    .caps = BLASX_DEV_CAP_FACTOR | BLASX_DEV_CAP_ROWMOVE | BLASX_DEV_CAP_MIXED,
+    .caps = BLASX_DEV_CAP_FACTOR | BLASX_DEV_CAP_ROWMOVE | BLASX_DEV_CAP_MIXED | BLASX_DEV_CAP_SOLVE,
     .count = blasx_sim_count, /* device_sim_mem.c */
     .mem_info = blasx_sim_mem_info,
     .mem_alloc = blasx_sim_mem_alloc,
@@ -592,6 +592,7 @@ const blasx_device_backend_t blasx_sim_backend = {
     .add_scaled = sim_add_scaled,
     .factor_ws = sim_factor_ws,
     .factor = sim_factor,
+    .solve = blasx_sim_solve, /* device_sim_solve.c */
     .row_move = sim_row_move,
     .mixed_ws = blasx_sim_mixed_ws, .mixed_gesv = blasx_sim_mixed_gesv, /* device_sim_mixed.c */
 };

@@ -75,6 +75,11 @@ typedef struct {
 /* Runs f in place; INFO as LAPACK's, in the int32 a real device would write. */
 BLASX_INTERNAL void blasx_sim_factor_exec(const blasx_sim_factor_t *f);
 
+/* device.h's solve, on the calling thread (the stream is idle). */
+BLASX_INTERNAL int blasx_sim_solve(blasx_stream_t s, int prec, int kind, char uplo, int64_t n, int64_t nrhs,
+                                   uintptr_t a, int64_t lda, uintptr_t ipiv, uintptr_t b, int64_t ldb,
+                                   uintptr_t info);
+
 /* device.h's mixed_ws and mixed_gesv (device_sim_mixed.c). */
 BLASX_INTERNAL int blasx_sim_mixed_ws(blasx_stream_t s, int prec, int low, int64_t n, int64_t nrhs, size_t *bytes);
 BLASX_INTERNAL int blasx_sim_mixed_gesv(blasx_stream_t s, int prec, int low, int64_t n, int64_t nrhs, uintptr_t a,

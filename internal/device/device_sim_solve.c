@@ -3,6 +3,9 @@
  * factorizations with the CPU's unblocked kernels, row moves and scaled
  * adds, on the stream thread that reached them.
  *
+ * The triangular solves after a factorization (solve) run on the calling
+ * thread with the stream idle.
+ *
  * Failure: a row move without host memory for its scratch column returns
  * BLASX_ERR_NOMEM (the stream's status); the factorizations cannot fail
  * (INFO says how far they got). */
@@ -13,6 +16,7 @@
 
 #include "internal/device/device_sim_private.h"
 #include "kernels/cpu_factor.h"
+#include "kernels/cpu_kernels.h"
 
 /* The whole factorization with the CPU's unblocked kernels (sim matrices
  * are small); INFO as LAPACK's, in the int32 a real device would write. */
@@ -75,4 +79,59 @@ void blasx_sim_add_exec(const blasx_sim_add_t *a) {
     case BLASX_PREC_Z: SIM_ADD(double _Complex, a->beta); break;
     default: break;
     }
+}
+
+/* The triangular solves of a whole factorization (device.h's solve) with
+ * the CPU's one-thread kernels; addresses must lie in one device's memory. */
+#define SIM_SOLVE(p, T, CT)                                                                                         \
+    do {                                                                                                            \
+        T *A = (T *)a, *B = (T *)b;                                                                                 \
+        if (kind == BLASX_FACTOR_GETRF) {                                                                           \
+            blasx_k_##p##trsm('L', 'L', 'N', 'U', n, nrhs, (T)1, A, lda, B, ldb);                                   \
+            blasx_k_##p##trsm('L', 'U', 'N', 'N', n, nrhs, (T)1, A, lda, B, ldb);                                   \
+        } else if (uplo == 'L') {                                                                                   \
+            blasx_k_##p##trsm('L', 'L', 'N', 'N', n, nrhs, (T)1, A, lda, B, ldb);                                   \
+            blasx_k_##p##trsm('L', 'L', CT, 'N', n, nrhs, (T)1, A, lda, B, ldb);                                    \
+        } else {                                                                                                    \
+            blasx_k_##p##trsm('L', 'U', CT, 'N', n, nrhs, (T)1, A, lda, B, ldb);                                    \
+            blasx_k_##p##trsm('L', 'U', 'N', 'N', n, nrhs, (T)1, A, lda, B, ldb);                                   \
+        }                                                                                                           \
+    } while (0)
+
+int blasx_sim_solve(blasx_stream_t s, int prec, int kind, char uplo, int64_t n, int64_t nrhs, uintptr_t a,
+                    int64_t lda, uintptr_t ipiv, uintptr_t b, int64_t ldb, uintptr_t info) {
+    static const uint64_t esz[5] = {0, 4, 8, 8, 16}; /* by BLASX_PREC_* */
+    (void)s;
+    int ndev = 0, dev = 0;
+    (void)blasx_sim_count(&ndev);
+    while (dev < ndev - 1 && !blasx_sim_in_device(dev, a, 1)) dev++; /* the device holding A */
+    if (prec < BLASX_PREC_S || prec > BLASX_PREC_Z || n < 1 || nrhs < 1 || lda < n || ldb < n ||
+        (kind != BLASX_FACTOR_GETRF && (kind != BLASX_FACTOR_POTRF || (uplo != 'L' && uplo != 'U'))))
+        return BLASX_ERR_INTERNAL;
+    const uint64_t e = esz[prec];
+    if (!blasx_sim_in_device(dev, a, ((uint64_t)(n - 1) * (uint64_t)lda + (uint64_t)n) * e) ||
+        !blasx_sim_in_device(dev, b, ((uint64_t)(nrhs - 1) * (uint64_t)ldb + (uint64_t)n) * e) ||
+        !blasx_sim_in_device(dev, info, 4) ||
+        (kind == BLASX_FACTOR_GETRF && !blasx_sim_in_device(dev, ipiv, (uint64_t)n * sizeof(int64_t))))
+        return BLASX_ERR_INTERNAL;
+    if (kind == BLASX_FACTOR_GETRF) /* LAPACK's xLASWP: row i with row ipiv[i] - 1, in order */
+        for (int64_t i = 0; i < n; i++) {
+            int64_t p = ((const int64_t *)ipiv)[i] - 1;
+            if (p == i) continue;
+            for (int64_t c = 0; c < nrhs; c++) {
+                char *col = (char *)b + (size_t)((uint64_t)c * (uint64_t)ldb * e), tmp[16];
+                memcpy(tmp, col + i * e, e);
+                memcpy(col + i * e, col + p * e, e);
+                memcpy(col + p * e, tmp, e);
+            }
+        }
+    switch (prec) {
+    case BLASX_PREC_S: SIM_SOLVE(s, float, 'T'); break;
+    case BLASX_PREC_D: SIM_SOLVE(d, double, 'T'); break;
+    case BLASX_PREC_C: SIM_SOLVE(c, float complex, 'C'); break;
+    default: SIM_SOLVE(z, double complex, 'C'); break;
+    }
+    int32_t ok = 0;
+    memcpy((void *)info, &ok, sizeof ok);
+    return 0;
 }

@@ -58,15 +58,29 @@ typedef struct {
     int unpivot;  /* LU: columns 0..k-1 carry ipiv's later swaps too (k..min(m,n)-1) */
 } blasx_factor_ckpt_t;
 
+/* The right-hand sides of a gesv or posv (blasx/lapack.inc): B (n x nrhs,
+ * leading dimension ldb).  A whole factorization on a GPU that can
+ * (BLASX_DEV_CAP_SOLVE) with X no larger than a staging buffer solves
+ * them there, while A goes back, so A does not cross the link again for
+ * the solves; `solved` says whether it did (B then holds X; else B is
+ * untouched and the caller solves). */
+typedef struct {
+    void *B;
+    int64_t ldb, nrhs;
+    int solved;
+} blasx_factor_rhs_t;
+
 /* Factors the m x n matrix A (leading dimension lda, elements of precision
  * prec, BLASX_PREC_*) with kind BLASX_FACTOR_POTRF (m == n, triangle uplo)
  * or BLASX_FACTOR_GETRF (ipiv: min(m, n) entries, 1-based) whole on one
- * GPU.  Returns 0 with *info as LAPACK's INFO, BLASX_FACTOR_DECLINED (no
+ * GPU, and with rhs (NULL: none; m == n) solves A X = B after it.
+ * Returns 0 with *info as LAPACK's INFO, BLASX_FACTOR_DECLINED (no
  * GPU that can, none free, no room, or a device failure before any host
  * write: nothing written), or a status > 0 (a failure after part of the
  * result was copied back) with *ck saying where the host stands. */
 BLASX_INTERNAL int blasx_factor_whole(int prec, int kind, char uplo, int64_t m, int64_t n, void *A, int64_t lda,
-                                      int64_t *ipiv, int64_t *info, blasx_factor_ckpt_t *ck);
+                                      int64_t *ipiv, int64_t *info, blasx_factor_ckpt_t *ck,
+                                      blasx_factor_rhs_t *rhs);
 
 #ifdef BLASX_FAULT_INJECTION
 /* Tests (fault-injection builds): when > 0, caps the pinned staging
