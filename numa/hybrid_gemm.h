@@ -93,6 +93,19 @@ BLASX_INTERNAL void blasx_numa_first_touch(void *p, size_t bytes, int threads);
  * then does the work itself. */
 BLASX_INTERNAL int blasx_numa_run(int threads, void (*fn)(void *arg, int tid, int T), void *arg);
 
+/* Independent units [0, units), fn(arg, u0, u1) for runs of them, on up
+ * to `threads` pool threads (and usable cores, and units), each taking
+ * runs as it comes: a thread kept off its core meanwhile neither holds the
+ * call up nor takes part.  Returns the threads offered the work once it
+ * is all done, or 0 without running anything (fewer than two, a busy
+ * pool, a call from a pool thread): the caller then does it itself. */
+BLASX_INTERNAL int blasx_numa_run_units(int64_t units, int threads, void (*fn)(void *arg, int64_t u0, int64_t u1),
+                                        void *arg);
+
+/* Test hook: pool thread tid (< 64), woken for a job of units, waits
+ * before entering it while held (as a thread kept off its core would). */
+BLASX_INTERNAL void blasx_numa_test_hold(int tid, int hold);
+
 /* blasx_numa_run for memory-bound work cut into `units` independent pieces:
  * min(units, work / work_min, usable cores) threads when that is 2 or
  * more, else 0 at once (the caller does it all, as when the pool is busy). */

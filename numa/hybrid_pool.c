@@ -13,6 +13,12 @@
  * Both sides poll for cfg.numa.pool_spin_us before sleeping on their
  * condition: back-to-back short jobs (NumPy's row-by-row copies) then hand
  * off in well under a microsecond instead of a wake-up from a sleeping core.
+ * A job of units (blasx_numa_run_units) is open instead of owed by every
+ * thread: a thread enters it under `m` while it is open and takes runs of
+ * units until none is left; the caller waits for the units, closes it and
+ * waits only for the threads that entered -- one held off its core by other
+ * work (a loaded machine) skips the job when it wakes, so a call of 60 us
+ * does not wait a scheduler tick for it.
  * Packing buffers are made at a call's plan, of the sizes its variant asks
  * for (larger ones replace smaller ones), so the pool needs no blocking
  * constants of its own.
@@ -42,6 +48,9 @@ static struct {
     int nnodes;
     int quit, active;
     atomic_int remaining; /* written under m; polled without it */
+    int units, open;      /* the job is of units (run_units); threads may still enter it */
+    atomic_int busy;      /* threads inside a job of units: entered under m */
+    _Atomic int64_t *left; /* its units not yet done (the caller's) */
     _Atomic uint64_t gen; /* written under m; polled without it */
     bxh_fn_t fn;
     void *arg;
@@ -57,6 +66,13 @@ static struct {
               .done = PTHREAD_COND_INITIALIZER};
 
 static _Thread_local int bxh_in_pool;  /* this thread is a pool thread */
+static _Atomic uint64_t bxh_held;       /* test hook: pool threads kept out of jobs of units */
+
+void blasx_numa_test_hold(int tid, int hold) {
+    if (tid < 0 || tid >= 64) return;
+    if (hold) atomic_fetch_or(&bxh_held, (uint64_t)1 << tid);
+    else atomic_fetch_and(&bxh_held, ~((uint64_t)1 << tid));
+}
 static _Thread_local int bxh_reserved; /* this thread holds `call` across calls (blasx_numa_reserve) */
 
 /* Admission of one call: `call` taken now unless this thread reserved it. */
@@ -158,12 +174,24 @@ static void *bxh_thread_main(void *p) {
         while (bxh_pool.gen == seen && !bxh_pool.quit) pthread_cond_wait(&bxh_pool.wake, &bxh_pool.m);
         if (bxh_pool.quit) break;
         seen = bxh_pool.gen;
-        if (tid >= bxh_pool.active) continue;
+        if (bxh_pool.units && tid < 64 && (atomic_load(&bxh_held) >> tid & 1)) { /* as if off its core */
+            pthread_mutex_unlock(&bxh_pool.m);
+            while (atomic_load(&bxh_held) >> tid & 1) sched_yield();
+            pthread_mutex_lock(&bxh_pool.m);
+        }
+        if (tid >= bxh_pool.active || (bxh_pool.units && !bxh_pool.open)) continue; /* closed: too late */
+        const int units = bxh_pool.units;
+        if (units) atomic_fetch_add(&bxh_pool.busy, 1);
         bxh_fn_t fn = bxh_pool.fn;
         void *arg = bxh_pool.arg;
         pthread_mutex_unlock(&bxh_pool.m);
         fn(arg, tid);
         pthread_mutex_lock(&bxh_pool.m);
+        if (units) { /* nothing of the caller's is touched after busy drops */
+            if (atomic_load(bxh_pool.left) == 0) pthread_cond_broadcast(&bxh_pool.done);
+            atomic_fetch_sub(&bxh_pool.busy, 1);
+            continue;
+        }
         if (--bxh_pool.remaining == 0) pthread_cond_signal(&bxh_pool.done);
     }
     pthread_mutex_unlock(&bxh_pool.m);
@@ -194,6 +222,7 @@ static void bxh_fork_child(void) {
     free(bxh_pool.bbuf);
     bxh_pool.bbuf = NULL;
     bxh_pool.n = bxh_pool.quit = bxh_pool.active = bxh_pool.remaining = 0;
+    bxh_pool.units = bxh_pool.open = bxh_pool.busy = 0;
     if (bxh_reserved) pthread_mutex_lock(&bxh_pool.call);
 }
 
@@ -259,6 +288,7 @@ void blasx_numa_pool_dispatch(int T, bxh_fn_t fn, void *arg) {
     bxh_pool.arg = arg;
     bxh_pool.active = T;
     bxh_pool.remaining = T;
+    bxh_pool.units = 0;
     bxh_pool.gen++;
     pthread_cond_broadcast(&bxh_pool.wake);
     if (blasx_cfg.numa.pool_spin_us > 0) {
@@ -436,3 +466,66 @@ int blasx_numa_run_split(int64_t units, int64_t work, int64_t work_min, void (*f
     return th >= 2 ? blasx_numa_run((int)th, fn, arg) : 0;
 }
 
+
+/* ---- work of independent units, taken as threads come ------------------ */
+typedef struct {
+    void (*fn)(void *arg, int64_t u0, int64_t u1);
+    void *arg;
+    int64_t units, run;
+    _Atomic int64_t next, left;
+} bxh_units_t;
+
+static void bxh_units_one(void *arg, int tid) {
+    bxh_units_t *u = arg;
+    (void)tid;
+    for (int64_t c; (c = atomic_fetch_add(&u->next, u->run)) < u->units;) {
+        const int64_t e = blasx_min64(c + u->run, u->units);
+        u->fn(u->arg, c, e);
+        atomic_fetch_sub(&u->left, e - c);
+    }
+}
+
+/* Under `call`: u's units on up to T pool threads, as they enter; returns
+ * once every unit is done and no thread that entered is still inside. */
+static void bxh_dispatch_units(int T, bxh_units_t *u) {
+    pthread_mutex_lock(&bxh_pool.m);
+    bxh_pool.fn = bxh_units_one;
+    bxh_pool.arg = u;
+    bxh_pool.active = T;
+    bxh_pool.units = 1, bxh_pool.open = 1;
+    bxh_pool.left = &u->left;
+    bxh_pool.gen++;
+    pthread_cond_broadcast(&bxh_pool.wake);
+    pthread_mutex_unlock(&bxh_pool.m);
+    const double until = blasx_now() + 1e-6 * blasx_cfg.numa.pool_spin_us;
+    for (int i = 1; atomic_load_explicit(&u->left, memory_order_acquire) > 0; i++) {
+        if ((i & 63) == 0) {
+            if (blasx_now() > until) break;
+            sched_yield();
+        }
+        blasx_cpu_relax();
+    }
+    pthread_mutex_lock(&bxh_pool.m);
+    while (atomic_load(&u->left) > 0) pthread_cond_wait(&bxh_pool.done, &bxh_pool.m);
+    bxh_pool.open = 0; /* from here no thread enters */
+    pthread_mutex_unlock(&bxh_pool.m);
+    for (int i = 1; atomic_load_explicit(&bxh_pool.busy, memory_order_acquire) > 0; i++) /* leaving: instructions away */
+        if ((i & 63) == 0) sched_yield();
+        else blasx_cpu_relax();
+}
+
+int blasx_numa_run_units(int64_t units, int threads, void (*fn)(void *arg, int64_t u0, int64_t u1), void *arg) {
+    threads = (int)blasx_min64(threads, blasx_min64(units, blasx_numa_usable_cores()));
+    if (threads < 2 || !blasx_numa_pool_enter()) return 0;
+    const int T = blasx_numa_pool_grow(threads);
+    if (T < 2) {
+        blasx_numa_pool_leave();
+        return 0;
+    }
+    /* runs of about a quarter of a thread's share: whoever is on a core takes more */
+    const int64_t run = blasx_max64(1, units / (4 * (int64_t)T));
+    bxh_units_t u = {fn, arg, units, run, 0, units};
+    bxh_dispatch_units(T, &u);
+    blasx_numa_pool_leave();
+    return T;
+}

@@ -8,7 +8,9 @@
  * y must equal the reference's, the bytes between and around the n
  * elements must stay untouched, and n <= 0 writes nothing.  The four
  * scipy_?copy_64_ names copy as the reference does (their forwarding with
- * BLASX_SCIPY=0 is testing/run_wheels.sh's).
+ * BLASX_SCIPY=0 is testing/run_wheels.sh's).  A pool thread held out of
+ * the copies (as one kept off its core) holds none of them up: they finish
+ * on the others, right, while it waits, and it takes part again once let go.
  * Last line: "test_copy: N passed, M failed".
  */
 #ifndef _GNU_SOURCE
@@ -117,6 +119,25 @@ static void test_names(void) {
     }
 }
 
+/* Pool thread 1 held before it enters: copies on the pool still finish,
+ * right, with it waiting (they would hang if they waited for it). */
+static void test_held_thread(int64_t par) {
+    const int64_t n = 4 * par + 5;
+    double *x = malloc(sizeof(double) * (size_t)n * 3), *y = malloc(sizeof(double) * (size_t)n);
+    for (int64_t i = 0; i < 3 * n; i++) x[i] = (double)i;
+    blasx_numa_test_hold(1, 1);
+    int ok = 1, ran = 0;
+    for (int rep = 0; rep < 50; rep++) {
+        memset(y, 0, sizeof(double) * (size_t)n);
+        ran = blasx_copy(8, n, x + rep % 3, 3, y, 1);
+        for (int64_t i = 0; i < n; i++) ok &= y[i] == (double)(3 * i + rep % 3);
+    }
+    CHECK(ok && ran >= 2, "50 strided copies on %d threads with pool thread 1 held: right", ran);
+    blasx_numa_test_hold(1, 0);
+    one_case(8, n, 3, 1, 1);
+    free(x), free(y);
+}
+
 int main(void) {
     bx_seed(20261129);
     const int cores = blasx_numa_usable_cores();
@@ -139,6 +160,7 @@ int main(void) {
     test_linearize(300, 300, 0);
     test_linearize(2 * par + 1, 33, cores >= 2);
     test_names();
+    if (cores >= 2) test_held_thread(par);
     blasx_numa_finalize();
     return bx_summary("test_copy");
 }

@@ -1,5 +1,6 @@
-/* numa/auxiliary/copy.c -- the vector copies of numa/auxiliary/copy.h: a run
- * of indices per thread, moves of the element size fixed at compile time. */
+/* numa/auxiliary/copy.c -- the vector copies of numa/auxiliary/copy.h: runs
+ * of indices taken by the pool's threads as they come (blasx_numa_run_units),
+ * moves of the element size fixed at compile time. */
 #include <string.h>
 
 #include "blasx/config.h"
@@ -40,10 +41,7 @@ static void cp_range(const cp_t *c, int64_t i0, int64_t i1) {
     }
 }
 
-static void cp_part(void *arg, int tid, int T) {
-    const cp_t *c = arg;
-    cp_range(c, c->n * tid / T, c->n * (tid + 1) / T);
-}
+static void cp_units(void *arg, int64_t i0, int64_t i1) { cp_range(arg, i0, i1); }
 
 int blasx_copy(size_t esz, int64_t n, const void *x, int64_t incx, void *y, int64_t incy) {
     if (n <= 0 || esz == 0) return 0;
@@ -54,7 +52,10 @@ int blasx_copy(size_t esz, int64_t n, const void *x, int64_t incx, void *y, int6
     /* A strided element costs a cache line (and a TLB entry); a contiguous
      * copy moves a line per 64 bytes. */
     const int64_t moves = incx == 1 && incy == 1 ? (n * (int64_t)esz + 63) / 64 : n;
-    const int ran = blasx_numa_run_split(moves, moves, blasx_cfg.lapack.copy_par_min, cp_part, &c);
+    const int64_t threads = moves / blasx_cfg.lapack.copy_par_min;
+    /* each copy is one short fork-join (NumPy makes one per row): runs
+     * taken as threads come, so one held off its core holds nothing up */
+    const int ran = threads < 2 ? 0 : blasx_numa_run_units(n, (int)blasx_min64(threads, 4096), cp_units, &c);
     if (ran) return ran;
     cp_range(&c, 0, n);
     return 1;

@@ -18,10 +18,12 @@
  * the value the serial loop gives (elements as opaque bytes: esz 4, 8 or
  * 16, typed moves; other sizes byte by byte); 64-bit index arithmetic;
  * y overlapping x is the caller's error, as in the reference.
- * Threading: any thread; contiguous runs of the index range go to
- * min(moves / cfg.lapack.copy_par_min, usable cores) threads of the pool when
- * that is 2 or more (a move is an element, or a cache line where both increments are 1);
- * a busy pool or a call from a pool thread runs it all on the caller.
+ * Threading: any thread; runs of the index range are taken, as they come,
+ * by up to min(moves / cfg.lapack.copy_par_min, usable cores) threads of
+ * the pool when that is 2 or more (a move is an element, or a cache line
+ * where both increments are 1; blasx_numa_run_units: a thread kept off its
+ * core does not hold the copy up); a busy pool or a call from a pool
+ * thread runs it all on the caller.
  * Failure: none.
  */
 #ifndef BLASX_NUMA_COPY_H
