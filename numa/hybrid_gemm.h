@@ -86,11 +86,13 @@ BLASX_INTERNAL void blasx_numa_unreserve(void);
  * call it on fresh matrices before filling them. */
 BLASX_INTERNAL void blasx_numa_first_touch(void *p, size_t bytes, int threads);
 
-/* Runs fn(arg, tid, T) for tid = 0..T-1 on T threads of the pool (T up
- * to `threads`, 0 = all cores) and returns T when they are done; returns
- * 0 without running anything when it cannot have two threads or more (a
- * busy pool, a call from a pool thread, or resources short): the caller
- * then does the work itself. */
+/* Runs fn(arg, tid, T) once for each share tid = 0..T-1 (T up to
+ * `threads`, 0 = all cores) on threads of the pool -- the shares taken as
+ * threads come (blasx_numa_run_units), so they must not wait on each
+ * other -- and returns T when they are done; returns 0 without running
+ * anything when it cannot have two threads or more (a busy pool, a call
+ * from a pool thread, or resources short): the caller then does the work
+ * itself. */
 BLASX_INTERNAL int blasx_numa_run(int threads, void (*fn)(void *arg, int tid, int T), void *arg);
 
 /* Independent units [0, units), fn(arg, u0, u1) for runs of them, on up

@@ -438,24 +438,19 @@ typedef struct {
     int T;
 } bxh_run_t;
 
-static void bxh_run_one(void *arg, int tid) {
+static void bxh_run_slots(void *arg, int64_t u0, int64_t u1) {
     const bxh_run_t *r = arg;
-    r->fn(r->arg, tid, r->T);
+    for (int64_t u = u0; u < u1; u++) r->fn(r->arg, (int)u, r->T);
 }
 
+/* The T shares as units of a job a late thread skips: each share runs
+ * once, on whichever thread takes it (they are independent). */
 int blasx_numa_run(int threads, void (*fn)(void *arg, int tid, int T), void *arg) {
     blasx_numa_gemm_opts_t o = {.threads = threads};
-    int T = blasx_numa_pool_threads(&o);
-    if (T < 2 || !blasx_numa_pool_enter()) return 0;
-    T = blasx_numa_pool_grow(T);
-    if (T < 2) {
-        blasx_numa_pool_leave();
-        return 0;
-    }
+    const int T = blasx_numa_pool_threads(&o);
+    if (T < 2) return 0;
     bxh_run_t r = {fn, arg, T};
-    blasx_numa_pool_dispatch(T, bxh_run_one, &r);
-    blasx_numa_pool_leave();
-    return T;
+    return blasx_numa_run_units(T, T, bxh_run_slots, &r) ? T : 0;
 }
 
 int blasx_numa_run_split(int64_t units, int64_t work, int64_t work_min, void (*fn)(void *arg, int tid, int T),

@@ -9,7 +9,9 @@
  * pieces (more pieces than rows for the smallest sizes: empty pieces) and
  * on the automatic choice.  Checks: the result agrees with the kernel's
  * within a residual bound, padding and the untouched triangle stay bitwise
- * intact, and beta == 0 never lets a NaN of C through.
+ * intact, and beta == 0 never lets a NaN of C through.  With pool thread 1
+ * held before it takes a share (as one kept off its core), a call on 4
+ * pieces still finishes with the one-thread kernel's result, bit for bit.
  * Last line: "test_parallel_l3: N passed, M failed".
  */
 #ifndef _GNU_SOURCE
@@ -182,12 +184,33 @@ PREC_TESTS(d, double, double, 0, 0x1p-53)
 PREC_TESTS(c, float _Complex, float, 1, 0x1p-24)
 PREC_TESTS(z, double _Complex, double, 1, 0x1p-53)
 
+/* Pool thread 1 held: a DTRSM cut into 4 pieces finishes on the others
+ * (it would hang waiting for that thread) with the kernel's result. */
+static void test_held_thread(void) {
+    const int64_t m = 96, n = 64;
+    double *A = malloc(sizeof(double) * (size_t)(m * m)), *B = malloc(sizeof(double) * (size_t)(m * n)),
+           *R = malloc(sizeof(double) * (size_t)(m * n));
+    for (int64_t i = 0; i < m * m; i++) A[i] = bx_rand_01() - 0.5;
+    for (int64_t i = 0; i < m; i++) A[i + i * m] += (double)m;
+    for (int64_t i = 0; i < m * n; i++) B[i] = R[i] = bx_rand_01() - 0.5;
+    blasx_numa_test_hold(1, 1);
+    blasx_par_force_threads(4);
+    blasx_par_dtrsm('L', 'L', 'N', 'N', m, n, 1.0, A, m, B, m);
+    blasx_par_force_threads(0);
+    blasx_numa_test_hold(1, 0);
+    blasx_k_dtrsm('L', 'L', 'N', 'N', m, n, 1.0, A, m, R, m);
+    CHECK(memcmp(B, R, sizeof(double) * (size_t)(m * n)) == 0,
+          "dtrsm on 4 pieces with pool thread 1 held: the one-thread kernel's result");
+    free(A), free(B), free(R);
+}
+
 int main(void) {
     bx_seed(20261125);
     test_s();
     test_d();
     test_c();
     test_z();
+    if (blasx_numa_usable_cores() >= 2) test_held_thread();
     blasx_numa_finalize();
     return bx_summary("test_parallel_l3");
 }
