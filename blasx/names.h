@@ -86,15 +86,19 @@
  * elsewhere nothing. */
 #ifdef BLASX_SCIPY
 BLASX_INTERNAL int blasx_scipy_mode(void);
-BLASX_INTERNAL void *blasx_scipy_next(const char *name);              /* BLASX_SCIPY=0: the wheel's, else NULL */
-BLASX_INTERNAL void *blasx_scipy_sym(const char *name);               /* the wheel's own, or NULL */
-BLASX_INTERNAL void *blasx_scipy_wheel(const char *name, int mode);   /* the same, pending calls done */
+/* BLASX_SCIPY=0: the wheel's, else NULL; the wheel's own, or NULL; the
+ * same, pending calls done (cache: the entry point's, NULL for none) */
+BLASX_INTERNAL void *blasx_scipy_next(const char *name, void *_Atomic *cache);
+BLASX_INTERNAL void *blasx_scipy_sym(const char *name);
+BLASX_INTERNAL void *blasx_scipy_wheel(const char *name, int mode, void *_Atomic *cache);
 BLASX_INTERNAL int blasx_scipy_gpu_flops(int r, double flops);        /* a level-3 call on the GPUs */
 BLASX_INTERNAL int blasx_scipy_gpu_order(int64_t n);                  /* a factorization on a GPU */
 #define BX_FWD(fn, args, gpu)                                                                                \
     do {                                                                                                     \
+        static void *_Atomic wheel_fn_;                                                                      \
         const int mode_ = blasx_scipy_mode();                                                                \
-        void *fwd_ = mode_ == 1 || (mode_ == 2 && (gpu)) ? NULL : blasx_scipy_wheel(BX_NAME_STR(fn), mode_); \
+        void *fwd_ = mode_ == 1 || (mode_ == 2 && (gpu)) ? NULL                                              \
+                                                         : blasx_scipy_wheel(BX_NAME_STR(fn), mode_, &wheel_fn_); \
         if (fwd_) {                                                                                          \
             ((__typeof__(&fn))fwd_) args;                                                                    \
             return;                                                                                          \

@@ -6,16 +6,18 @@
  * libscipy_openblas*.so: scipy_dgemm_), loaded RTLD_LOCAL by the extension
  * modules.  blasx defines those names for what it implements (blasx/names.h,
  * BLASX_SCIPY).  BLASX_SCIPY=1 serves every such call; 2 (the default)
- * only those blasx runs on its GPUs -- a level-3 call from the offload
- * threshold up, a factorization or solve of an order that goes whole on a
- * GPU -- and hands the rest to the wheel's own function, so a call that
+ * only those blasx runs on its GPUs -- a level-3 call from
+ * cfg.sched.scipy_gpu_min_flops up, a factorization or solve of an order
+ * that goes whole on a GPU -- and hands the rest to the wheel's own function, so a call that
  * stays on the CPU runs at the bundled OpenBLAS's speed and its threads do
  * not meet blasx's pool (it spins after each call); with 0 every call goes
  * there.  The wheel's function is found by name in the loaded libraries whose path holds
  * "scipy_openblas" (dl_iterate_phdr, then dlopen RTLD_NOLOAD, which takes
  * no new reference to an unloaded library) -- RTLD_NEXT cannot see a
  * library loaded RTLD_LOCAL.
- * Invariants: the mode is read once; a call the wheel takes first waits
+ * Invariants: the mode is read once; each entry point keeps the wheel's
+ * function once found (a cache of its own: no lock, no lookup per call);
+ * a call the wheel takes first waits
  * for the pending asynchronous calls (that library reads the matrices
  * without blasx); a library found is kept open (its modules are never
  * unloaded by CPython).
@@ -40,9 +42,9 @@
 #include "internal/runtime/runtime.h"
 
 BLASX_INTERNAL int blasx_scipy_mode(void);
-BLASX_INTERNAL void *blasx_scipy_next(const char *name);
+BLASX_INTERNAL void *blasx_scipy_next(const char *name, void *_Atomic *cache);
 BLASX_INTERNAL void *blasx_scipy_sym(const char *name);
-BLASX_INTERNAL void *blasx_scipy_wheel(const char *name, int mode);
+BLASX_INTERNAL void *blasx_scipy_wheel(const char *name, int mode, void *_Atomic *cache);
 BLASX_INTERNAL int blasx_scipy_gpu_flops(int r, double flops);
 BLASX_INTERNAL int blasx_scipy_gpu_order(int64_t n);
 
@@ -87,10 +89,15 @@ int blasx_scipy_mode(void) {
 }
 
 /* The wheel's name, to call instead of serving (mode 0 or 2), after the
- * pending asynchronous calls; NULL: blasx serves it (no such library, or
- * an asynchronous call failed: blasx's own path then reports it). */
-void *blasx_scipy_wheel(const char *name, int mode) {
-    void *f = blasx_scipy_sym(name);
+ * pending asynchronous calls; *cache (NULL: none) keeps it once found.
+ * NULL: blasx serves it (no such library, or an asynchronous call failed:
+ * blasx's own path then reports it). */
+void *blasx_scipy_wheel(const char *name, int mode, void *_Atomic *cache) {
+    void *f = cache ? atomic_load_explicit(cache, memory_order_acquire) : NULL;
+    if (!f) {
+        f = blasx_scipy_sym(name);
+        if (f && cache) atomic_store_explicit(cache, f, memory_order_release);
+    }
     static atomic_int told;
     if (!f && mode == 0 && !atomic_exchange(&told, 1))
         fprintf(stderr, "blasx: BLASX_SCIPY=0, but no wheel library (scipy_openblas) defines %s: blasx runs it\n",
@@ -98,9 +105,9 @@ void *blasx_scipy_wheel(const char *name, int mode) {
     return f && blasx_async_hold_all() == 0 ? f : NULL;
 }
 
-void *blasx_scipy_next(const char *name) {
+void *blasx_scipy_next(const char *name, void *_Atomic *cache) {
     int mode = blasx_scipy_mode();
-    return mode == 0 ? blasx_scipy_wheel(name, mode) : NULL;
+    return mode == 0 ? blasx_scipy_wheel(name, mode, cache) : NULL;
 }
 
 /* BLASX_SCIPY=2: a level-3 call r (BLASX_K_*) of `flops` (negative or

@@ -18,7 +18,7 @@
 #include "internal/base/common.h"
 #include "numa/auxiliary/copy.h"
 
-BLASX_INTERNAL void *blasx_scipy_next(const char *name);
+BLASX_INTERNAL void *blasx_scipy_next(const char *name, void *_Atomic *cache);
 
 typedef void (*wc_fn)(const int64_t *, const void *, const int64_t *, void *, const int64_t *);
 
@@ -26,7 +26,8 @@ typedef void (*wc_fn)(const int64_t *, const void *, const int64_t *, void *, co
     __attribute__((visibility("default"))) void name(const int64_t *n, const void *x, const int64_t *incx,      \
                                                      void *y, const int64_t *incy);                             \
     void name(const int64_t *n, const void *x, const int64_t *incx, void *y, const int64_t *incy) {             \
-        wc_fn next = (wc_fn)blasx_scipy_next(#name);                                                            \
+        static void *_Atomic wheel_fn_;                                                                         \
+        wc_fn next = (wc_fn)blasx_scipy_next(#name, &wheel_fn_);                                               \
         if (next) {                                                                                             \
             next(n, x, incx, y, incy);                                                                          \
             return;                                                                                             \
