@@ -627,6 +627,12 @@ $(BUILD)/bench_copies: benchmarks/bench_copies.c benchmarks/bench_cuda_check.h
 	@mkdir -p $(dir $@)
 	$(CC) $(CFLAGS_COMMON) $< -o $@ $(CUDA_LIB)
 
+# numpy.linalg's row-by-row copies through scipy_dcopy_64_ (benchmarks/
+# bench_numpy_copies.c): run it with LD_PRELOAD=$(BUILD)/libblasx.so.
+$(BUILD)/bench_numpy_copies: benchmarks/bench_numpy_copies.c
+	@mkdir -p $(dir $@)
+	$(CC) $(CFLAGS_COMMON) $< -o $@ -ldl
+
 # The driver's scrub after a large cudaFree (benchmarks/bench_gpu_scrub.c):
 # H2D copies in 10 ms windows and a cudaMalloc right after freeing X GiB at
 # once or in 2 GiB pieces; CUDA runtime only, no libblasx.a.

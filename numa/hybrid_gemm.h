@@ -97,8 +97,9 @@ BLASX_INTERNAL int blasx_numa_run(int threads, void (*fn)(void *arg, int tid, in
 
 /* Independent units [0, units), fn(arg, u0, u1) for runs of them, on up
  * to `threads` pool threads (and usable cores, and units), each taking
- * runs as it comes: a thread kept off its core meanwhile neither holds the
- * call up nor takes part.  Returns the threads offered the work once it
+ * runs as it comes, from its own block of the units first (the same units
+ * meet the same core call after call): a thread kept off its core
+ * meanwhile neither holds the call up nor takes part.  Returns the threads offered the work once it
  * is all done, or 0 without running anything (fewer than two, a busy
  * pool, a call from a pool thread): the caller then does it itself. */
 BLASX_INTERNAL int blasx_numa_run_units(int64_t units, int threads, void (*fn)(void *arg, int64_t u0, int64_t u1),

@@ -15,7 +15,7 @@
  * off in well under a microsecond instead of a wake-up from a sleeping core.
  * A job of units (blasx_numa_run_units) is open instead of owed by every
  * thread: a thread enters it under `m` while it is open and takes runs of
- * units until none is left; the caller waits for the units, closes it and
+ * units, its own block's first, until none is left; the caller waits for the units, closes it and
  * waits only for the threads that entered -- one held off its core by other
  * work (a loaded machine) skips the job when it wakes, so a call of 60 us
  * does not wait a scheduler tick for it.
@@ -463,21 +463,35 @@ int blasx_numa_run_split(int64_t units, int64_t work, int64_t work_min, void (*f
 
 
 /* ---- work of independent units, taken as threads come ------------------ */
+/* The units are cut into T home blocks, block t first taken by thread t:
+ * a thread pinned to its core meets the same units call after call (a
+ * copy's rows keep their TLB entries and cache lines in that core), and a
+ * thread kept off its core has its block taken by the others, run by run. */
+typedef struct {
+    _Alignas(64) _Atomic int64_t next; /* the block's first unit not yet taken */
+    int64_t end;
+} bxh_home_t;
+
 typedef struct {
     void (*fn)(void *arg, int64_t u0, int64_t u1);
     void *arg;
-    int64_t units, run;
-    _Atomic int64_t next, left;
+    int64_t run;
+    int T;
+    bxh_home_t *home; /* [T] */
+    _Atomic int64_t left;
 } bxh_units_t;
 
-static void bxh_units_one(void *arg, int tid) {
-    bxh_units_t *u = arg;
-    (void)tid;
-    for (int64_t c; (c = atomic_fetch_add(&u->next, u->run)) < u->units;) {
-        const int64_t e = blasx_min64(c + u->run, u->units);
+static void bxh_units_block(bxh_units_t *u, bxh_home_t *h) {
+    for (int64_t c; (c = atomic_fetch_add(&h->next, u->run)) < h->end;) {
+        const int64_t e = blasx_min64(c + u->run, h->end);
         u->fn(u->arg, c, e);
         atomic_fetch_sub(&u->left, e - c);
     }
+}
+
+static void bxh_units_one(void *arg, int tid) {
+    bxh_units_t *u = arg;
+    for (int i = 0; i < u->T; i++) bxh_units_block(u, &u->home[(tid + i) % u->T]);
 }
 
 /* Under `call`: u's units on up to T pool threads, as they enter; returns
@@ -519,7 +533,13 @@ int blasx_numa_run_units(int64_t units, int threads, void (*fn)(void *arg, int64
     }
     /* runs of about a quarter of a thread's share: whoever is on a core takes more */
     const int64_t run = blasx_max64(1, units / (4 * (int64_t)T));
-    bxh_units_t u = {fn, arg, units, run, 0, units};
+    bxh_home_t home[T]; /* T <= BXH_MAXT */
+    const int64_t q = units / T, r = units % T;
+    for (int t = 0; t < T; t++) {
+        atomic_init(&home[t].next, q * t + blasx_min64(t, r));
+        home[t].end = q * (t + 1) + blasx_min64(t + 1, r);
+    }
+    bxh_units_t u = {fn, arg, run, T, home, units};
     bxh_dispatch_units(T, &u);
     blasx_numa_pool_leave();
     return T;

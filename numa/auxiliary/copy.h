@@ -18,8 +18,9 @@
  * the value the serial loop gives (elements as opaque bytes: esz 4, 8 or
  * 16, typed moves; other sizes byte by byte); 64-bit index arithmetic;
  * y overlapping x is the caller's error, as in the reference.
- * Threading: any thread; runs of the index range are taken, as they come,
- * by up to min(moves / cfg.lapack.copy_par_min, usable cores) threads of
+ * Threading: any thread; runs of the index range are taken, as they come
+ * and each thread's own block first (NumPy's next row finds its lines and
+ * TLB entries in the core that copied the last), by up to min(moves / cfg.lapack.copy_par_min, usable cores) threads of
  * the pool when that is 2 or more (a move is an element, or a cache line
  * where both increments are 1; blasx_numa_run_units: a thread kept off its
  * core does not hold the copy up); a busy pool or a call from a pool
