@@ -156,7 +156,7 @@ endif
 # of their calls is checked under every ISA by the tests that remain.
 ISA_INDEPENDENT = test_lifecycle test_settings test_startup test_gpu_heap test_gpu_pool test_gpu_share \
   test_gpu_late test_gpu_ranks test_tile_dir test_tile_model test_trace test_device_sim test_host_reg \
-  test_runtime test_lbt_names
+  test_runtime test_lbt_names test_host_writes
 ISA_TESTS = $(addprefix $(BUILD)/,$(filter-out $(ISA_INDEPENDENT),$(TESTS)) $(addprefix tiny/,$(filter-out $(ISA_INDEPENDENT),$(TESTS))))
 .PHONY: isa-paths
 isa-paths: $(ISA_TESTS)
@@ -626,6 +626,11 @@ copies: $(BUILD)/bench_copies
 $(BUILD)/bench_copies: benchmarks/bench_copies.c benchmarks/bench_cuda_check.h
 	@mkdir -p $(dir $@)
 	$(CC) $(CFLAGS_COMMON) $< -o $@ $(CUDA_LIB)
+
+# What the write tracker (internal/memory/host_writes.h) costs against the
+# link time it could save (benchmarks/bench_host_writes.c): CPU only.
+$(BUILD)/bench_host_writes: benchmarks/bench_host_writes.c $(BUILD)/libblasx.a $(HDRS)
+	$(CC) $(CFLAGS_COMMON) $< $(BUILD)/libblasx.a -o $@ $(LDLIBS)
 
 # numpy.linalg's row-by-row copies through scipy_dcopy_64_ (benchmarks/
 # bench_numpy_copies.c): run it with LD_PRELOAD=$(BUILD)/libblasx.so.

@@ -102,7 +102,7 @@ if build tsan "$TSAN"; then
     BLASX_SIM_MEM_KB=16 BLASX_LAPACK_GPU_MIN_N=8 BLASX_LAPACK_TEAM_MIN_N=2 BLASX_LAPACK_LU_PEERS=0 "$B/tsan/test_lapack"
   compile_check "tsan test_parallel_l3" "$CC $BASE $TSAN $SMALL testing/test_parallel_l3.c $B/tsan/libblasx.a -o $B/tsan/test_parallel_l3 $LIBS" \
     "$B/tsan/test_parallel_l3"
-  for n in test_laswp test_copy test_convert test_madd test_tzpad; do
+  for n in test_laswp test_copy test_convert test_madd test_tzpad test_host_writes; do
     compile_check "tsan $n" "$CC $BASE $TSAN testing/$n.c $B/tsan/libblasx.a -o $B/tsan/$n $LIBS" "$B/tsan/$n"
   done
 else fail=$((fail + 1)); echo "FAIL tsan build"; fi
