@@ -156,7 +156,7 @@ endif
 # of their calls is checked under every ISA by the tests that remain.
 ISA_INDEPENDENT = test_lifecycle test_settings test_startup test_gpu_heap test_gpu_pool test_gpu_share \
   test_gpu_late test_gpu_ranks test_tile_dir test_tile_model test_trace test_device_sim test_host_reg \
-  test_runtime test_lbt_names test_host_writes
+  test_runtime test_lbt_names test_host_writes test_reuse
 ISA_TESTS = $(addprefix $(BUILD)/,$(filter-out $(ISA_INDEPENDENT),$(TESTS)) $(addprefix tiny/,$(filter-out $(ISA_INDEPENDENT),$(TESTS))))
 .PHONY: isa-paths
 isa-paths: $(ISA_TESTS)
@@ -371,7 +371,8 @@ lapack: $(BUILD)/libblasx.so $(BUILD)/tiny/libblasx.so
 sim: $(BUILD)/tiny/test_dirty $(BUILD)/tiny/test_mixed $(BUILD)/tiny/test_api $(BUILD)/tiny/test_gpu $(BUILD)/tiny/test_errors $(BUILD)/tiny/test_naninf $(BUILD)/tiny/test_trace $(BUILD)/tiny/test_lapack $(BUILD)/tiny/test_async $(BUILD)/tiny/libblasx.so \
      $(BUILD)/test_api $(BUILD)/test_errors $(BUILD)/test_naninf $(BUILD)/test_threads $(BUILD)/test_lapack $(BUILD)/libblasx.so \
      $(BUILD)/test_gpu_share $(BUILD)/tiny/test_gpu_share \
-     $(BUILD)/test_fault_sweep $(BUILD)/tiny/test_fault_sweep $(BUILD)/test_triangle $(BUILD)/tiny/test_triangle
+     $(BUILD)/test_fault_sweep $(BUILD)/tiny/test_fault_sweep $(BUILD)/test_triangle $(BUILD)/tiny/test_triangle \
+     $(BUILD)/test_reuse $(BUILD)/tiny/test_reuse $(BUILD)/tiny/test_pageable
 	$(PARTS_BEGIN)
 	for g in 1 2 3; do \
 	  echo "=== $$g simulated GPU(s)"; \
@@ -417,6 +418,9 @@ sim: $(BUILD)/tiny/test_dirty $(BUILD)/tiny/test_mixed $(BUILD)/tiny/test_api $(
 	  { cat $(BUILD)/tiny/dirty_fault.log; $(call PART_FAILED,lazy write-back: fault at op $$k); }; done
 	echo "=== 2 simulated GPU(s) of 64 MiB: tiles queued calls keep survive between them (test_async's straddling tile)"
 	BLASX_SIM_GPUS=2 BLASX_SIM_MEM_KB=65536 bash testing/run_unit.sh $(BUILD)/tiny/test_async || $(call PART_FAILED,test_async on 64 MiB GPUs)
+	echo "=== 1 to 3 simulated GPU(s) of 64 MiB and 3 of 16 KiB, BLASX_REUSE=1: input tiles kept across calls, never stale (program writes, free, remap, fork)"
+	for g in 1 2 3; do BLASX_REUSE=1 BLASX_SIM_GPUS=$$g BLASX_SIM_MEM_KB=65536 bash testing/run_unit.sh $(BUILD)/tiny/test_reuse $(BUILD)/test_reuse $(BUILD)/tiny/test_pageable || $(call PART_FAILED,reuse on $$g GPUs); done
+	BLASX_REUSE=1 BLASX_SIM_GPUS=3 BLASX_SIM_MEM_KB=16 bash testing/run_unit.sh $(BUILD)/tiny/test_reuse $(BUILD)/tiny/test_api $(BUILD)/tiny/test_gpu || $(call PART_FAILED,reuse on 3 GPUs of 16 KiB)
 	echo "=== 2 simulated GPU(s), default build: factorizations from order 8 on the GPUs, a team from order 2 (block columns too wide for the pool: whole on one GPU)"
 	BLASX_LAPACK_GPU_MIN_N=8 BLASX_LAPACK_TEAM_MIN_N=2 BLASX_SIM_GPUS=2 BLASX_SIM_MEM_KB=16 bash testing/run_unit.sh $(BUILD)/test_lapack || $(call PART_FAILED,default-build factorizations with a team)
 	echo "=== 1 and 3 simulated GPU(s), tiny build: the mixed-precision drivers, their single factorizations on the GPUs"

@@ -372,6 +372,12 @@ BLASX_CFG_X(STAGE_THREADS, int, -1, 64, "threads", gpu, stage_threads, "helpers 
 #define BLASX_CFG_HOST_REGISTER 0
 #endif
 BLASX_CFG_X(HOST_REGISTER, int, 0, 1, "switch", gpu, host_register, "1: pageable operands are page-locked by a background thread and kept until unmapped (internal/gpu/host_reg.h)")
+/* Off: memory written by DMA (RDMA into registered buffers, the program's
+ * own GPU copies into memory it page-locked) is not seen changing. */
+#ifndef BLASX_CFG_REUSE
+#define BLASX_CFG_REUSE 0
+#endif
+BLASX_CFG_X(REUSE, int, 0, 1, "switch", gpu, reuse, "1: input tiles stay on the GPUs for later synchronous calls while the program leaves their pages alone (internal/gpu/gpu_reuse.c)")
 #ifndef BLASX_CFG_HOST_REGISTER_MIN_MB
 #define BLASX_CFG_HOST_REGISTER_MIN_MB 64 /* page-locking costs ~1/3 of a copy's time per byte */
 #endif

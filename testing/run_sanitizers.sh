@@ -87,12 +87,12 @@ if build asan "$ASAN"; then
     BLASX_LAPACK_GPU_MIN_N=8 "$B/asan/test_mixed"
 else fail=$((fail + 1)); echo "FAIL asan build"; fi
 if build tsan "$TSAN"; then
-  for n in test_runtime test_threads test_gpu test_tile_dir test_small_call test_lifecycle test_host_copy test_pageable test_host_reg test_gpu_pool test_gpu_share test_async test_dirty; do
+  for n in test_runtime test_threads test_gpu test_tile_dir test_small_call test_lifecycle test_host_copy test_pageable test_host_reg test_gpu_pool test_gpu_share test_async test_dirty test_reuse; do
     compile_check "tsan $n" "$CC $BASE $TSAN $SMALL testing/$n.c $B/tsan/libblasx.a -o $B/tsan/$n $LIBS" "$B/tsan/$n"
   done
   compile_check "tsan build test_lapack" "$CC $BASE $TSAN testing/test_lapack.c $B/tsan/libblasx.a -o $B/tsan/test_lapack $LIBS" true
   wait
-  for n in test_runtime test_threads test_gpu test_tile_dir test_small_call test_lifecycle test_pageable test_host_reg test_gpu_pool test_gpu_share test_async; do
+  for n in test_runtime test_threads test_gpu test_tile_dir test_small_call test_lifecycle test_pageable test_host_reg test_gpu_pool test_gpu_share test_async test_reuse; do
     check "tsan $n (3 sim GPUs)" env BLASX_SIM_GPUS=3 BLASX_SIM_MEM_KB=16 "$B/tsan/$n"
   done
   check "tsan test_dirty (1 sim GPU, lazy write-back)" env BLASX_SIM_GPUS=1 BLASX_SIM_MEM_KB=64 BLASX_ASYNC_LAZY=1 "$B/tsan/test_dirty"

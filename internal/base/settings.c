@@ -122,6 +122,10 @@ static void table_fill_gpu(void) {
     INT_ENTRY(BLASX_SETTING_HOST_REGISTER_MIN_MB, "BLASX_HOST_REGISTER_MIN_MB", BLASX_SETTING_AT_START, 1, 1048576,
               g->host_register_min_mb, "MiB, 1 to 2^20", "`cfg.gpu.host_register_min_mb`",
               "smallest pageable operand that is page-locked and kept");
+    INT_ENTRY(BLASX_SETTING_REUSE, "BLASX_REUSE", BLASX_SETTING_AT_START, 0, 1, g->reuse, "0, 1", "`cfg.gpu.reuse`",
+              "1: the tiles a call read stay on the GPUs for later calls while the program has not written, freed or "
+              "remapped their pages (Linux 6.7+; not for memory written by RDMA or the program's own GPU copies; off "
+              "with `BLASX_HOST_REGISTER=1`)");
     INT_ENTRY(BLASX_SETTING_SIM_GPUS, "BLASX_SIM_GPUS", BLASX_SETTING_AT_START, 0, BLASX_CFG_MAX_GPUS, g->sim_gpus,
               "0 to `BLASX_CFG_MAX_GPUS`", "`cfg.gpu.sim_gpus`",
               "simulated GPUs when no CUDA GPU is visible (tests, CI)");

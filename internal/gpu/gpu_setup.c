@@ -23,6 +23,7 @@
  */
 #include "internal/gpu/gpu_private.h"
 #include "internal/gpu/host_reg.h"
+#include "internal/memory/host_writes.h"
 
 #include <stdatomic.h>
 #include <stdio.h>
@@ -379,6 +380,7 @@ int blasx_gpus_init(void (*on_all_failed)(void)) {
 void blasx_gpus_shutdown(void) {
     blasx_gpus_join_prepare();
     blasx_host_reg_shutdown(); /* the program's ranges unlocked while the devices are up */
+    blasx_hw_stop();           /* no reused tile outlives its caches: nothing left to watch */
     blasx_hcopy_stop();
     for (int i = 0; i < blasx_gpu_table.n; i++) gpu_destroy(blasx_gpu_table.gpu[i]);
     blasx_gpu_table.n = 0;

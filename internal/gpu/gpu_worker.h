@@ -147,6 +147,14 @@ BLASX_INTERNAL int blasx_keep_lazy_ahead(void);
 BLASX_INTERNAL int blasx_keep_armed(void);
 BLASX_INTERNAL int blasx_keep_abandon(void);
 BLASX_INTERNAL void blasx_keep_end(blasx_job_t *job, int ok);
+/* Input tiles kept across calls without a keeping job (gpu_reuse.c, BLASX_REUSE):
+ * begin drops the reused tiles meeting what the job writes or pages that
+ * changed under what it reads, and takes over the rest inside what it
+ * reads; end (ok) watches its inputs' pages and marks its input tiles
+ * reused.  Inside the job (the runtime entered). */
+BLASX_INTERNAL void blasx_reuse_begin(blasx_job_t *job);
+BLASX_INTERNAL void blasx_reuse_end(blasx_job_t *job, int ok);
+BLASX_INTERNAL void blasx_reuse_counts(int64_t *taken, int64_t *kept);
 /* Lazy write-back (gpu_dirty.c): output tiles of asynchronous calls left
  * dirty on the GPU.  live: 1 when a flush may have work (one atomic
  * load).  flush: writes back the dirty tiles meeting v (nv < 0: all);

@@ -26,6 +26,10 @@
  *    written-back output tiles of an asynchronous call carry a keep
  *    generation; a later asynchronous call that reads them takes them
  *    over (their epoch becomes its own) while the generation is current;
+ *  - reused entries (blasx_cache_reuse_*, internal/gpu/gpu_reuse.c): the
+ *    input tiles of a synchronous call whose host pages the write tracker
+ *    watches; a later call reading them takes them over once a look found
+ *    their pages unchanged;
  *  - all operations take the cache's mutex (the GPU's worker thread and, for
  *    invalidation, other GPUs' threads call in); they are O(1) except
  *    eviction, which walks from the back past entries in use.
@@ -69,6 +73,7 @@ typedef struct blasx_centry {
     int state;   /* BLASX_TILE_*, changed under the cache lock */
     int out_done;  /* an output tile its task wrote back: equal to the host tile */
     uint64_t kgen; /* != 0: kept for later asynchronous calls in this keep generation */
+    int reuse;     /* an input tile of a finished synchronous call, its pages watched (gpu_reuse.c) */
     int dirty;     /* newer than the host tile, which waits for its write-back (tile_dirty.h) */
     uint64_t dpin; /* != 0: the call that took this dirty entry over holds it (one more reader) */
     void *ready; /* backend event recorded after the copy in (owned by the worker) */
@@ -510,6 +515,52 @@ static inline void blasx_cache_keep_drop(blasx_tile_cache_t *c, const blasx_hvie
         else e->kgen = 0;
     }
     pthread_mutex_unlock(&c->lock);
+}
+
+/* Marks the input tiles of epoch lying inside one of r as reused (their
+ * pages are watched now); returns how many. */
+static inline int64_t blasx_cache_reuse_mark(blasx_tile_cache_t *c, uint64_t epoch, const blasx_hview_t *r, int nr) {
+    int64_t n = 0;
+    pthread_mutex_lock(&c->lock);
+    for (blasx_centry_t *e = c->head; e; e = e->next)
+        if (e->epoch == epoch && e->state == BLASX_TILE_VALID && !e->out_done && !e->dirty && !e->kgen &&
+            blasx_cache_within(e, r, nr))
+            e->reuse = 1, n++;
+    pthread_mutex_unlock(&c->lock);
+    return n;
+}
+
+/* Reused entries meeting v are dropped (unused ones; in use, no longer
+ * reused): their host bytes changed, or a call is about to write them. */
+static inline void blasx_cache_reuse_drop(blasx_tile_cache_t *c, const blasx_hview_t *v, int nv) {
+    pthread_mutex_lock(&c->lock);
+    for (blasx_centry_t *e = c->tail, *p; e; e = p) {
+        p = e->prev;
+        if (!e->reuse || !blasx_cache_meets(e, v, nv)) continue;
+        if (e->readers == 0) blasx_cache_drop_locked(c, e);
+        else e->reuse = 0;
+    }
+    pthread_mutex_unlock(&c->lock);
+}
+
+/* Unused reused entries inside one of r become epoch's (once: a second
+ * copy of a key the call already has is dropped); returns how many. */
+static inline int64_t blasx_cache_reuse_take(blasx_tile_cache_t *c, uint64_t epoch, const blasx_hview_t *r, int nr) {
+    int64_t n = 0;
+    pthread_mutex_lock(&c->lock);
+    for (blasx_centry_t *e = c->tail, *p; e; e = p) {
+        p = e->prev;
+        if (!e->reuse || e->readers > 0 || !blasx_cache_within(e, r, nr)) continue;
+        if (blasx_cache_find_locked(c, &e->key, epoch)) {
+            blasx_cache_drop_locked(c, e);
+            continue;
+        }
+        e->epoch = epoch, e->reuse = 0;
+        c->only_epoch = 0; /* an entry changed call */
+        n++;
+    }
+    pthread_mutex_unlock(&c->lock);
+    return n;
 }
 
 /* Frees every entry (readers must all be zero) and the table.  Calls

@@ -212,6 +212,8 @@ int blasx_runtime_execute(int prec, size_t esz, int64_t tile, const blasx_proble
     int keeps = 0;
     if (st) (void)blasx_keep_abandon(); /* the call may run elsewhere: nothing dirty where it reads */
     else if (!(keeps = blasx_keep_begin(&job, &st))) st = job_flush_dirty(&job);
+    const int reuses = st == 0 && !keeps; /* no keeping job: it may reuse input tiles (gpu_reuse.c) */
+    if (reuses) blasx_reuse_begin(&job);
     if (st) {
         if (keeps) blasx_keep_end(&job, 0);
         pthread_mutex_lock(&blasx_rt.lock);
@@ -233,6 +235,7 @@ int blasx_runtime_execute(int prec, size_t esz, int64_t tile, const blasx_proble
     job_retire(&job);
     st = atomic_load(&job.status);
     if (keeps) blasx_keep_end(&job, st == 0 && job.gpus > 0);
+    if (reuses) blasx_reuse_end(&job, st == 0);
     if (t_call > 0) trace_call(&job, NULL, t_call);
     job_free(&job);
     return st;
