@@ -45,27 +45,18 @@
 static int64_t M, N, K; /* C is M x N: tiled in this build */
 static int can_count;   /* tiled calls on GPUs and the tracker: bytes and counts are checked */
 
-static int64_t h2d_all(void) {
-    int64_t b = 0;
-    for (int g = 0; g < blasx_gpu_count(); g++) {
-        blasx_gpu_stats_t s;
-        if (blasx_gpu_stats(g, &s) == 0) b += s.h2d_bytes;
-    }
-    return b;
-}
-
 typedef struct {
     int64_t up, taken, evicted; /* bytes up, reused tiles taken over, tiles evicted */
     int tiled;
 } call_t;
 
-static int64_t evictions_all(void) {
-    int64_t e = 0;
+/* Bytes up and tiles evicted, summed over the GPUs. */
+static void gpu_totals(int64_t *up, int64_t *evicted) {
+    *up = *evicted = 0;
     for (int g = 0; g < blasx_gpu_count(); g++) {
         blasx_gpu_stats_t s;
-        if (blasx_gpu_stats(g, &s) == 0) e += s.evictions;
+        if (blasx_gpu_stats(g, &s) == 0) *up += s.h2d_bytes, *evicted += s.evictions;
     }
-    return e;
 }
 
 /* C = 1.5 A B (C fresh each time), checked; what it moved and took. */
@@ -79,9 +70,11 @@ static call_t run(const double *A, const double *B, double *C, const char *what)
     int64_t t0, t1, k0, k1;
     blasx_routine_stats('d', "gemm", &s0);
     blasx_reuse_counts(&t0, &k0);
-    const int64_t b0 = h2d_all(), e0 = evictions_all();
+    int64_t b0, e0, b1, e1;
+    gpu_totals(&b0, &e0);
     const int st = blasx_dgemm('N', 'N', M, N, K, 1.5, A, M, B, K, 0.0, C, M);
-    c.up = h2d_all() - b0, c.evicted = evictions_all() - e0;
+    gpu_totals(&b1, &e1);
+    c.up = b1 - b0, c.evicted = e1 - e0;
     blasx_reuse_counts(&t1, &k1);
     blasx_routine_stats('d', "gemm", &s1);
     c.taken = t1 - t0, c.tiled = s1.tiled_calls > s0.tiled_calls;
