@@ -22,14 +22,14 @@ for t in "$@"; do
   i=$((i + 1))
 done
 wait
-pass=0; fail=0; bad=0; i=0
+pass=0; fail=0; bad=0; i=0; failed_names=""
 for t in "$@"; do
   out=$(cat "$tmp/$i.out"); rc=$(cat "$tmp/$i.rc" 2>/dev/null || echo 1)
   i=$((i + 1))
   line=$(printf '%s\n' "$out" | grep -E '[0-9]+ passed, [0-9]+ failed' | tail -n 1)
   printf '%-40s %s\n' "$t" "${line:-$(printf '%s\n' "$out" | tail -n 1)}"
   if [ "$rc" -ne 0 ]; then
-    bad=$((bad + 1))
+    bad=$((bad + 1)); failed_names="$failed_names $t"
     # the failed checks first: a run's other messages (retired GPUs ...) may be many
     printf '%s\n' "$out" | grep -E 'FAILED' | head -n 20
     printf '%s\n' "$out" | grep -v ': ok$' | grep -v 'FAILED' | head -n 40
@@ -50,5 +50,7 @@ if [ "${BLASX_TEST_INJECT_FAILURE:-0}" = 1 ]; then
   printf '%-40s %s\n' "(injected failure)" "BLASX_TEST_INJECT_FAILURE=1: 0 passed, 1 failed"
   fail=$((fail + 1)); bad=$((bad + 1))
 fi
+# named again last: a log's tail is often all that a reader sees
+[ -n "$failed_names" ] && echo "exited non-zero:$failed_names"
 echo "unit tests: $pass passed, $fail failed ($# binaries, $bad exited non-zero)"
 [ $fail -eq 0 ] && [ $bad -eq 0 ]
