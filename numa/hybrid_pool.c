@@ -6,19 +6,26 @@
  * the instruction set.
  *
  * Pool protocol: `call` admits one GEMM at a time (trylock: a busy pool
- * means the caller runs single-threaded); a job is published under `m` by
- * bumping `gen`, the first `active` threads run it and the last one to
- * finish wakes the caller.  The caller only waits; it does not compute, so
- * its own affinity (e.g. a runtime worker pinned elsewhere) is untouched.
- * Both sides poll for cfg.numa.pool_spin_us before sleeping on their
- * condition: back-to-back short jobs (NumPy's row-by-row copies) then hand
- * off in well under a microsecond instead of a wake-up from a sleeping core.
- * A job of units (blasx_numa_run_units) is open instead of owed by every
- * thread: a thread enters it under `m` while it is open and takes runs of
- * units, its own block's first, until none is left; the caller waits for the units, closes it and
- * waits only for the threads that entered -- one held off its core by other
- * work (a loaded machine) skips the job when it wakes, so a call of 60 us
- * does not wait a scheduler tick for it.
+ * means the caller runs single-threaded).  A job is published under `m`:
+ * its fields, then `state` = its generation << 1 | 1 (open), then a
+ * broadcast for sleeping threads.  A thread enters without a lock: it
+ * counts itself in `busy`, then finds `state` unchanged (else it leaves
+ * again without reading the fields), runs its part and counts itself out.
+ * The caller closes the job (open bit cleared) once its work is done and
+ * waits until `busy` is 0: the fields and the caller's job are never read
+ * after it returns.  A plain job is owed by threads 0..active-1 (the job
+ * stays open until all ran: `remaining`); a job of units
+ * (blasx_numa_run_units) by nobody: threads take runs of units, their own
+ * block's first, until none is left, and one held off its core by other
+ * work (a loaded machine) finds the job closed when it wakes, so a call of
+ * 60 us does not wait a scheduler tick for it.  Only the thread that ends
+ * the work and a caller going to sleep take `m`: 16 threads entering and
+ * leaving under one mutex made every short job a chain of futex waits.
+ * The caller only waits; it does not compute, so its own affinity (e.g. a
+ * runtime worker pinned elsewhere) is untouched.  Both sides poll for
+ * cfg.numa.pool_spin_us before sleeping on their condition: back-to-back
+ * short jobs (NumPy's row-by-row copies) then hand off in well under a
+ * microsecond instead of a wake-up from a sleeping core.
  * Packing buffers are made at a call's plan, of the sizes its variant asks
  * for (larger ones replace smaller ones), so the pool needs no blocking
  * constants of its own.
@@ -46,12 +53,14 @@ static struct {
     int n;         /* threads created */
     int ncores;    /* usable cores, in node order */
     int nnodes;
-    int quit, active;
-    atomic_int remaining; /* written under m; polled without it */
-    int units, open;      /* the job is of units (run_units); threads may still enter it */
-    atomic_int busy;      /* threads inside a job of units: entered under m */
-    _Atomic int64_t *left; /* its units not yet done (the caller's) */
-    _Atomic uint64_t gen; /* written under m; polled without it */
+    atomic_int quit;      /* written under m; polled without it */
+    _Atomic uint64_t state; /* generation << 1 | open: written under m (close: by the caller alone) */
+    atomic_int busy;      /* threads inside the current job, or about to look at it */
+    /* The job: written under m before `state` publishes it, read by a
+     * thread only while it counts in `busy` for that generation. */
+    int active, units;
+    atomic_int remaining;  /* a plain job: owed threads that have not run it */
+    _Atomic int64_t *left; /* a job of units: units not yet done (the caller's) */
     bxh_fn_t fn;
     void *arg;
     pthread_t th[BXH_MAXT];
@@ -131,11 +140,13 @@ static void bxh_free_buffers(void) {
         }
 }
 
+static uint64_t bxh_gen(void) { return atomic_load_explicit(&bxh_pool.state, memory_order_acquire) >> 1; }
+
 /* A pool thread, holding no lock: polls for a job after `seen` for at
- * most cfg.numa.pool_spin_us (the job itself is then read under m). */
+ * most cfg.numa.pool_spin_us. */
 static void bxh_poll_gen(uint64_t seen) {
     const double until = blasx_now() + 1e-6 * blasx_cfg.numa.pool_spin_us;
-    for (int i = 1; atomic_load_explicit(&bxh_pool.gen, memory_order_relaxed) == seen; i++) {
+    for (int i = 1; bxh_gen() == seen && !atomic_load_explicit(&bxh_pool.quit, memory_order_relaxed); i++) {
         if ((i & 63) == 0) {
             if (blasx_now() > until) return;
             sched_yield(); /* a thread sharing this core (the caller's) goes first */
@@ -144,16 +155,52 @@ static void bxh_poll_gen(uint64_t seen) {
     }
 }
 
-/* The caller, holding no lock: polls for its job's end, as long. */
-static void bxh_poll_done(void) {
+/* The caller, holding no lock: polls for its job's work to end (*left or
+ * `remaining` at 0) as long, then sleeps on `done`; closes the job and
+ * waits for the threads still inside it. */
+static void bxh_finish(atomic_int *remaining, _Atomic int64_t *left) {
+#define BXH_WORK_LEFT() (left ? atomic_load_explicit(left, memory_order_acquire) > 0 : atomic_load_explicit(remaining, memory_order_acquire) > 0)
     const double until = blasx_now() + 1e-6 * blasx_cfg.numa.pool_spin_us;
-    for (int i = 1; atomic_load_explicit(&bxh_pool.remaining, memory_order_relaxed) > 0; i++) {
+    for (int i = 1; BXH_WORK_LEFT(); i++) {
         if ((i & 63) == 0) {
-            if (blasx_now() > until) return;
+            if (blasx_now() > until) break;
             sched_yield();
         }
         blasx_cpu_relax();
     }
+    if (BXH_WORK_LEFT()) {
+        pthread_mutex_lock(&bxh_pool.m);
+        while (BXH_WORK_LEFT()) pthread_cond_wait(&bxh_pool.done, &bxh_pool.m);
+        pthread_mutex_unlock(&bxh_pool.m);
+    }
+#undef BXH_WORK_LEFT
+    const uint64_t s = atomic_load(&bxh_pool.state);
+    atomic_store(&bxh_pool.state, s & ~(uint64_t)1); /* from here no thread enters */
+    for (int i = 1; atomic_load(&bxh_pool.busy) > 0; i++) /* leaving: instructions away */
+        if ((i & 63) == 0) sched_yield();
+        else blasx_cpu_relax();
+}
+
+/* By the thread whose part ended the job's work: wakes a caller asleep. */
+static void bxh_work_ended(void) {
+    pthread_mutex_lock(&bxh_pool.m);
+    pthread_cond_broadcast(&bxh_pool.done);
+    pthread_mutex_unlock(&bxh_pool.m);
+}
+
+/* Under `call`: the job's fields, then its open state, then the sleepers
+ * woken (under m, so that none misses it). */
+static void bxh_publish(bxh_fn_t fn, void *arg, int T, int units, _Atomic int64_t *left) {
+    pthread_mutex_lock(&bxh_pool.m);
+    bxh_pool.fn = fn;
+    bxh_pool.arg = arg;
+    bxh_pool.active = T;
+    bxh_pool.units = units;
+    bxh_pool.left = left;
+    atomic_store(&bxh_pool.remaining, units ? 0 : T);
+    atomic_store(&bxh_pool.state, ((atomic_load(&bxh_pool.state) >> 1) + 1) << 1 | 1);
+    pthread_cond_broadcast(&bxh_pool.wake);
+    pthread_mutex_unlock(&bxh_pool.m);
 }
 
 static void *bxh_thread_main(void *p) {
@@ -165,36 +212,37 @@ static void *bxh_thread_main(void *p) {
     if (pthread_setaffinity_np(pthread_self(), sizeof set, &set) != 0) bxh_pool.cpu[tid] = -1;
     pthread_mutex_lock(&bxh_pool.m);
     uint64_t seen = bxh_pool.start_gen[tid];
+    pthread_mutex_unlock(&bxh_pool.m);
     for (;;) {
-        if (bxh_pool.gen == seen && !bxh_pool.quit && blasx_cfg.numa.pool_spin_us > 0) {
-            pthread_mutex_unlock(&bxh_pool.m);
-            bxh_poll_gen(seen);
+        if (bxh_gen() == seen && blasx_cfg.numa.pool_spin_us > 0) bxh_poll_gen(seen);
+        if (bxh_gen() == seen) {
             pthread_mutex_lock(&bxh_pool.m);
-        }
-        while (bxh_pool.gen == seen && !bxh_pool.quit) pthread_cond_wait(&bxh_pool.wake, &bxh_pool.m);
-        if (bxh_pool.quit) break;
-        seen = bxh_pool.gen;
-        if (bxh_pool.units && tid < 64 && (atomic_load(&bxh_held) >> tid & 1)) { /* as if off its core */
+            while (bxh_gen() == seen && !atomic_load(&bxh_pool.quit))
+                pthread_cond_wait(&bxh_pool.wake, &bxh_pool.m);
             pthread_mutex_unlock(&bxh_pool.m);
-            while (atomic_load(&bxh_held) >> tid & 1) sched_yield();
-            pthread_mutex_lock(&bxh_pool.m);
         }
-        if (tid >= bxh_pool.active || (bxh_pool.units && !bxh_pool.open)) continue; /* closed: too late */
-        const int units = bxh_pool.units;
-        if (units) atomic_fetch_add(&bxh_pool.busy, 1);
-        bxh_fn_t fn = bxh_pool.fn;
-        void *arg = bxh_pool.arg;
-        pthread_mutex_unlock(&bxh_pool.m);
-        fn(arg, tid);
-        pthread_mutex_lock(&bxh_pool.m);
-        if (units) { /* nothing of the caller's is touched after busy drops */
-            if (atomic_load(bxh_pool.left) == 0) pthread_cond_broadcast(&bxh_pool.done);
+        if (atomic_load(&bxh_pool.quit)) break;
+        const uint64_t s = atomic_load(&bxh_pool.state);
+        if (!(s & 1)) { /* closed before this thread came: too late */
+            seen = s >> 1;
+            continue;
+        }
+        atomic_fetch_add(&bxh_pool.busy, 1);
+        if (atomic_load(&bxh_pool.state) != s) { /* closed meanwhile, or a newer job: look again */
             atomic_fetch_sub(&bxh_pool.busy, 1);
             continue;
         }
-        if (--bxh_pool.remaining == 0) pthread_cond_signal(&bxh_pool.done);
+        seen = s >> 1; /* the job's fields are its own until busy drops */
+        const int units = bxh_pool.units, mine = tid < bxh_pool.active, owed = mine && !units;
+        if (mine && units && tid < 64 && (atomic_load(&bxh_held) >> tid & 1)) { /* as if off its core */
+            atomic_fetch_sub(&bxh_pool.busy, 1);
+            while (atomic_load(&bxh_held) >> tid & 1) sched_yield();
+            continue;
+        }
+        if (mine) bxh_pool.fn(bxh_pool.arg, tid);
+        if (owed && atomic_fetch_sub(&bxh_pool.remaining, 1) == 1) bxh_work_ended();
+        atomic_fetch_sub(&bxh_pool.busy, 1); /* nothing of the caller's is touched after this */
     }
-    pthread_mutex_unlock(&bxh_pool.m);
     return NULL;
 }
 
@@ -221,8 +269,11 @@ static void bxh_fork_child(void) {
     bxh_free_buffers();
     free(bxh_pool.bbuf);
     bxh_pool.bbuf = NULL;
-    bxh_pool.n = bxh_pool.quit = bxh_pool.active = bxh_pool.remaining = 0;
-    bxh_pool.units = bxh_pool.open = bxh_pool.busy = 0;
+    bxh_pool.n = bxh_pool.active = bxh_pool.units = 0;
+    atomic_store(&bxh_pool.quit, 0);
+    atomic_store(&bxh_pool.remaining, 0);
+    atomic_store(&bxh_pool.busy, 0);
+    atomic_store(&bxh_pool.state, atomic_load(&bxh_pool.state) & ~(uint64_t)1);
     if (bxh_reserved) pthread_mutex_lock(&bxh_pool.call);
 }
 
@@ -273,7 +324,7 @@ int blasx_numa_pool_grow(int T) {
         bxh_pool.cpu[t] = bxh_topo.cores[t % bxh_pool.ncores];
         bxh_pool.node[t] = bxh_topo.node[t % bxh_pool.ncores];
         pthread_mutex_lock(&bxh_pool.m);
-        bxh_pool.start_gen[t] = bxh_pool.gen;
+        bxh_pool.start_gen[t] = bxh_gen();
         pthread_mutex_unlock(&bxh_pool.m);
         if (pthread_create(&bxh_pool.th[t], NULL, bxh_thread_main, (void *)(intptr_t)t) != 0) break;
         bxh_pool.n++;
@@ -283,21 +334,8 @@ int blasx_numa_pool_grow(int T) {
 
 /* Under `call`: runs fn(arg, tid) on pool threads 0..T-1 and waits. */
 void blasx_numa_pool_dispatch(int T, bxh_fn_t fn, void *arg) {
-    pthread_mutex_lock(&bxh_pool.m);
-    bxh_pool.fn = fn;
-    bxh_pool.arg = arg;
-    bxh_pool.active = T;
-    bxh_pool.remaining = T;
-    bxh_pool.units = 0;
-    bxh_pool.gen++;
-    pthread_cond_broadcast(&bxh_pool.wake);
-    if (blasx_cfg.numa.pool_spin_us > 0) {
-        pthread_mutex_unlock(&bxh_pool.m);
-        bxh_poll_done();
-        pthread_mutex_lock(&bxh_pool.m);
-    }
-    while (bxh_pool.remaining > 0) pthread_cond_wait(&bxh_pool.done, &bxh_pool.m);
-    pthread_mutex_unlock(&bxh_pool.m);
+    bxh_publish(fn, arg, T, 0, NULL);
+    bxh_finish(&bxh_pool.remaining, NULL);
 }
 
 void blasx_numa_pool_where(int t, int *cpu, int *node) { *cpu = bxh_pool.cpu[t], *node = bxh_pool.node[t]; }
@@ -306,7 +344,7 @@ void blasx_numa_finalize(void) {
     if (bxh_in_pool || bxh_reserved) return; /* a pool thread cannot join itself; a holder would wait on itself */
     pthread_mutex_lock(&bxh_pool.call);
     pthread_mutex_lock(&bxh_pool.m);
-    bxh_pool.quit = 1;
+    atomic_store(&bxh_pool.quit, 1);
     pthread_cond_broadcast(&bxh_pool.wake);
     pthread_mutex_unlock(&bxh_pool.m);
     for (int t = 0; t < bxh_pool.n; t++) pthread_join(bxh_pool.th[t], NULL);
@@ -315,7 +353,7 @@ void blasx_numa_finalize(void) {
     free(bxh_pool.bbuf);
     bxh_pool.bbuf = NULL;
     pthread_mutex_lock(&bxh_pool.m);
-    bxh_pool.quit = 0;
+    atomic_store(&bxh_pool.quit, 0);
     pthread_mutex_unlock(&bxh_pool.m);
     pthread_mutex_unlock(&bxh_pool.call);
 }
@@ -485,42 +523,13 @@ static void bxh_units_block(bxh_units_t *u, bxh_home_t *h) {
     for (int64_t c; (c = atomic_fetch_add(&h->next, u->run)) < h->end;) {
         const int64_t e = blasx_min64(c + u->run, h->end);
         u->fn(u->arg, c, e);
-        atomic_fetch_sub(&u->left, e - c);
+        if (atomic_fetch_sub(&u->left, e - c) == e - c) bxh_work_ended();
     }
 }
 
 static void bxh_units_one(void *arg, int tid) {
     bxh_units_t *u = arg;
     for (int i = 0; i < u->T; i++) bxh_units_block(u, &u->home[(tid + i) % u->T]);
-}
-
-/* Under `call`: u's units on up to T pool threads, as they enter; returns
- * once every unit is done and no thread that entered is still inside. */
-static void bxh_dispatch_units(int T, bxh_units_t *u) {
-    pthread_mutex_lock(&bxh_pool.m);
-    bxh_pool.fn = bxh_units_one;
-    bxh_pool.arg = u;
-    bxh_pool.active = T;
-    bxh_pool.units = 1, bxh_pool.open = 1;
-    bxh_pool.left = &u->left;
-    bxh_pool.gen++;
-    pthread_cond_broadcast(&bxh_pool.wake);
-    pthread_mutex_unlock(&bxh_pool.m);
-    const double until = blasx_now() + 1e-6 * blasx_cfg.numa.pool_spin_us;
-    for (int i = 1; atomic_load_explicit(&u->left, memory_order_acquire) > 0; i++) {
-        if ((i & 63) == 0) {
-            if (blasx_now() > until) break;
-            sched_yield();
-        }
-        blasx_cpu_relax();
-    }
-    pthread_mutex_lock(&bxh_pool.m);
-    while (atomic_load(&u->left) > 0) pthread_cond_wait(&bxh_pool.done, &bxh_pool.m);
-    bxh_pool.open = 0; /* from here no thread enters */
-    pthread_mutex_unlock(&bxh_pool.m);
-    for (int i = 1; atomic_load_explicit(&bxh_pool.busy, memory_order_acquire) > 0; i++) /* leaving: instructions away */
-        if ((i & 63) == 0) sched_yield();
-        else blasx_cpu_relax();
 }
 
 int blasx_numa_run_units(int64_t units, int threads, void (*fn)(void *arg, int64_t u0, int64_t u1), void *arg) {
@@ -540,7 +549,8 @@ int blasx_numa_run_units(int64_t units, int threads, void (*fn)(void *arg, int64
         home[t].end = q * (t + 1) + blasx_min64(t + 1, r);
     }
     bxh_units_t u = {fn, arg, run, T, home, units};
-    bxh_dispatch_units(T, &u);
+    bxh_publish(bxh_units_one, &u, T, 1, &u.left);
+    bxh_finish(NULL, &u.left);
     blasx_numa_pool_leave();
     return T;
 }

@@ -22,7 +22,7 @@ for t in "$@"; do
   i=$((i + 1))
 done
 wait
-pass=0; fail=0; bad=0; i=0; failed_names=""
+pass=0; fail=0; bad=0; i=0; failed_names=""; failed_lines=""
 for t in "$@"; do
   out=$(cat "$tmp/$i.out"); rc=$(cat "$tmp/$i.rc" 2>/dev/null || echo 1)
   i=$((i + 1))
@@ -30,6 +30,8 @@ for t in "$@"; do
   printf '%-40s %s\n' "$t" "${line:-$(printf '%s\n' "$out" | tail -n 1)}"
   if [ "$rc" -ne 0 ]; then
     bad=$((bad + 1)); failed_names="$failed_names $t"
+    failed_lines="$failed_lines$(printf '%s\n' "$out" | grep -E 'FAILED|SIG|hung|Abort|Segmentation' | head -n 5 | sed "s|^|  $t: |")
+"
     # the failed checks first: a run's other messages (retired GPUs ...) may be many
     printf '%s\n' "$out" | grep -E 'FAILED' | head -n 20
     printf '%s\n' "$out" | grep -v ': ok$' | grep -v 'FAILED' | head -n 40
@@ -51,6 +53,6 @@ if [ "${BLASX_TEST_INJECT_FAILURE:-0}" = 1 ]; then
   fail=$((fail + 1)); bad=$((bad + 1))
 fi
 # named again last: a log's tail is often all that a reader sees
-[ -n "$failed_names" ] && echo "exited non-zero:$failed_names"
+if [ -n "$failed_names" ]; then echo "exited non-zero:$failed_names"; printf '%s' "$failed_lines"; fi
 echo "unit tests: $pass passed, $fail failed ($# binaries, $bad exited non-zero)"
 [ $fail -eq 0 ] && [ $bad -eq 0 ]
