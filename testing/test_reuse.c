@@ -172,6 +172,65 @@ int main(void) {
         munmap(Q, bytes);
     }
 
+    /* realloc: A grown (glibc moves a mapped block with mremap), its first
+     * values kept, the rest new; then the old size again */
+    {
+        double *R2 = realloc(A, 2 * ak * sizeof(double));
+        if (R2) {
+            A = R2;
+            run(A, B2, C, "realloc: A grown, its values kept");
+            A[1] += 0.5;
+            run(A, B2, C, "realloc: grown A changed");
+            R2 = realloc(A, ak * sizeof(double));
+            if (R2) A = R2;
+            run(A, B2, C, "realloc: A shrunk again");
+        }
+    }
+
+    /* mremap: a mapping moved to a new address, a new one made at the old
+     * address with other values */
+    {
+        double *P1 = mmap(NULL, bytes, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+        if (P1 != MAP_FAILED) {
+            bx_seed(10), bx_fill_d(P1, ak);
+            run(P1, B2, C, "mremap: first");
+            run(P1, B2, C, "mremap: again");
+            double *P2 = mremap(P1, bytes, 2 * bytes, MREMAP_MAYMOVE);
+            CHECK(P2 != MAP_FAILED, "mremap: the mapping moved or grew");
+            if (P2 != MAP_FAILED) {
+                run(P2, B2, C, "mremap: at its new address");
+                double *P3 = P2 == P1 ? MAP_FAILED
+                                      : mmap(P1, bytes, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS | MAP_FIXED_NOREPLACE, -1, 0);
+                if (P3 != MAP_FAILED) {
+                    bx_seed(11), bx_fill_d(P3, ak);
+                    run(P3, B2, C, "mremap: a new mapping at the old address");
+                    munmap(P3, bytes);
+                }
+                munmap(P2, 2 * bytes);
+            }
+        }
+    }
+
+    /* registered by the program: page-locked memory is never kept, so a
+     * change between calls is seen without the tracker */
+    {
+        const blasx_device_backend_t *be = blasx_gpu_count() > 0 ? blasx_gpus_backend() : NULL;
+        double *G = fresh(ak, 12);
+        if (be && be->host_register && G && be->host_register(G, ak * sizeof(double)) == 0) {
+            run(G, B2, C, "registered: first");
+            run(G, B2, C, "registered: again");
+            G[ak / 3] -= 1.0;
+            run(G, B2, C, "registered: changed by the program");
+            be->host_unregister(G);
+            run(G, B2, C, "registered: unregistered by the program");
+            G[0] += 1.0;
+            run(G, B2, C, "registered: unregistered and changed");
+        } else {
+            printf("test_reuse: note: no GPU backend that registers memory here: registered case not run\n");
+        }
+        free(G);
+    }
+
     /* output: C of one call (M x N) read as the next call's A (M x K with K = N) */
     {
         const int64_t k0 = K;
