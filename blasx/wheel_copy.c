@@ -9,7 +9,8 @@
  * No other level-1 name is served: a program keeps its own.
  * Invariants: reference xCOPY semantics; with BLASX_SCIPY=0 every call goes
  * to the wheel's own function (blasx/scipy_names.c), as the level-3 and
- * LAPACK names do.
+ * LAPACK names do, and with BLASX_SCIPY=2 (the default) every copy that
+ * blasx would run on one thread: small calls at the wheel's own speed.
  * Threading: any thread.  Failures: none (no argument is checked, as in
  * the reference).
  */
@@ -18,7 +19,8 @@
 #include "internal/base/common.h"
 #include "numa/auxiliary/copy.h"
 
-BLASX_INTERNAL void *blasx_scipy_next(const char *name, void *_Atomic *cache);
+BLASX_INTERNAL int blasx_scipy_mode(void);
+BLASX_INTERNAL void *blasx_scipy_wheel(const char *name, int mode, void *_Atomic *cache);
 
 typedef void (*wc_fn)(const int64_t *, const void *, const int64_t *, void *, const int64_t *);
 
@@ -27,10 +29,13 @@ typedef void (*wc_fn)(const int64_t *, const void *, const int64_t *, void *, co
                                                      void *y, const int64_t *incy);                             \
     void name(const int64_t *n, const void *x, const int64_t *incx, void *y, const int64_t *incy) {             \
         static void *_Atomic wheel_fn_;                                                                         \
-        wc_fn next = (wc_fn)blasx_scipy_next(#name, &wheel_fn_);                                               \
-        if (next) {                                                                                             \
-            next(n, x, incx, y, incy);                                                                          \
-            return;                                                                                             \
+        const int mode = blasx_scipy_mode();                                                                    \
+        if (mode == 0 || (mode == 2 && !blasx_copy_parallel(esz, *n, *incx, *incy))) {                          \
+            wc_fn wheel = (wc_fn)blasx_scipy_wheel(#name, mode, &wheel_fn_);                                    \
+            if (wheel) {                                                                                        \
+                wheel(n, x, incx, y, incy);                                                                     \
+                return;                                                                                         \
+            }                                                                                                   \
         }                                                                                                       \
         blasx_copy(esz, *n, x, *incx, y, *incy);                                                                \
     }

@@ -7,8 +7,10 @@
  * than one thread where the process has two cores or more).  Every byte of
  * y must equal the reference's, the bytes between and around the n
  * elements must stay untouched, and n <= 0 writes nothing.  The four
- * scipy_?copy_64_ names copy as the reference does (their forwarding with
- * BLASX_SCIPY=0 is testing/run_wheels.sh's).  A pool thread held out of
+ * scipy_?copy_64_ names copy as the reference does (their forwarding to
+ * the wheel's own functions needs a wheel: testing/run_wheels.sh runs NumPy
+ * with them); blasx_copy_parallel says which copies take the pool (the
+ * others go to the wheel's function with BLASX_SCIPY=2).  A pool thread held out of
  * the copies (as one kept off its core) holds none of them up: they finish
  * on the others, right, while it waits, and it takes part again once let go.
  * Last line: "test_copy: N passed, M failed".
@@ -49,8 +51,13 @@ static void one_case(size_t esz, int64_t n, int64_t incx, int64_t incy, int want
     ref_copy(esz, n, x, incx, r, incy);
     CHECK(memcmp(y, r, yb) == 0, "esz %zu n %lld incx %lld incy %lld: differs", esz, (long long)n, (long long)incx,
           (long long)incy);
+    const int par = blasx_copy_parallel(esz, n, incx, incy);
+    CHECK(ran >= 2 ? par : 1, "esz %zu n %lld incx %lld: %d threads ran, but said to need one", esz, (long long)n,
+          (long long)incx, ran);
+    CHECK(par || ran <= 1, "esz %zu n %lld incx %lld: said to run on one thread, ran on %d", esz, (long long)n,
+          (long long)incx, ran);
     if (want_threads)
-        CHECK(ran >= 2, "esz %zu n %lld incx %lld: %d thread(s), the pool expected", esz, (long long)n,
+        CHECK(par && ran >= 2, "esz %zu n %lld incx %lld: %d thread(s), the pool expected", esz, (long long)n,
               (long long)incx, ran);
     else
         CHECK(n > 0 ? ran >= 1 : ran == 0, "esz %zu n %lld: ran %d", esz, (long long)n, ran);

@@ -43,16 +43,24 @@ static void cp_range(const cp_t *c, int64_t i0, int64_t i1) {
 
 static void cp_units(void *arg, int64_t i0, int64_t i1) { cp_range(arg, i0, i1); }
 
+/* A strided element costs a cache line (and a TLB entry); a contiguous
+ * copy moves a line per 64 bytes. */
+static int64_t cp_threads(size_t esz, int64_t n, int64_t incx, int64_t incy) {
+    const int64_t moves = incx == 1 && incy == 1 ? (n * (int64_t)esz + 63) / 64 : n;
+    return moves / blasx_cfg.lapack.copy_par_min;
+}
+
+int blasx_copy_parallel(size_t esz, int64_t n, int64_t incx, int64_t incy) {
+    return n > 0 && esz > 0 && cp_threads(esz, n, incx, incy) >= 2;
+}
+
 int blasx_copy(size_t esz, int64_t n, const void *x, int64_t incx, void *y, int64_t incy) {
     if (n <= 0 || esz == 0) return 0;
     /* The first element each walk uses: a negative increment starts at the end. */
     const char *x0 = (const char *)x + (incx < 0 ? (1 - n) * incx * (int64_t)esz : 0);
     char *y0 = (char *)y + (incy < 0 ? (1 - n) * incy * (int64_t)esz : 0);
     cp_t c = {x0, y0, esz, n, incx, incy};
-    /* A strided element costs a cache line (and a TLB entry); a contiguous
-     * copy moves a line per 64 bytes. */
-    const int64_t moves = incx == 1 && incy == 1 ? (n * (int64_t)esz + 63) / 64 : n;
-    const int64_t threads = moves / blasx_cfg.lapack.copy_par_min;
+    const int64_t threads = cp_threads(esz, n, incx, incy);
     /* each copy is one short fork-join (NumPy makes one per row): runs
      * taken as threads come, so one held off its core holds nothing up */
     const int ran = threads < 2 ? 0 : blasx_numa_run_units(n, (int)blasx_min64(threads, 4096), cp_units, &c);

@@ -38,4 +38,8 @@
 /* Returns the number of threads that ran the copy (0: nothing to do). */
 BLASX_INTERNAL int blasx_copy(size_t esz, int64_t n, const void *x, int64_t incx, void *y, int64_t incy);
 
+/* Whether blasx_copy would ask the pool for 2 or more threads for such a
+ * copy (a copy it runs on one thread is no faster than any other). */
+BLASX_INTERNAL int blasx_copy_parallel(size_t esz, int64_t n, int64_t incx, int64_t incy);
+
 #endif
