@@ -59,8 +59,7 @@ static struct {
     /* The job: written under m before `state` publishes it, read by a
      * thread only while it counts in `busy` for that generation. */
     int active, units;
-    atomic_int remaining;  /* a plain job: owed threads that have not run it */
-    _Atomic int64_t *left; /* a job of units: units not yet done (the caller's) */
+    _Atomic int64_t remaining; /* a plain job: owed threads that have not run it */
     bxh_fn_t fn;
     void *arg;
     pthread_t th[BXH_MAXT];
@@ -155,25 +154,23 @@ static void bxh_poll_gen(uint64_t seen) {
     }
 }
 
-/* The caller, holding no lock: polls for its job's work to end (*left or
- * `remaining` at 0) as long, then sleeps on `done`; closes the job and
- * waits for the threads still inside it. */
-static void bxh_finish(atomic_int *remaining, _Atomic int64_t *left) {
-#define BXH_WORK_LEFT() (left ? atomic_load_explicit(left, memory_order_acquire) > 0 : atomic_load_explicit(remaining, memory_order_acquire) > 0)
+/* The caller, holding no lock: polls for its job's work to end (*work at
+ * 0: `remaining`, or a job of units' count) as long, then sleeps on
+ * `done`; closes the job and waits for the threads still inside it. */
+static void bxh_finish(_Atomic int64_t *work) {
     const double until = blasx_now() + 1e-6 * blasx_cfg.numa.pool_spin_us;
-    for (int i = 1; BXH_WORK_LEFT(); i++) {
+    for (int i = 1; atomic_load_explicit(work, memory_order_acquire) > 0; i++) {
         if ((i & 63) == 0) {
             if (blasx_now() > until) break;
             sched_yield();
         }
         blasx_cpu_relax();
     }
-    if (BXH_WORK_LEFT()) {
+    if (atomic_load(work) > 0) {
         pthread_mutex_lock(&bxh_pool.m);
-        while (BXH_WORK_LEFT()) pthread_cond_wait(&bxh_pool.done, &bxh_pool.m);
+        while (atomic_load(work) > 0) pthread_cond_wait(&bxh_pool.done, &bxh_pool.m);
         pthread_mutex_unlock(&bxh_pool.m);
     }
-#undef BXH_WORK_LEFT
     const uint64_t s = atomic_load(&bxh_pool.state);
     atomic_store(&bxh_pool.state, s & ~(uint64_t)1); /* from here no thread enters */
     for (int i = 1; atomic_load(&bxh_pool.busy) > 0; i++) /* leaving: instructions away */
@@ -190,13 +187,12 @@ static void bxh_work_ended(void) {
 
 /* Under `call`: the job's fields, then its open state, then the sleepers
  * woken (under m, so that none misses it). */
-static void bxh_publish(bxh_fn_t fn, void *arg, int T, int units, _Atomic int64_t *left) {
+static void bxh_publish(bxh_fn_t fn, void *arg, int T, int units) {
     pthread_mutex_lock(&bxh_pool.m);
     bxh_pool.fn = fn;
     bxh_pool.arg = arg;
     bxh_pool.active = T;
     bxh_pool.units = units;
-    bxh_pool.left = left;
     atomic_store(&bxh_pool.remaining, units ? 0 : T);
     atomic_store(&bxh_pool.state, ((atomic_load(&bxh_pool.state) >> 1) + 1) << 1 | 1);
     pthread_cond_broadcast(&bxh_pool.wake);
@@ -334,8 +330,8 @@ int blasx_numa_pool_grow(int T) {
 
 /* Under `call`: runs fn(arg, tid) on pool threads 0..T-1 and waits. */
 void blasx_numa_pool_dispatch(int T, bxh_fn_t fn, void *arg) {
-    bxh_publish(fn, arg, T, 0, NULL);
-    bxh_finish(&bxh_pool.remaining, NULL);
+    bxh_publish(fn, arg, T, 0);
+    bxh_finish(&bxh_pool.remaining);
 }
 
 void blasx_numa_pool_where(int t, int *cpu, int *node) { *cpu = bxh_pool.cpu[t], *node = bxh_pool.node[t]; }
@@ -549,8 +545,8 @@ int blasx_numa_run_units(int64_t units, int threads, void (*fn)(void *arg, int64
         home[t].end = q * (t + 1) + blasx_min64(t + 1, r);
     }
     bxh_units_t u = {fn, arg, run, T, home, units};
-    bxh_publish(bxh_units_one, &u, T, 1, &u.left);
-    bxh_finish(NULL, &u.left);
+    bxh_publish(bxh_units_one, &u, T, 1);
+    bxh_finish(&u.left);
     blasx_numa_pool_leave();
     return T;
 }
