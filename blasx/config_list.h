@@ -485,6 +485,10 @@ BLASX_CFG_X(LAPACK_LASWP_PAR_MIN, long long, 1, LLONG_MAX, "swaps", lapack, lasw
 #define BLASX_CFG_LAPACK_COPY_PAR_MIN 1024
 #endif
 BLASX_CFG_X(LAPACK_COPY_PAR_MIN, long long, 1, LLONG_MAX, "moves", lapack, copy_par_min, "element moves (cache lines where both increments are 1) per thread below which a vector copy stays on one thread (`numa/auxiliary/copy.h`)")
+#ifndef BLASX_CFG_LAPACK_COPY_PREFETCH
+#define BLASX_CFG_LAPACK_COPY_PREFETCH 16
+#endif
+BLASX_CFG_X(LAPACK_COPY_PREFETCH, long long, 0, 4096, "elements", lapack, copy_prefetch, "how far ahead a strided vector copy prefetches the lines it will read and write (0: none)")
 #ifndef BLASX_CFG_LAPACK_GPU_MIN_N
 #define BLASX_CFG_LAPACK_GPU_MIN_N 2048
 #endif

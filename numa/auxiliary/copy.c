@@ -24,6 +24,17 @@ static inline __attribute__((always_inline)) void cp_run(const cp_t *c, int64_t 
         memcpy(y, x, (size_t)(i1 - i0) * esz);
         return;
     }
+    const int64_t pf = blasx_cfg.lapack.copy_prefetch;
+    if (pf > 0 && i1 - i0 > pf) {
+        /* a strided element is a line from L3 or memory: keep pf of them in
+         * flight, the stores' lines asked for ahead of the store buffer */
+        const int64_t px = pf * sx, py = pf * sy;
+        for (const int64_t e = i1 - pf; i0 < e; i0++, x += sx, y += sy) {
+            __builtin_prefetch(x + px, 0, 3);
+            __builtin_prefetch(y + py, 1, 3);
+            memcpy(y, x, esz);
+        }
+    }
     for (int64_t i = i0; i < i1; i++, x += sx, y += sy) memcpy(y, x, esz);
 }
 

@@ -24,7 +24,9 @@
  * the pool when that is 2 or more (a move is an element, or a cache line
  * where both increments are 1; blasx_numa_run_units: a thread kept off its
  * core does not hold the copy up); a busy pool or a call from a pool
- * thread runs it all on the caller.
+ * thread runs it all on the caller.  A strided walk prefetches the lines
+ * cfg.lapack.copy_prefetch elements ahead: with NumPy's huge pages a
+ * column's lines share a few cache sets, so each row is a line from memory.
  * Failure: none.
  */
 #ifndef BLASX_NUMA_COPY_H
