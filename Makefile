@@ -642,6 +642,12 @@ $(BUILD)/bench_numpy_copies: benchmarks/bench_numpy_copies.c
 	@mkdir -p $(dir $@)
 	$(CC) $(CFLAGS_COMMON) $< -o $@ -ldl
 
+# Seconds to make a CUDA context in a fresh process (benchmarks/ctxprobe.c):
+# libcudart opened at run time, no CUDA headers.
+$(BUILD)/ctxprobe: benchmarks/ctxprobe.c
+	@mkdir -p $(dir $@)
+	$(CC) $(CFLAGS_COMMON) $< -o $@ -ldl
+
 # The driver's scrub after a large cudaFree (benchmarks/bench_gpu_scrub.c):
 # H2D copies in 10 ms windows and a cudaMalloc right after freeing X GiB at
 # once or in 2 GiB pieces; CUDA runtime only, no libblasx.a.
