@@ -87,7 +87,7 @@ if build asan "$ASAN"; then
     BLASX_LAPACK_GPU_MIN_N=8 "$B/asan/test_mixed"
 else fail=$((fail + 1)); echo "FAIL asan build"; fi
 if build tsan "$TSAN"; then
-  for n in test_runtime test_threads test_gpu test_tile_dir test_small_call test_lifecycle test_host_copy test_pageable test_host_reg test_gpu_pool test_gpu_share test_async test_dirty test_reuse; do
+  for n in test_runtime test_threads test_gpu test_tile_dir test_small_call test_lifecycle test_host_copy test_pageable test_host_reg test_gpu_pool test_gpu_share test_async test_dirty test_reuse test_copy test_parallel_l3; do
     compile_check "tsan $n" "$CC $BASE $TSAN $SMALL testing/$n.c $B/tsan/libblasx.a -o $B/tsan/$n $LIBS" "$B/tsan/$n"
   done
   compile_check "tsan build test_lapack" "$CC $BASE $TSAN testing/test_lapack.c $B/tsan/libblasx.a -o $B/tsan/test_lapack $LIBS" true
