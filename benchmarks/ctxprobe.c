@@ -2,13 +2,17 @@
  * CUDA context on device 0: the yardstick for a process's first call
  * (benchmarks/run_wheels_gpu.sh, issue "a fast first call").
  *
- * Usage: ctxprobe    prints "ctxprobe: context S s (libcudart opened in S s
- * before it), status E"; exit status 1 without libcudart or on an error.
+ * Usage: ctxprobe [GIB]    prints "ctxprobe: context S s (libcudart opened
+ * in S s before it), status E"; exit status 1 without libcudart or on an
+ * error.  GIB: first malloc and touch that many GiB (a process holding its
+ * matrices, as bench_dropin_factor's does: the driver's start takes longer
+ * there) and say so.
  * Built with cc -O2 ctxprobe.c -ldl: no CUDA headers, libcudart found at
  * run time as bench_dropin_factor --context finds it.
  */
 #include <dlfcn.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 #include <time.h>
 
@@ -18,7 +22,18 @@ static double now(void) {
     return t.tv_sec + 1e-9 * t.tv_nsec;
 }
 
-int main(void) {
+int main(int argc, char **argv) {
+    const double gib = argc > 1 ? atof(argv[1]) : 0;
+    char *hold = NULL;
+    if (gib > 0) {
+        const size_t bytes = (size_t)(gib * 1073741824.0);
+        hold = malloc(bytes);
+        if (!hold) {
+            printf("ctxprobe: no %.1f GiB to hold\n", gib);
+            return 1;
+        }
+        memset(hold, 1, bytes);
+    }
     static const char *const names[] = {"libcudart.so", "libcudart.so.13", "libcudart.so.12"};
     const double t0 = now();
     void *h = NULL;
@@ -39,6 +54,9 @@ int main(void) {
     if (!e && n > 0) e = set(0);
     if (!e && n > 0) e = release(NULL); /* the context is made here */
     const double t2 = now();
-    printf("ctxprobe: context %.4f s (libcudart opened in %.4f s before it), status %d\n", t2 - t1, t1 - t0, e);
+    printf("ctxprobe: context %.4f s (libcudart opened in %.4f s before it), status %d", t2 - t1, t1 - t0, e);
+    if (hold) printf(", %.1f GiB held (%d)", gib, hold[12345]);
+    printf("\n");
+    free(hold);
     return e != 0 || n <= 0;
 }

@@ -117,7 +117,9 @@ typedef struct {
 /* prec 's', 'd', 'c' or 'z', routine "gemm" ... "trsm" (the program's own
  * calls: those made inside a LAPACK routine blasx serves are counted apart)
  * or "potrf", "potrs", "posv", "getrf", "getrs", "gesv" (there tiled_calls
- * counts factorizations on a team of GPUs, whole_gpu_calls on one GPU);
+ * counts factorizations on a team of GPUs, whole_gpu_calls on one GPU)
+ * or "copy" (the wheels' xCOPY names, blasx/wheel_copy.c: calls blasx ran
+ * itself, tiled_calls = on several cores, flops = bytes written);
  * returns 0, or -1 if there is no such routine. */
 BLASX_API int blasx_routine_stats(char prec, const char *routine, blasx_routine_stats_t *out);
 /* Prints every routine's and GPU's statistics on stderr (also done at exit

@@ -23,6 +23,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "blasx/blasx.h"
 #include "blasx/config.h"
 #include "numa/hybrid_gemm.h"
 #include "numa/auxiliary/copy.h"
@@ -104,10 +105,11 @@ static void test_names(void) {
         copy64_fn f;
         size_t esz;
         const char *name;
-    } names[] = {{scipy_scopy_64_, 4, "scipy_scopy_64_"},
-                 {scipy_dcopy_64_, 8, "scipy_dcopy_64_"},
-                 {scipy_ccopy_64_, 8, "scipy_ccopy_64_"},
-                 {scipy_zcopy_64_, 16, "scipy_zcopy_64_"}};
+        char prec;
+    } names[] = {{scipy_scopy_64_, 4, "scipy_scopy_64_", 's'},
+                 {scipy_dcopy_64_, 8, "scipy_dcopy_64_", 'd'},
+                 {scipy_ccopy_64_, 8, "scipy_ccopy_64_", 'c'},
+                 {scipy_zcopy_64_, 16, "scipy_zcopy_64_", 'z'}};
     for (size_t k = 0; k < sizeof names / sizeof *names; k++) {
         const int64_t n = 37, incx = -3, incy = 2;
         const size_t esz = names[k].esz, xb = (size_t)span(n, incx) * esz, yb = (size_t)span(n, incy) * esz;
@@ -119,9 +121,16 @@ static void test_names(void) {
         }
         for (size_t b = 0; b < xb; b++) x[b] = (unsigned char)bx_rand_u64();
         for (size_t b = 0; b < yb; b++) y[b] = r[b] = (unsigned char)bx_rand_u64();
+        blasx_routine_stats_t s0, s1;
+        const int got0 = blasx_routine_stats(names[k].prec, "copy", &s0);
         names[k].f(&n, x, &incx, y, &incy);
         ref_copy(esz, n, x, incx, r, incy);
         CHECK(memcmp(y, r, yb) == 0, "%s: differs from the reference", names[k].name);
+        /* no wheel in this process: blasx ran it, and counts it */
+        CHECK(got0 == 0 && blasx_routine_stats(names[k].prec, "copy", &s1) == 0 && s1.calls == s0.calls + 1 &&
+                  s1.flops == s0.flops + (double)((size_t)n * esz) && s1.seconds >= s0.seconds,
+              "%s: counted once, %lld bytes (stats %lld -> %lld calls)", names[k].name, (long long)((size_t)n * esz),
+              (long long)s0.calls, (long long)s1.calls);
         free(x), free(y), free(r);
     }
 }

@@ -34,11 +34,12 @@ typedef struct block {
     slot_t s[NPREC][NROUT];  /* the program's own level-3 calls */
     slot_t in[NPREC][NROUT]; /* level-3 calls inside a LAPACK routine */
     slot_t la[NPREC][NLA];   /* LAPACK calls */
+    slot_t cp[NPREC];        /* xCOPY calls blasx ran (flops: bytes written) */
     struct block *next;
 } block_t;
 
 typedef struct {
-    blasx_routine_stats_t own[NPREC][NROUT], in[NPREC][NROUT], la[NPREC][NLA];
+    blasx_routine_stats_t own[NPREC][NROUT], in[NPREC][NROUT], la[NPREC][NLA], cp[NPREC];
 } sums_t;
 
 static struct {
@@ -65,6 +66,7 @@ static void add_block(sums_t *out, block_t *b) {
     for (int p = 0; p < NPREC; p++) {
         for (int q = 0; q < NROUT; q++) add_slot(&out->own[p][q], &b->s[p][q]), add_slot(&out->in[p][q], &b->in[p][q]);
         for (int q = 0; q < NLA; q++) add_slot(&out->la[p][q], &b->la[p][q]);
+        add_slot(&out->cp[p], &b->cp[p]);
     }
 }
 
@@ -116,6 +118,12 @@ void blasx_stats_record(int prec, int routine, double flops, double seconds, int
              where == BLASX_STATS_TILED, where == BLASX_STATS_WHOLE_GPU);
 }
 
+void blasx_stats_copy(int prec, double bytes, double seconds, int parallel) {
+    if (prec < BLASX_PREC_S || prec > BLASX_PREC_Z) return;
+    block_t *b = my_block();
+    if (b) slot_add(&b->cp[prec - 1], bytes, seconds > 0 ? seconds : 0, parallel, 0);
+}
+
 void blasx_stats_lapack_enter(blasx_stats_lapack_t *f) {
     lapack_depth++;
     f->inner0 = lapack_inner;
@@ -152,19 +160,21 @@ static void snapshot(sums_t *out) {
  * inside blasx's LAPACK routines not included (as the report's lines);
  * LAPACK names ("potrf", "potrs", "posv", "getrf", "getrs", "gesv"): calls,
  * tiled_calls = factored on a team of GPUs, whole_gpu_calls = on one GPU,
- * the nominal flops (LAPACK's operation counts) and the wall time. */
+ * the nominal flops (LAPACK's operation counts) and the wall time; "copy":
+ * the xCOPY calls blasx ran itself, tiled_calls = on several cores, flops =
+ * the bytes written. */
 int blasx_routine_stats(char prec, const char *routine, blasx_routine_stats_t *out) {
-    int p = -1, q = -1, l = -1;
+    int p = -1, q = -1, l = -1, c = routine && !strcmp(routine, "copy");
     for (int i = 0; i < NPREC; i++)
         if (prec == prec_char[i] || prec == prec_char[i] - 'a' + 'A') p = i;
     for (int i = 0; routine && i < NROUT; i++)
         if (!strcmp(routine, blasx_kernel_name(i))) q = i;
     for (int i = 0; routine && i < NLA; i++)
         if (!strcmp(routine, la_name[i])) l = i;
-    if (p < 0 || (q < 0 && l < 0)) return -1;
+    if (p < 0 || (q < 0 && l < 0 && !c)) return -1;
     sums_t all; /* 4 KiB */
     snapshot(&all);
-    *out = q >= 0 ? all.own[p][q] : all.la[p][l];
+    *out = c ? all.cp[p] : q >= 0 ? all.own[p][q] : all.la[p][l];
     return 0;
 }
 
@@ -200,4 +210,12 @@ void blasx_stats_print_routines(void) {
     for (int p = 0; p < NPREC; p++)
         for (int q = 0; q < NROUT; q++)
             if (all.in[p][q].calls) print_l3(&all.in[p][q], p, q, " inside LAPACK:");
+    for (int p = 0; p < NPREC; p++) {
+        const blasx_routine_stats_t *r = &all.cp[p];
+        if (r->calls)
+            fprintf(stderr, "blasx stats: %ccopy %lld calls (the wheels' names, run by blasx), %lld on several cores, "
+                            "%.3f GB written, %.3f s, %.2f GB/s\n",
+                    prec_char[p], (long long)r->calls, (long long)r->tiled_calls, r->flops * 1e-9, r->seconds,
+                    r->seconds > 0 ? r->flops * 1e-9 / r->seconds : 0.0);
+    }
 }

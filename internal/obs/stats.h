@@ -30,6 +30,10 @@ enum { BLASX_STATS_CPU = 0, BLASX_STATS_TILED = 1, BLASX_STATS_WHOLE_GPU = 2 };
  * or inside LAPACK while the thread has a LAPACK call open. */
 BLASX_INTERNAL void blasx_stats_record(int prec, int routine, double flops, double seconds, int where);
 
+/* Records one xCOPY call blasx ran itself (the wheels' names,
+ * blasx/wheel_copy.c): `bytes` written, on several cores or not. */
+BLASX_INTERNAL void blasx_stats_copy(int prec, double bytes, double seconds, int parallel);
+
 /* The LAPACK routines, in blasx/lapack.c's order of its kinds (LP_*). */
 enum {
     BLASX_STATS_POTRF,
