@@ -23,6 +23,7 @@
 # Large orders: BENCH_LARGE (default "matmul:16384 solve:20480 cholesky:20480
 # solve:40960 cholesky:40960"); the small cases BENCH_SMALL.  A command has at
 # most 600 s: split a run into two with BENCH_PHASES and BENCH_WHEEL_LARGE.
+# An OUTDIR under $OUT ends as OUTDIR.tgz (a command returns only a few files).
 set -u
 cd "$(dirname "$0")/.."
 o=${1:-${OUT:+$OUT/wheels}}
@@ -99,3 +100,7 @@ if on small; then # sub-millisecond calls: processes alternate, more calls each
   done 2>&1 | tee "$o/small-again.txt"
 fi
 echo "done at $((SECONDS - t0)) s"
+# A device command returns at most a few files: OUTDIR under $OUT goes back as one archive.
+if [ -n "${OUT:-}" ] && [ "${o#"$OUT"/}" != "$o" ]; then
+  tar czf "$o.tgz" -C "$(dirname "$o")" "$(basename "$o")" && rm -rf "$o"
+fi

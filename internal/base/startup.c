@@ -22,7 +22,7 @@ void blasx_startup_snap(blasx_startup_snap_t *out) {
 void blasx_startup_format(const blasx_startup_snap_t *since, char *buf, size_t len) {
     static const char *const name[BLASX_STARTUP_KINDS] = {"contexts", "page-locked buffers", "device memory",
                                                           "streams and cuBLAS handles", "cuSOLVER opened",
-                                                          "cuSOLVER handles"};
+                                                          "cuSOLVER handles", "first launches"};
     blasx_startup_snap_t now;
     blasx_startup_snap(&now);
     size_t used = 0;

@@ -3,7 +3,8 @@
  *
  * Role: the device layer and the GPU set-up add the seconds of each
  * one-time operation (page-locked buffers, device memory segments,
- * cuBLAS and cuSOLVER handles, loading cuSOLVER) so that the first call's
+ * cuBLAS and cuSOLVER handles, loading cuSOLVER, the host side of first
+ * launches) so that the first call's
  * report says where it waited beyond a warm call.
  *
  * Invariants: counters only grow; each is the sum over all threads.
@@ -22,6 +23,7 @@ typedef enum {
     BLASX_STARTUP_BLAS,       /* streams with their cuBLAS handles */
     BLASX_STARTUP_SOLVER_LIB, /* cuSOLVER's library opened */
     BLASX_STARTUP_SOLVER,     /* cuSOLVER handles made */
+    BLASX_STARTUP_LAUNCH,     /* first launches of each kernel kind and on each stream */
     BLASX_STARTUP_KINDS
 } blasx_startup_kind_t;
 

@@ -447,13 +447,18 @@ static int cuda_run_step(blasx_stream_t s, int prec, const blasx_step_t *step, c
                          const blasx_view_t *b, const blasx_view_t *c) {
     CU_FAULT("injected: cuBLAS tile kernel");
     CU(cudaSetDevice(s->dev));
+    const int first = cu_first_launch(s, prec, (int)step->kernel);
+    const double t0 = first ? blasx_now() : 0;
+    int st;
     switch (prec) {
-    case BLASX_PREC_S: return step_s(s->h, step, a, b, c);
-    case BLASX_PREC_D: return step_d(s->h, step, a, b, c);
-    case BLASX_PREC_C: return step_c(s->h, step, a, b, c);
-    case BLASX_PREC_Z: return step_z(s->h, step, a, b, c);
+    case BLASX_PREC_S: st = step_s(s->h, step, a, b, c); break;
+    case BLASX_PREC_D: st = step_d(s->h, step, a, b, c); break;
+    case BLASX_PREC_C: st = step_c(s->h, step, a, b, c); break;
+    case BLASX_PREC_Z: st = step_z(s->h, step, a, b, c); break;
     default: return BLASX_ERR_INTERNAL;
     }
+    if (first) blasx_startup_add(BLASX_STARTUP_LAUNCH, t0);
+    return st;
 }
 
 /* y += beta x, in place (geam allows C == A with the same leading dimension). */

@@ -13,6 +13,7 @@
 #include <cublas_v2.h>
 #include <cuda_runtime.h>
 #include <cusolverDn.h>
+#include <stdatomic.h>
 
 #include "internal/device/device.h"
 
@@ -26,7 +27,22 @@ struct blasx_stream {
     cusolverDnParams_t sp;
     void *hws;
     size_t hws_bytes;
+    int launched; /* a kernel was launched on it (its first launch is timed) */
 };
+
+/* 1 if this launch of (prec, what) on s is the process's first of that
+ * pair or the stream's first: timed as a one-time cost (lazy module
+ * loading, cuBLASLt's set-up) under BLASX_STARTUP_LAUNCH.  what < 64; the
+ * pairs seen are kept per file (each file launches its own kinds). */
+static inline int cu_first_launch(blasx_stream_t s, int prec, int what) {
+    static _Atomic unsigned char seen[5][64];
+    int first = !s->launched;
+    s->launched = 1;
+    if (prec >= 0 && prec < 5 && what >= 0 && what < 64 &&
+        !atomic_load_explicit(&seen[prec][what], memory_order_relaxed))
+        first |= atomic_exchange(&seen[prec][what], 1) == 0;
+    return first;
+}
 
 static inline int cu_status(cudaError_t e, const char *file, int line, const char *expr) {
     if (e == cudaSuccess) return 0;

@@ -193,6 +193,8 @@ int blasx_cuda_factor(blasx_stream_t s, int prec, int kind, char uplo, int64_t m
             blasx_err_record(__FILE__, __LINE__, "factor: ws_bytes < workspace", BLASX_ERR_INTERNAL, 0);
         return BLASX_ERR_INTERNAL;
     }
+    const int first = cu_first_launch(s, prec, kind);
+    const double t0 = first ? blasx_now() : 0;
     if (lda == m) BLASX_TRY(input_asum(s, prec, m * n, a, info + 8)); /* one call needs it packed */
     if (kind == BLASX_FACTOR_POTRF)
         CUSOLVER(sol.potrf(s->sh, s->sp, fill_of(uplo), n, t, (void *)a, lda, t, (void *)ws, ws_bytes, s->hws,
@@ -200,6 +202,7 @@ int blasx_cuda_factor(blasx_stream_t s, int prec, int kind, char uplo, int64_t m
     else
         CUSOLVER(sol.getrf(s->sh, s->sp, m, n, t, (void *)a, lda, (int64_t *)ipiv, t, (void *)ws, ws_bytes,
                            s->hws, s->hws_bytes, (int *)info));
+    if (first) blasx_startup_add(BLASX_STARTUP_LAUNCH, t0);
     return 0;
 }
 
