@@ -58,11 +58,11 @@ if on blasx; then
   cat "$o/blasx.txt"; echo "blasx done at $((SECONDS - t0)) s"
 fi
 if on alone; then # where a cholesky's time goes: NumPy's copies, dpotrf, the rest NumPy's own
-  for c in $L; do
-    case $c in cholesky:*) ;; *) continue;; esac
+  for k in $L; do
+    case $k in cholesky:*) ;; *) continue;; esac
     [ "$(left)" -gt 40 ] || break
-    LD_PRELOAD=$so BLASX_STATS=1 timeout "$(left)" python3 benchmarks/bench_wheels.py alone $c > "$o/alone-${c#*:}.txt" 2> "$o/alone-${c#*:}-stats.txt"
-    cat "$o/alone-${c#*:}.txt"; grep -E "dcopy|dpotrf" "$o/alone-${c#*:}-stats.txt"
+    LD_PRELOAD=$so BLASX_STATS=1 timeout "$(left)" python3 benchmarks/bench_wheels.py alone $k > "$o/alone-${k#*:}.txt" 2> "$o/alone-${k#*:}-stats.txt"
+    cat "$o/alone-${k#*:}.txt"; grep -E "dcopy|dpotrf" "$o/alone-${k#*:}-stats.txt"
   done
   echo "alone done at $((SECONDS - t0)) s"
 fi

@@ -1,5 +1,6 @@
 #!/usr/bin/env bash
 # issue 43, second command of the run: the wheel at 40960, small cases alternating, copy prefetch variants
+# (run on 2381890 plus BLASX_CFG_LAPACK_COPY_PREFETCH_CACHE in numa/auxiliary/copy.c, reverted after: no change)
 t0=$SECONDS; o=$OUT/c2; mkdir -p $o
 W=.devrun/numpy-2.5.5-cp312-cp312-manylinux_2_27_x86_64.manylinux_2_28_x86_64.whl
 WHEEL=$W BENCH_PHASES=wheel BENCH_SMALL=matmul:256 BENCH_WHEEL_LARGE="solve:40960 cholesky:40960" BENCH_BUDGET_S=330 \
