@@ -14,14 +14,23 @@
  * call of numpy.linalg); later rounds reuse them (pages present).  Prints
  * per round "LABEL n N round R gather S s scatter S s"; exit status 1 when
  * no scipy_dcopy_64_ is found or the copies are wrong.
+ * What-ifs (environment): BENCH_F_HUGE=1 advises the buffer for huge pages
+ * too; BENCH_POPULATE=1 faults each gather column's destination in with
+ * one madvise(MADV_POPULATE_WRITE) before its copy (Linux 5.14).
  */
+#ifndef _GNU_SOURCE
 #define _GNU_SOURCE
+#endif
 #include <dlfcn.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <sys/mman.h>
 #include <time.h>
+
+#ifndef MADV_POPULATE_WRITE
+#define MADV_POPULATE_WRITE 23
+#endif
 
 static double now(void) {
     struct timespec t;
@@ -52,14 +61,24 @@ int main(int argc, char **argv) {
         return 1;
     }
     const size_t bytes = (size_t)n * (size_t)n * sizeof(double);
-    double *a = map_huge(bytes), *out = map_huge(bytes), *f = malloc(bytes);
+    const char *fh = getenv("BENCH_F_HUGE"), *pop = getenv("BENCH_POPULATE");
+    const int f_huge = fh && *fh == '1', populate = pop && *pop == '1';
+    double *a = map_huge(bytes), *out = map_huge(bytes), *f = f_huge ? map_huge(bytes) : malloc(bytes);
     if (!a || !out || !f) return 1;
+    if (f_huge || populate) printf("%s: buffer %s, gather destinations %s\n", label, f_huge ? "advised for huge pages" : "malloc'd",
+                                   populate ? "populated by madvise first" : "faulted by the copies");
     for (size_t i = 0; i < (size_t)n * (size_t)n; i++) a[i] = (double)i;
     const int64_t one = 1;
     int bad = 0;
     for (int r = 1; r <= rounds; r++) {
         double t0 = now();
-        for (int64_t j = 0; j < n; j++) copy(&n, a + j, &n, f + j * n, &one); /* column j of a -> row j of f */
+        for (int64_t j = 0; j < n; j++) { /* column j of a -> row j of f */
+            if (populate) { /* the page-aligned part of the column's destination */
+                uintptr_t lo = ((uintptr_t)(f + j * n) + 4095) & ~(uintptr_t)4095, hi = (uintptr_t)(f + (j + 1) * n) & ~(uintptr_t)4095;
+                if (hi > lo) madvise((void *)lo, hi - lo, MADV_POPULATE_WRITE);
+            }
+            copy(&n, a + j, &n, f + j * n, &one);
+        }
         double t1 = now();
         for (int64_t j = 0; j < n; j++) copy(&n, f + j * n, &one, out + j, &n);
         double t2 = now();

@@ -14,8 +14,12 @@ inputs take O(N^2) work to make, so that large cases time the call, not
 their set-up: solve and cholesky of one order share one matrix (symmetric,
 4 N on its diagonal: positive definite and far from singular), made once.
 Prints one line per case, "LABEL case N seconds GFLOP/s residual best",
-best being the fastest timed call, for benchmarks/results/.
+best being the fastest timed call, for benchmarks/results/.  Where blasx is
+preloaded, also "LABEL case N split copies S blasx S rest S": per timed
+call, the seconds of NumPy's copies that blasx ran, of the call's level-3
+or LAPACK routine in blasx, and the rest (NumPy's own work and the wheel's).
 """
+import ctypes
 import os
 import sys
 import time
@@ -40,6 +44,39 @@ def inputs(case, n, rng):
         a[np.diag_indices(n)] += 4 * n  # far above the spectral radius, ~2 sqrt(2 n)
         _spd[n] = a
     return _spd[n], (rng.standard_normal((n, 1)) if case == "solve" else None)
+
+
+class _Stats(ctypes.Structure):
+    _fields_ = [("calls", ctypes.c_int64), ("tiled_calls", ctypes.c_int64), ("whole_gpu_calls", ctypes.c_int64),
+                ("flops", ctypes.c_double), ("seconds", ctypes.c_double)]
+
+
+def _stats_fn():
+    try:
+        f = ctypes.CDLL(None).blasx_routine_stats
+    except (OSError, AttributeError):
+        return None
+    f.argtypes = [ctypes.c_char, ctypes.c_char_p, ctypes.POINTER(_Stats)]
+    return f
+
+
+_STATS = _stats_fn()
+_ROUTINES = {"matmul": ["gemm"], "solve": ["gesv"], "cholesky": ["potrf"]}
+
+
+def blasx_seconds(case):
+    """(copies, the case's routine) seconds inside blasx so far, or None."""
+    if _STATS is None:
+        return None
+    out = []
+    for names in (["copy"], _ROUTINES[case]):
+        t = 0.0
+        for name in names:
+            st = _Stats()
+            if _STATS(b"d", name.encode(), ctypes.byref(st)) == 0:
+                t += st.seconds
+        out.append(t)
+    return out
 
 
 def run(case, x, y):
@@ -73,13 +110,19 @@ def main():
             run(case, x, y)  # the first call: start-up, pools, registration
         reps = int(os.environ.get("BENCH_REPS", "3")) if n < 8192 else 1
         times = []
+        s0 = blasx_seconds(case)
         for _ in range(reps):
             t0 = time.perf_counter()
             r = run(case, x, y)
             times.append(time.perf_counter() - t0)
+        s1 = blasx_seconds(case)
         t = sorted(times)[len(times) // 2]
         print("%s %s %d %.6f %.1f %.2e %.6f" % (label, case, n, t, flops(case, n) / t * 1e-9, residual(case, x, y, r),
                                                min(times)), flush=True)
+        if s0 is not None:
+            cp, rt = ((b - a) / reps for a, b in zip(s0, s1))
+            print("%s %s %d split copies %.6f blasx %.6f rest %.6f" % (label, case, n, cp, rt, sum(times) / reps - cp - rt),
+                  flush=True)
         del r
 
 

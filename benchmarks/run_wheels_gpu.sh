@@ -17,7 +17,8 @@
 #           process of its own (BLASX_STATS: the copies' and dpotrf's seconds)
 #   wheel   wheel.txt: the small cases and BENCH_WHEEL_LARGE (default BENCH_LARGE)
 #   first   first-call.log: ctxprobe (empty, and holding the bench's matrices),
-#           dpotrf_ of BENCH_FIRST_N (40960) first and warm, plain and --context
+#           dpotrf_ of BENCH_FIRST_N (40960) first and warm, plain and --context,
+#           BENCH_FIRST_ROUNDS (3) times
 #   small   small-again.txt: the small cases BENCH_SMALL_ROUNDS (3) times, wheel
 #           then blasx, BENCH_SMALL_REPS (21) calls each
 # Large orders: BENCH_LARGE (default "matmul:16384 solve:20480 cholesky:20480
@@ -75,7 +76,7 @@ fi
 # context itself right before it; ctxprobe also holding the bench's matrices.
 fn=${BENCH_FIRST_N:-40960}
 gib=$(python3 -c "print(round(2 * $fn * $fn * 8 / 2**30, 1))")
-for i in 1 2 3; do
+for i in $(seq "${BENCH_FIRST_ROUNDS:-3}"); do
   on first && [ "$(left)" -gt 30 ] || break
   build/ctxprobe
   build/ctxprobe "$gib"

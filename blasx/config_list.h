@@ -512,7 +512,7 @@ BLASX_CFG_X(LAPACK_TEAM_COMPLEX_FLOPS, int, 1, 64, "x real flops", lapack, team_
 #ifndef BLASX_CFG_LAPACK_TEAM_PEER_PANELS
 #define BLASX_CFG_LAPACK_TEAM_PEER_PANELS 16
 #endif
-BLASX_CFG_X(LAPACK_TEAM_PEER_PANELS, long long, 0, 64, "block columns", lapack, team_peer_panels, "a Cholesky team's block columns per GPU that stay on their GPUs for peer copies (0: through host memory)")
+BLASX_CFG_X(LAPACK_TEAM_PEER_PANELS, long long, 0, 64, "block columns", lapack, team_peer_panels, "a Cholesky's block columns per GPU kept on their GPUs, a team's copied peer to peer (0: streamed again through host memory)")
 #ifndef BLASX_CFG_LAPACK_LU_PEER_PANELS
 #define BLASX_CFG_LAPACK_LU_PEER_PANELS 16
 #endif

@@ -200,8 +200,8 @@ static void table_fill(void) {
               "to every free GPU in block columns, else to one");
     INT_ENTRY(BLASX_SETTING_LAPACK_TEAM_PEERS, "BLASX_LAPACK_TEAM_PEERS", BLASX_SETTING_ONCE, 0, 64,
               blasx_cfg.lapack.team_peer_panels, "0 to 64", "`cfg.lapack.team_peer_panels`",
-              "a Cholesky on a team of GPUs with peer access goes in this many block columns per GPU, each kept on "
-              "its GPU for the others to copy over NVLink/P2P; 0: the columns cross through host memory");
+              "a Cholesky in block columns goes in this many per GPU, each kept on its GPU (a team's copied to the "
+              "others over NVLink/P2P) when they all fit; 0: earlier columns stream up again through host memory");
     INT_ENTRY(BLASX_SETTING_LAPACK_LU_PEERS, "BLASX_LAPACK_LU_PEERS", BLASX_SETTING_ONCE, 0, 64,
               blasx_cfg.lapack.lu_peer_panels, "0 to 64", "`cfg.lapack.lu_peer_panels`",
               "as `BLASX_LAPACK_TEAM_PEERS` for an LU on a team of GPUs: block columns per GPU kept on their GPU, "

@@ -36,7 +36,7 @@ int blasx_fc_peer_setup(fc_t *f, fc_team_t *t, int rank, int64_t per, int64_t n,
     const blasx_device_backend_t *be = f->d.be;
     const int64_t wmin = blasx_cfg.lapack.ooc_min_w, parts = per * t->size;
     memset(p, 0, sizeof *p);
-    if (t->size < 2 || per <= 0) return 0;
+    if (per <= 0) return 0; /* a team of one too: its panels stay, none streams up again */
     pthread_mutex_lock(&t->lock);
     t->devs[rank] = f->d.dev;
     pthread_mutex_unlock(&t->lock);

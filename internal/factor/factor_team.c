@@ -164,7 +164,7 @@ int blasx_fc_potrf_team(int ngpu, int several, unsigned first, int prec, char up
     fc_call_t c;
     fc_call_init(&c, prec, BLASX_FACTOR_POTRF, n, n, A, lda);
     c.uplo = uplo;
-    if (several && ngpu > 1) { /* peer mode's table: panels are never narrower than ooc_min_w (NULL: no peer mode) */
+    { /* peer mode's table, also for one GPU: panels are never narrower than ooc_min_w (NULL: no peer mode) */
         c.team.npan = blasx_ceil_div64(n, blasx_cfg.lapack.ooc_min_w) + 1;
         c.team.pan = calloc((size_t)c.team.npan, sizeof *c.team.pan);
     }
