@@ -640,13 +640,13 @@ $(BUILD)/bench_host_writes: benchmarks/bench_host_writes.c $(BUILD)/libblasx.a $
 # bench_numpy_copies.c): run it with LD_PRELOAD=$(BUILD)/libblasx.so.
 $(BUILD)/bench_numpy_copies: benchmarks/bench_numpy_copies.c
 	@mkdir -p $(dir $@)
-	$(CC) $(CFLAGS_COMMON) $< -o $@ -ldl
+	$(CC) $(CFLAGS_COMMON) -fopenmp $< -o $@ -ldl
 
 # Seconds to make a CUDA context in a fresh process (benchmarks/ctxprobe.c):
 # libcudart opened at run time, no CUDA headers.
 $(BUILD)/ctxprobe: benchmarks/ctxprobe.c
 	@mkdir -p $(dir $@)
-	$(CC) $(CFLAGS_COMMON) $< -o $@ -ldl
+	$(CC) $(CFLAGS_COMMON) -fopenmp $< -o $@ -ldl
 
 # The driver's scrub after a large cudaFree (benchmarks/bench_gpu_scrub.c):
 # H2D copies in 10 ms windows and a cudaMalloc right after freeing X GiB at

@@ -16,7 +16,10 @@
  * no scipy_dcopy_64_ is found or the copies are wrong.
  * What-ifs (environment): BENCH_F_HUGE=1 advises the buffer for huge pages
  * too; BENCH_POPULATE=1 faults each gather column's destination in with
- * one madvise(MADV_POPULATE_WRITE) before its copy (Linux 5.14).
+ * one madvise(MADV_POPULATE_WRITE) before its copy (Linux 5.14);
+ * BENCH_IDEAL=1 also times, after the rounds, the gather as one pass per
+ * 8 columns (each source line read once, OpenMP threads): what a copy
+ * that kept a line's other elements for the next calls could reach.
  */
 #ifndef _GNU_SOURCE
 #define _GNU_SOURCE
@@ -88,6 +91,17 @@ int main(int argc, char **argv) {
             const int64_t i = (k * 7919) % n, j = (k * 104729) % n;
             bad |= f[j * n + i] != a[i * n + j] || out[i * n + j] != a[i * n + j];
         }
+    }
+    const char *ideal = getenv("BENCH_IDEAL");
+    if (ideal && *ideal == '1') {
+        double t0 = now();
+        for (int64_t j0 = 0; j0 < n; j0 += 8) {
+            const int64_t w = n - j0 < 8 ? n - j0 : 8;
+#pragma omp parallel for schedule(static)
+            for (int64_t i = 0; i < n; i++)
+                for (int64_t k = 0; k < w; k++) f[(j0 + k) * n + i] = a[i * n + j0 + k];
+        }
+        printf("%s n %lld ideal gather (8 columns a pass) %.3f s\n", label, (long long)n, now() - t0);
     }
     if (bad) fprintf(stderr, "bench_numpy_copies: wrong copies\n");
     return bad;

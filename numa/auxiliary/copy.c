@@ -1,6 +1,7 @@
 /* numa/auxiliary/copy.c -- the vector copies of numa/auxiliary/copy.h: runs
  * of indices taken by the pool's threads as they come (blasx_numa_run_units),
  * moves of the element size fixed at compile time. */
+#include <stdint.h>
 #include <string.h>
 
 #include "blasx/config.h"
@@ -16,6 +17,31 @@ typedef struct {
 
 /* Elements [i0, i1) of the copy; esz is a constant where the switch below
  * inlines it, so each memcpy is one load and one store. */
+#ifndef BLASX_CFG_LAPACK_COPY_NT
+#define BLASX_CFG_LAPACK_COPY_NT 0
+#endif
+
+#if BLASX_CFG_LAPACK_COPY_NT && defined(__x86_64__)
+/* A strided store is one element of a line the next rows' copies fill:
+ * written around the caches, the core never reads the line for it. */
+static inline __attribute__((always_inline)) void cp_nt_run(const char *x, char *y, int64_t sx, int64_t sy, int64_t k,
+                                                            size_t esz) {
+    for (int64_t i = 0; i < k; i++, x += sx, y += sy) {
+        if (esz == 4) {
+            int v;
+            memcpy(&v, x, 4);
+            __builtin_ia32_movnti((int *)(void *)y, v);
+        } else {
+            long long v[2];
+            memcpy(v, x, esz);
+            __builtin_ia32_movnti64((long long *)(void *)y, v[0]);
+            if (esz == 16) __builtin_ia32_movnti64((long long *)(void *)(y + 8), v[1]);
+        }
+    }
+    __builtin_ia32_sfence();
+}
+#endif
+
 static inline __attribute__((always_inline)) void cp_run(const cp_t *c, int64_t i0, int64_t i1, size_t esz) {
     const int64_t sx = c->incx * (int64_t)esz, sy = c->incy * (int64_t)esz;
     const char *x = c->x + i0 * sx;
@@ -24,6 +50,12 @@ static inline __attribute__((always_inline)) void cp_run(const cp_t *c, int64_t 
         memcpy(y, x, (size_t)(i1 - i0) * esz);
         return;
     }
+#if BLASX_CFG_LAPACK_COPY_NT && defined(__x86_64__)
+    if (c->incy != 1 && ((uintptr_t)y & (esz == 4 ? 3 : 7)) == 0) {
+        cp_nt_run(x, y, sx, sy, i1 - i0, esz);
+        return;
+    }
+#endif
     const int64_t pf = blasx_cfg.lapack.copy_prefetch;
     if (pf > 0 && i1 - i0 > pf) {
         /* a strided element is a line from L3 or memory: keep pf of them in
