@@ -42,6 +42,21 @@ static inline __attribute__((always_inline)) void cp_nt_run(const char *x, char 
 }
 #endif
 
+#ifndef BLASX_CFG_LAPACK_COPY_DEMOTE
+#define BLASX_CFG_LAPACK_COPY_DEMOTE 0
+#endif
+
+/* A strided element's line holds the next rows' elements too, but used once
+ * per call it leaves L2 as dead and never reaches L3: CLDEMOTE (a NOP where
+ * the core lacks it) moves it there, for the next call to find. */
+static inline __attribute__((always_inline)) void cp_demote(const void *p, int on) {
+#if BLASX_CFG_LAPACK_COPY_DEMOTE && defined(__x86_64__)
+    if (on) __asm__ volatile("cldemote %0" : : "m"(*(const char *)p));
+#else
+    (void)p, (void)on;
+#endif
+}
+
 static inline __attribute__((always_inline)) void cp_run(const cp_t *c, int64_t i0, int64_t i1, size_t esz) {
     const int64_t sx = c->incx * (int64_t)esz, sy = c->incy * (int64_t)esz;
     const char *x = c->x + i0 * sx;
@@ -65,9 +80,13 @@ static inline __attribute__((always_inline)) void cp_run(const cp_t *c, int64_t 
             __builtin_prefetch(x + px, 0, 3);
             __builtin_prefetch(y + py, 1, 3);
             memcpy(y, x, esz);
+            cp_demote(x, c->incx != 1), cp_demote(y, c->incy != 1);
         }
     }
-    for (int64_t i = i0; i < i1; i++, x += sx, y += sy) memcpy(y, x, esz);
+    for (int64_t i = i0; i < i1; i++, x += sx, y += sy) {
+        memcpy(y, x, esz);
+        cp_demote(x, c->incx != 1), cp_demote(y, c->incy != 1);
+    }
 }
 
 static void cp_run_bytes(const cp_t *c, int64_t i0, int64_t i1) {
