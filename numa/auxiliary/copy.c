@@ -1,7 +1,6 @@
 /* numa/auxiliary/copy.c -- the vector copies of numa/auxiliary/copy.h: runs
  * of indices taken by the pool's threads as they come (blasx_numa_run_units),
  * moves of the element size fixed at compile time. */
-#include <stdint.h>
 #include <string.h>
 
 #include "blasx/config.h"
@@ -17,46 +16,6 @@ typedef struct {
 
 /* Elements [i0, i1) of the copy; esz is a constant where the switch below
  * inlines it, so each memcpy is one load and one store. */
-#ifndef BLASX_CFG_LAPACK_COPY_NT
-#define BLASX_CFG_LAPACK_COPY_NT 0
-#endif
-
-#if BLASX_CFG_LAPACK_COPY_NT && defined(__x86_64__)
-/* A strided store is one element of a line the next rows' copies fill:
- * written around the caches, the core never reads the line for it. */
-static inline __attribute__((always_inline)) void cp_nt_run(const char *x, char *y, int64_t sx, int64_t sy, int64_t k,
-                                                            size_t esz) {
-    for (int64_t i = 0; i < k; i++, x += sx, y += sy) {
-        if (esz == 4) {
-            int v;
-            memcpy(&v, x, 4);
-            __builtin_ia32_movnti((int *)(void *)y, v);
-        } else {
-            long long v[2];
-            memcpy(v, x, esz);
-            __builtin_ia32_movnti64((long long *)(void *)y, v[0]);
-            if (esz == 16) __builtin_ia32_movnti64((long long *)(void *)(y + 8), v[1]);
-        }
-    }
-    __builtin_ia32_sfence();
-}
-#endif
-
-#ifndef BLASX_CFG_LAPACK_COPY_DEMOTE
-#define BLASX_CFG_LAPACK_COPY_DEMOTE 0
-#endif
-
-/* A strided element's line holds the next rows' elements too, but used once
- * per call it leaves L2 as dead and never reaches L3: CLDEMOTE (a NOP where
- * the core lacks it) moves it there, for the next call to find. */
-static inline __attribute__((always_inline)) void cp_demote(const void *p, int on) {
-#if BLASX_CFG_LAPACK_COPY_DEMOTE && defined(__x86_64__)
-    if (on) __asm__ volatile("cldemote %0" : : "m"(*(const char *)p));
-#else
-    (void)p, (void)on;
-#endif
-}
-
 static inline __attribute__((always_inline)) void cp_run(const cp_t *c, int64_t i0, int64_t i1, size_t esz) {
     const int64_t sx = c->incx * (int64_t)esz, sy = c->incy * (int64_t)esz;
     const char *x = c->x + i0 * sx;
@@ -65,12 +24,6 @@ static inline __attribute__((always_inline)) void cp_run(const cp_t *c, int64_t 
         memcpy(y, x, (size_t)(i1 - i0) * esz);
         return;
     }
-#if BLASX_CFG_LAPACK_COPY_NT && defined(__x86_64__)
-    if (c->incy != 1 && ((uintptr_t)y & (esz == 4 ? 3 : 7)) == 0) {
-        cp_nt_run(x, y, sx, sy, i1 - i0, esz);
-        return;
-    }
-#endif
     const int64_t pf = blasx_cfg.lapack.copy_prefetch;
     if (pf > 0 && i1 - i0 > pf) {
         /* a strided element is a line from L3 or memory: keep pf of them in
@@ -80,13 +33,9 @@ static inline __attribute__((always_inline)) void cp_run(const cp_t *c, int64_t 
             __builtin_prefetch(x + px, 0, 3);
             __builtin_prefetch(y + py, 1, 3);
             memcpy(y, x, esz);
-            cp_demote(x, c->incx != 1), cp_demote(y, c->incy != 1);
         }
     }
-    for (int64_t i = i0; i < i1; i++, x += sx, y += sy) {
-        memcpy(y, x, esz);
-        cp_demote(x, c->incx != 1), cp_demote(y, c->incy != 1);
-    }
+    for (int64_t i = i0; i < i1; i++, x += sx, y += sy) memcpy(y, x, esz);
 }
 
 static void cp_run_bytes(const cp_t *c, int64_t i0, int64_t i1) {
