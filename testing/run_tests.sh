@@ -69,7 +69,9 @@ echo "stages: $STAGES"
 # started by this niced client, so whatever it runs stays niced; the stage
 # itself waits for it (a second command waits for the first).
 bazel_pre=
-if printf '%s\n' $STAGES | grep -qx bazel && command -v bazel >/dev/null; then
+# word tests without a pipe: grep -q leaving early would SIGPIPE printf, and pipefail says no
+has_word() { case " $1 " in *" $2 "*) return 0 ;; *) return 1 ;; esac; }
+if has_word "$STAGES" bazel && command -v bazel >/dev/null; then
   bazel_pre=$(mktemp)
   bazel shutdown >/dev/null 2>&1
   nice -n 19 bazel build //... --experimental_repository_disable_download >"$bazel_pre" 2>&1 &
@@ -130,7 +132,7 @@ bazel_consumer_stage() {
 for st in $STAGES; do
   if [ "$st" = bazel ]; then bazel_stage
   elif [ "$st" = bazel-consumer ]; then bazel_consumer_stage
-  elif printf '%s\n' $make_stages | grep -qxF "$st"; then make_stage "$st"
+  elif has_word "$make_stages" "$st"; then make_stage "$st"
   else
     echo "=== $st: no such stage (make stages: $make_stages; and bazel)"
     count "$st" 0 1 "FAILED (no such stage)"; failures+=("$st (no such stage)")
