@@ -646,7 +646,7 @@ $(BUILD)/bench_numpy_copies: benchmarks/bench_numpy_copies.c
 # libcudart opened at run time, no CUDA headers.
 $(BUILD)/ctxprobe: benchmarks/ctxprobe.c
 	@mkdir -p $(dir $@)
-	$(CC) $(CFLAGS_COMMON) -fopenmp $< -o $@ -ldl
+	$(CC) $(CFLAGS_COMMON) $< -o $@ -ldl
 
 # The driver's scrub after a large cudaFree (benchmarks/bench_gpu_scrub.c):
 # H2D copies in 10 ms windows and a cudaMalloc right after freeing X GiB at

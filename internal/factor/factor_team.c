@@ -164,10 +164,9 @@ int blasx_fc_potrf_team(int ngpu, int several, unsigned first, int prec, char up
     fc_call_t c;
     fc_call_init(&c, prec, BLASX_FACTOR_POTRF, n, n, A, lda);
     c.uplo = uplo;
-    { /* peer mode's table, also for one GPU: panels are never narrower than ooc_min_w (NULL: no peer mode) */
-        c.team.npan = blasx_ceil_div64(n, blasx_cfg.lapack.ooc_min_w) + 1;
-        c.team.pan = calloc((size_t)c.team.npan, sizeof *c.team.pan);
-    }
+    /* peer mode's table, also for one GPU: panels are never narrower than ooc_min_w (NULL: no peer mode) */
+    c.team.npan = blasx_ceil_div64(n, blasx_cfg.lapack.ooc_min_w) + 1;
+    c.team.pan = calloc((size_t)c.team.npan, sizeof *c.team.pan);
     int st = fc_team_run(ngpu, several, first, &c);
     fc_team_ckpt(&c, st, ck);
     if (st == 0) *info = c.team.info;
