@@ -66,6 +66,7 @@ static long whole_calls; /* factorizations that ran whole on GPUs */
 static long team_calls;  /* of them, Cholesky on several GPUs */
 static long lu_team_calls; /* of them, LU on several GPUs */
 static long team_peer_calls, lu_peer_calls; /* of those, with panels copied peer to peer (peer mode) */
+static long chol_kept_calls; /* Cholesky on one GPU, its block columns kept there: each up once, back once */
 static long lu_ooc_calls; /* LU out of core on a GPU */
 static long ooc_calls;   /* Cholesky factorizations out of core on a GPU */
 /* 1: two calls on the same data take the same path, so posv/gesv factor
@@ -94,6 +95,7 @@ static void note_whole(int64_t m, int64_t n, size_t esz, int chol) {
         lu_team_calls += on > 1 && !chol;
         team_peer_calls += on > 1 && chol && p2p > 0;
         lu_peer_calls += on > 1 && !chol && p2p > 0;
+        chol_kept_calls += on == 1 && chol && h2d == d2h;
     }
 }
 
@@ -181,11 +183,15 @@ int main(void) {
         CHECK((blasx_setting_int(BLASX_SETTING_LAPACK_TEAM_PEERS) > 0 || team_peer_calls == 0) &&
                   (blasx_setting_int(BLASX_SETTING_LAPACK_LU_PEERS) > 0 || lu_peer_calls == 0),
               "no peer copies with peer mode off (%ld Cholesky, %ld LU teams had some)", team_peer_calls, lu_peer_calls);
+        /* a team of one keeps its columns where they all fit: the small orders here do, in any pool */
+        CHECK(blasx_gpu_count() != 1 || blasx_setting_int(BLASX_SETTING_LAPACK_TEAM_PEERS) == 0 ||
+                  getenv("BLASX_LAPACK_CHOL_PANELS") || chol_kept_calls > 0,
+              "Cholesky on one GPU kept its block columns there, no column up twice (%ld did)", chol_kept_calls);
         test_whole_fault(24);
     }
     printf("test_lapack: %ld factorizations whole on GPUs (%ld Cholesky, %ld LU on several; peer to peer %ld, %ld), "
-           "%ld Cholesky and %ld LU out of core\n", whole_calls, team_calls, lu_team_calls, team_peer_calls, lu_peer_calls,
-           ooc_calls, lu_ooc_calls);
+           "%ld Cholesky and %ld LU out of core; %ld Cholesky kept on one GPU\n", whole_calls, team_calls, lu_team_calls, team_peer_calls, lu_peer_calls,
+           ooc_calls, lu_ooc_calls, chol_kept_calls);
     printf("test_lapack: %d GPUs\n", blasx_gpu_count());
     return bx_summary("test_lapack");
 }
