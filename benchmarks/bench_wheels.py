@@ -4,7 +4,7 @@ process (run it once plain, once with LD_PRELOAD=libblasx.so; the wheel's
 own OpenBLAS serves the first, blasx the second through the wheel's
 scipy_ names).
 
-  python3 bench_wheels.py LABEL [matmul:N] [solve:N] [cholesky:N] ...
+  python3 bench_wheels.py LABEL [matmul:N] [solve:N] [cholesky:N] [pre:CASE:N] ...
 
 Each case: a first call (untimed) on the same shapes, then the median of
 REPS timed calls (BENCH_REPS, default 3; 1 for N >= 8192), with a residual
@@ -13,6 +13,8 @@ untimed call: the timed one is the process's first of that size.  The
 inputs take O(N^2) work to make, so that large cases time the call, not
 their set-up: solve and cholesky of one order share one matrix (symmetric,
 4 N on its diagonal: positive definite and far from singular), made once.
+A case written pre:CASE:N runs once, untimed and unprinted (e.g. a large
+call first, so that the small ones after it find blasx's runtime running).
 Prints one line per case, "LABEL case N seconds GFLOP/s residual best",
 best being the fastest timed call, for benchmarks/results/.  Where blasx is
 preloaded, also "LABEL case N split copies S blasx S rest S": per timed
@@ -98,9 +100,13 @@ def main():
     label = sys.argv[1]
     rng = np.random.default_rng(20261128)
     for arg in sys.argv[2:]:
-        case, n = arg.split(":")
+        pre = arg.startswith("pre:")
+        case, n = arg[4 * pre:].split(":")
         n = int(n)
         x, y = inputs(case, n, rng)
+        if pre:
+            run(case, x, y)
+            continue
         if n < int(os.environ.get("BENCH_WARM_MAX", "32768")):
             run(case, x, y)  # the first call: start-up, pools, registration
         reps = int(os.environ.get("BENCH_REPS", "3")) if n < 8192 else 1

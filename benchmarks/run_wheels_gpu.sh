@@ -19,8 +19,11 @@
 #   first   first-call.log: ctxprobe (empty, and holding the bench's matrices),
 #           dpotrf_ of BENCH_FIRST_N (40960) first and warm, plain and --context,
 #           BENCH_FIRST_ROUNDS (3) times
-#   small   small-again.txt: the small cases BENCH_SMALL_ROUNDS (3) times, wheel
-#           then blasx, BENCH_SMALL_REPS (21) calls each
+#   small   small-rounds.txt, small-compare.txt: BENCH_SMALL_ROUND_CASES (the
+#           orders to 1024) in BENCH_SMALL_ROUNDS (10) pairs of processes, wheel
+#           and blasx, the first of a pair alternating, BENCH_SMALL_REPS (21)
+#           calls each, after BENCH_SMALL_PRE (pre:matmul:4096; "" for none);
+#           compared by benchmarks/compare_rounds.py
 # Large orders: BENCH_LARGE (default "matmul:16384 solve:20480 cholesky:20480
 # solve:40960 cholesky:40960"); the small cases BENCH_SMALL.  A command has at
 # most 600 s: split a run into two with BENCH_PHASES and BENCH_WHEEL_LARGE.
@@ -93,12 +96,20 @@ if on first && [ "$(left)" -gt 40 ]; then # the CUDA modules loaded with the con
   echo "== eager context"; grep -E "RESULT|context:" "$o/potrf-eager.log"
 fi 2>&1 | tee -a "$o/first-call.log"
 
-if on small; then # sub-millisecond calls: processes alternate, more calls each
-  for r in $(seq "${BENCH_SMALL_ROUNDS:-3}"); do
+if on small; then # sub-millisecond calls: processes alternate (which goes first too), more calls each
+  SR="${BENCH_SMALL_ROUND_CASES:-$S0}"
+  for r in $(seq "${BENCH_SMALL_ROUNDS:-10}"); do
     [ "$(left)" -gt 20 ] || break
-    BENCH_REPS=${BENCH_SMALL_REPS:-21} timeout "$(left)" python3 benchmarks/bench_wheels.py wheel$r $S
-    BENCH_REPS=${BENCH_SMALL_REPS:-21} LD_PRELOAD=$so timeout "$(left)" python3 benchmarks/bench_wheels.py blasx$r $S
-  done 2>&1 | tee "$o/small-again.txt"
+    for k in $( [ $((r % 2)) = 1 ] && echo "wheel blasx" || echo "blasx wheel"); do
+      pre=${BENCH_SMALL_PRE-pre:matmul:4096} # blasx's runtime running first
+      if [ $k = wheel ]; then
+        BENCH_REPS=${BENCH_SMALL_REPS:-21} timeout "$(left)" python3 benchmarks/bench_wheels.py wheel$r $pre $SR
+      else
+        BENCH_REPS=${BENCH_SMALL_REPS:-21} LD_PRELOAD=$so timeout "$(left)" python3 benchmarks/bench_wheels.py blasx$r $pre $SR
+      fi
+    done
+  done > "$o/small-rounds.txt" 2>&1
+  python3 benchmarks/compare_rounds.py "$o/small-rounds.txt" | tee "$o/small-compare.txt"
 fi
 echo "done at $((SECONDS - t0)) s"
 # A device command returns at most a few files: OUTDIR under $OUT goes back as one archive.
