@@ -97,16 +97,12 @@ if on first && [ "$(left)" -gt 40 ]; then # the CUDA modules loaded with the con
 fi 2>&1 | tee -a "$o/first-call.log"
 
 if on small; then # sub-millisecond calls: processes alternate (which goes first too), more calls each
-  SR="${BENCH_SMALL_ROUND_CASES:-$S0}"
+  SR="${BENCH_SMALL_ROUND_CASES:-$S0}" pre=${BENCH_SMALL_PRE-pre:matmul:4096} # blasx's runtime running first
   for r in $(seq "${BENCH_SMALL_ROUNDS:-10}"); do
     [ "$(left)" -gt 20 ] || break
     for k in $( [ $((r % 2)) = 1 ] && echo "wheel blasx" || echo "blasx wheel"); do
-      pre=${BENCH_SMALL_PRE-pre:matmul:4096} # blasx's runtime running first
-      if [ $k = wheel ]; then
-        BENCH_REPS=${BENCH_SMALL_REPS:-21} timeout "$(left)" python3 benchmarks/bench_wheels.py wheel$r $pre $SR
-      else
-        BENCH_REPS=${BENCH_SMALL_REPS:-21} LD_PRELOAD=$so timeout "$(left)" python3 benchmarks/bench_wheels.py blasx$r $pre $SR
-      fi
+      pl=; [ $k = blasx ] && pl=LD_PRELOAD=$so
+      env $pl BENCH_REPS=${BENCH_SMALL_REPS:-21} timeout "$(left)" python3 benchmarks/bench_wheels.py $k$r $pre $SR
     done
   done > "$o/small-rounds.txt" 2>&1
   python3 benchmarks/compare_rounds.py "$o/small-rounds.txt" | tee "$o/small-compare.txt"

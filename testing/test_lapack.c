@@ -190,8 +190,8 @@ int main(void) {
         test_whole_fault(24);
     }
     printf("test_lapack: %ld factorizations whole on GPUs (%ld Cholesky, %ld LU on several; peer to peer %ld, %ld), "
-           "%ld Cholesky and %ld LU out of core; %ld Cholesky kept on one GPU\n", whole_calls, team_calls, lu_team_calls, team_peer_calls, lu_peer_calls,
-           ooc_calls, lu_ooc_calls, chol_kept_calls);
+           "%ld Cholesky and %ld LU out of core; %ld Cholesky kept on one GPU\n", whole_calls, team_calls, lu_team_calls,
+           team_peer_calls, lu_peer_calls, ooc_calls, lu_ooc_calls, chol_kept_calls);
     printf("test_lapack: %d GPUs\n", blasx_gpu_count());
     return bx_summary("test_lapack");
 }
