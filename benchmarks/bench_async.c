@@ -10,7 +10,7 @@
  * GPU 0's memory (no transfer at all), and the fewest host bytes any
  * schedule moves (A, B, D, F in and G out once).
  *
- *   bench_async N [reps [pinned|pageable [nb]]]      (nb: Cholesky block, N/8)
+ *   bench_async N [reps [pinned|pageable [nb [all|chain|cholesky]]]]   (nb: Cholesky block, N/8)
  *
  * One line per variant starting "RESULT"; exit status 1 if a result is
  * wrong (chain: against the synchronous chain; Cholesky: |A - L L^T| at
@@ -153,17 +153,21 @@ int main(int argc, char **argv) {
     int reps = argc > 2 ? atoi(argv[2]) : 2;
     pin = argc > 3 && !strcmp(argv[3], "pinned");
     int64_t nb = argc > 4 ? atoll(argv[4]) : n / 8;
+    const char *what = argc > 5 ? argv[5] : "all";
+    const int do_chain = strcmp(what, "cholesky") != 0, do_chol = strcmp(what, "chain") != 0;
     size_t e = (size_t)n * (size_t)n;
-    double *m[7];
+    double *m[7] = {NULL};
     for (int i = 0; i < 7; i++)
-        if (!(m[i] = alloc(e))) return fprintf(stderr, "bench_async: no memory for N = %lld\n", (long long)n), 1;
-    fill(m[0], e, 7u), fill(m[1], e, 9u), fill(m[3], e, 11u), fill(m[5], e, 13u); /* A B D F */
+        if ((do_chain || i == 0 || i == 3 || i == 4) && !(m[i] = alloc(e)))
+            return fprintf(stderr, "bench_async: no memory for N = %lld\n", (long long)n), 1;
+    fill(m[0], e, 7u), fill(m[3], e, 11u); /* A D */
+    if (do_chain) fill(m[1], e, 9u), fill(m[5], e, 13u); /* B F */
     int bad = 0;
-    double *ref = malloc(e * sizeof(double));
+    double *ref = do_chain ? malloc(e * sizeof(double)) : NULL;
     const char *mode = pin ? "pinned" : "pageable";
     double chain_best[3] = {0, 0, 0}, chain_bytes[3] = {0, 0, 0};
     static const char *const variant[3] = {"sync", "async", "async-wait-G"};
-    for (int async = 0; async < 3; async++) { /* chain */
+    for (int async = 0; async < 3 && do_chain; async++) { /* chain */
         double best = 1e300, bytes = 0;
         int st = 0;
         for (int r = 0; r <= reps; r++) {
@@ -185,7 +189,7 @@ int main(int argc, char **argv) {
     /* the floor of any schedule: no transfer at all (time), each operand once (bytes) */
     const double floor_bytes = 5.0 * (double)e * sizeof(double);
 #ifdef BLASX_HAVE_CUDA
-    if (blasx_gpu_count() > 0) {
+    if (blasx_gpu_count() > 0 && do_chain) {
         double t = chain_in_core(n, reps, m);
         printf("RESULT chain3 in-core-cublas N=%lld best %.4f s (%.2f TFLOP/s): sync/in-core %.3f, async/in-core %.3f,"
                " async-wait-G/in-core %.3f; host bytes floor %.4g GB = %.3f of sync's; async-wait-G/floor %.3f\n",
@@ -201,7 +205,7 @@ int main(int argc, char **argv) {
     double *A0 = m[3], *A = m[4];
     blasx_dsyrk('L', 'N', n, n, 1.0 / (double)n, m[0], n, 0.0, A0, n);
     for (int64_t i = 0; i < n; i++) A0[i + i * n] += 1.0;
-    for (int v = 0; v < 3; v++) {
+    for (int v = 0; v < 3 && do_chol; v++) {
         double best = 1e300, bytes = 0;
         int st = 0;
         for (int r = 0; r <= reps; r++) {

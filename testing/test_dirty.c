@@ -24,6 +24,7 @@
 #include <unistd.h>
 #include "blasx/blasx.h"
 #include "internal/base/settings.h"
+#include "internal/factor/factor_call.h"
 #include "internal/gpu/gpu_worker.h"
 #include "internal/runtime/async_queue.h"
 #include "internal/runtime/runtime.h"
@@ -253,6 +254,78 @@ static void test_readme_cholesky(int64_t n, int64_t nb) {
     free(A), free(A0);
 }
 
+/* -------------------- the tiled Cholesky by blocks, as bench_async does it */
+
+static int tiled_chol(int async, int64_t n, int64_t nb, double *A, int64_t *info) {
+    int st = 0;
+    for (int64_t k = 0; k < n; k += nb) {
+        int64_t kb = n - k < nb ? n - k : nb, rest = n - k - kb;
+        double *Akk = A + k + k * n;
+        st |= async ? blasx_dpotrf_async('L', kb, Akk, n, info) : blasx_dpotrf('L', kb, Akk, n, info);
+        if (!rest) break;
+        st |= (async ? blasx_dtrsm_async : blasx_dtrsm)('R', 'L', 'T', 'N', rest, kb, 1.0, Akk, n, Akk + kb, n);
+        for (int64_t j = k + kb; j < n; j += nb) {
+            int64_t jb = n - j < nb ? n - j : nb, below = n - j - jb;
+            double *Ljk = A + j + k * n, *Ajj = A + j + j * n;
+            st |= (async ? blasx_dsyrk_async : blasx_dsyrk)('L', 'N', jb, kb, -1.0, Ljk, n, 1.0, Ajj, n);
+            if (below)
+                st |= (async ? blasx_dgemm_async : blasx_dgemm)('N', 'T', below, jb, kb, -1.0, Ljk + jb, n, Ljk, n, 1.0,
+                                                                Ajj + jb, n);
+        }
+    }
+    return st | (async ? blasx_wait_all() : 0);
+}
+
+/* Queued and synchronous, against the reference: the same factor (the
+ * upper triangle, which no call references, untouched), and on one GPU
+ * with lazy write-back fewer host bytes queued. */
+static void test_tiled_cholesky(int64_t n, int64_t nb) {
+    size_t sz = (size_t)(n * n);
+    double *A0 = malloc(sizeof(double) * sz), *S = malloc(sizeof(double) * sz), *Q = malloc(sizeof(double) * sz);
+    bx_fill_d(S, sz);
+    ref_dgemm('N', 'T', n, n, n, 1.0 / (double)n, S, n, S, n, 0.0, A0, n);
+    for (int64_t i = 0; i < n; i++) A0[i + i * n] += 1.0;
+    for (int64_t j = 0; j < n; j++)
+        for (int64_t i = 0; i < j; i++) A0[i + j * n] = -7.0; /* not referenced: must stay */
+    memcpy(S, A0, sizeof(double) * sz), memcpy(Q, A0, sizeof(double) * sz);
+    int64_t is = 0, iq = 0, made0, fl0, tk0, by0, made1, fl1, tk1, by1;
+    int64_t b0 = host_bytes();
+    int ss = tiled_chol(0, n, nb, S, &is);
+    int64_t b1 = host_bytes();
+    blasx_dirty_counts(&made0, &fl0, &tk0, &by0);
+    const int64_t ft0 = blasx_factor_tiles_count();
+    int sq = tiled_chol(1, n, nb, Q, &iq);
+    int64_t b2 = host_bytes(), ft = blasx_factor_tiles_count() - ft0;
+    blasx_dirty_counts(&made1, &fl1, &tk1, &by1);
+    double worst = 0, diff = 0;
+    int upper = 1;
+    for (int64_t j = 0; j < n; j++)
+        for (int64_t i = 0; i < n; i++) {
+            if (i < j) {
+                upper &= Q[i + j * n] == -7.0 && S[i + j * n] == -7.0;
+                continue;
+            }
+            double t = 0;
+            for (int64_t l = 0; l <= j; l++) t += Q[i + l * n] * Q[j + l * n];
+            worst = fmax(worst, fabs(t - A0[i + j * n]));
+            diff = fmax(diff, fabs(Q[i + j * n] - S[i + j * n]));
+        }
+    CHECK(ss == 0 && sq == 0 && is == 0 && iq == 0 && worst <= 1e-12 * (double)n && diff <= 1e-12 && upper,
+          "tiled Cholesky %lld (nb %lld): |A - L L^T| %.3g, queued - synchronous %.3g, upper kept %d (status %d %d)",
+          (long long)n, (long long)nb, worst, diff, upper, ss, sq);
+    if (b2 - b1 > 0 && blasx_gpu_count() == 1 && blasx_setting_int(BLASX_SETTING_ASYNC_LAZY)) {
+        /* the diagonal blocks after the first were factored where their tiles were */
+        CHECK(b2 - b1 < b1 - b0 && made1 > made0 && fl1 - fl0 == made1 - made0 && ft > 0,
+              "tiled Cholesky %lld (nb %lld): queued moved %lld bytes, synchronous %lld; %lld blocks factored on the GPU's tiles",
+              (long long)n, (long long)nb, (long long)(b2 - b1), (long long)(b1 - b0), (long long)ft);
+        printf("test_dirty: tiled Cholesky %lld nb %lld: %lld bytes moved queued, %lld synchronous; %lld tiles left "
+               "dirty, %lld taken over, %lld blocks factored on them\n",
+               (long long)n, (long long)nb, (long long)(b2 - b1), (long long)(b1 - b0), (long long)(made1 - made0),
+               (long long)(tk1 - tk0), (long long)ft);
+    }
+    free(A0), free(S), free(Q);
+}
+
 /* ------------------------------------------------------- fork, finalize */
 
 static void test_fork(int64_t n) {
@@ -303,7 +376,54 @@ static void test_fault(int k, int64_t n) {
     chain_free(&c);
 }
 
+/* The tiled Cholesky with a device fault at operation k: a wrong factor
+ * never comes with every status 0, and the triangle no call references
+ * is never written. */
+static void test_fault_chol(int k, int64_t n, int64_t nb) {
+    (void)blasx_gpu_count();
+    const blasx_device_backend_t *be = blasx_gpus_backend();
+    if (!be || !be->fail_after) {
+        printf("test_dirty: no fault injection here (no simulated GPU)\n");
+        return;
+    }
+    size_t sz = (size_t)(n * n);
+    double *A0 = malloc(sizeof(double) * sz), *Q = malloc(sizeof(double) * sz);
+    bx_fill_d(Q, sz);
+    ref_dgemm('N', 'T', n, n, n, 1.0 / (double)n, Q, n, Q, n, 0.0, A0, n);
+    for (int64_t j = 0; j < n; j++) {
+        A0[j + j * n] += 1.0;
+        for (int64_t i = 0; i < j; i++) A0[i + j * n] = -7.0;
+    }
+    memcpy(Q, A0, sizeof(double) * sz);
+    int64_t info = 0;
+    atomic_store(be->fail_after, k);
+    int st = tiled_chol(1, n, nb, Q, &info);
+    atomic_store(be->fail_after, -1);
+    double worst = 0;
+    int upper = 1;
+    for (int64_t j = 0; j < n; j++)
+        for (int64_t i = 0; i < n; i++) {
+            if (i < j) {
+                upper &= Q[i + j * n] == -7.0;
+                continue;
+            }
+            double t = 0;
+            for (int64_t l = 0; l <= j; l++) t += Q[i + l * n] * Q[j + l * n];
+            worst = fmax(worst, fabs(t - A0[i + j * n]));
+        }
+    CHECK(upper, "Cholesky fault at %d: the upper triangle was written", k);
+    CHECK(st != 0 || (info == 0 && worst <= 1e-12 * (double)n), "Cholesky fault at %d: |A - L L^T| %.3g with status 0",
+          k, worst);
+    printf("test_dirty: Cholesky fault at %d: status %d\n", k, st);
+    free(A0), free(Q);
+}
+
 int main(void) {
+    const char *fault_chol = getenv("BLASX_TEST_DIRTY_FAULT_CHOL");
+    if (fault_chol) {
+        test_fault_chol(atoi(fault_chol), 18, 6);
+        return bx_summary("test_dirty");
+    }
     const char *fault = getenv("BLASX_TEST_DIRTY_FAULT");
     if (fault) {
         test_fault(atoi(fault), 12);
@@ -313,6 +433,8 @@ int main(void) {
     test_chain(20);
     test_random(400);
     test_readme_cholesky(30, 8);
+    test_tiled_cholesky(36, 9);
+    test_tiled_cholesky(37, 6);
     test_fork(12);
     test_finalize(12);
     test_chain(12); /* the runtime again after finalize */

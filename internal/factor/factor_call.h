@@ -94,4 +94,12 @@ BLASX_INTERNAL extern size_t blasx_fc_stage_cap;
  * factors is up. */
 BLASX_INTERNAL int blasx_factor_whole_wanted(int64_t n);
 
+/* A queued Cholesky (on a queue thread) of a block whose tiles queued
+ * calls left dirty on the only GPU: factored there, its tiles left dirty
+ * for the calls after it (internal/factor/factor_tiles.c).  0 (*info 0),
+ * BLASX_FACTOR_DECLINED (nothing done: the ordinary path), or a status. */
+BLASX_INTERNAL int blasx_factor_tiles_potrf(int prec, size_t esz, char uplo, int64_t n, void *A, int64_t lda,
+                                            int64_t *info);
+BLASX_INTERNAL int64_t blasx_factor_tiles_count(void); /* how many were done so */
+
 #endif

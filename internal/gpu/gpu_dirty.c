@@ -90,11 +90,23 @@ static int lost_meeting(const blasx_hview_t *v, int nv, int forget) {
 
 #define FLUSH_BATCH 64
 
-/* Host copy of the staged tile in half b of the pinned buffer. */
+/* Host copy of the staged tile in half b of the pinned buffer: of its
+ * output triangle alone for a triangle tile (the rest is memory the call
+ * does not reference, never written). */
 static void unstage(const blasx_centry_t *e, const char *half) {
     const blasx_tile_key_t *k = &e->key;
     size_t col = (size_t)k->rows * k->esz;
-    blasx_hcopy_2d_back((void *)k->host, (size_t)k->ld * k->esz, half, col, col, k->cols);
+    if (!e->dtri) {
+        blasx_hcopy_2d_back((void *)k->host, (size_t)k->ld * k->esz, half, col, col, k->cols);
+        return;
+    }
+    for (int64_t j = 0; j < k->cols; j++) {
+        int64_t i0 = e->dtri == 'L' ? j : 0, i1 = e->dtri == 'U' ? j + 1 : k->rows;
+        if (i1 > k->rows) i1 = k->rows;
+        if (i1 > i0)
+            memcpy((char *)k->host + (size_t)(i0 + j * k->ld) * k->esz, half + (size_t)(i0 + j * k->rows) * k->esz,
+                   (size_t)(i1 - i0) * k->esz);
+    }
 }
 
 /* Copies the n dirty entries L of GPU g back to the host through its
@@ -118,7 +130,7 @@ static int write_back(blasx_gpu_t *g, blasx_centry_t *const *L, int n) {
         const blasx_tile_key_t *k = &L[i]->key;
         const char *first = (const char *)k->host;
         const char *last = first + ((size_t)(k->cols - 1) * (size_t)k->ld + (size_t)k->rows) * k->esz - 1;
-        if (blasx_host_pinned(be, first, last)) {
+        if (!L[i]->dtri && blasx_host_pinned(be, first, last)) {
             st = be->copy_d2h(g->direct_out, (void *)k->host, k->ld, L[i]->dev, k->rows, gpu_key_shape(k));
         } else {
             char *buf = (char *)g->direct_pin + (size_t)b * half;
@@ -158,7 +170,7 @@ static int sel_hit(const blasx_centry_t *e, const void *ctx) {
  * those written back are kept in keep generation kgen (0: none) and
  * counted in *kept.  The first failure, if any.  Under flush_lock. */
 static int flush_locked(int (*sel)(const blasx_centry_t *, const void *), const void *ctx, uint64_t kgen,
-                        int64_t *kept) {
+                        int64_t *kept, int forget) {
     int first = 0;
     for (int i = 0; i < blasx_gpu_table.n; i++) {
         blasx_gpu_t *g = blasx_gpu_table.gpu[i];
@@ -172,7 +184,8 @@ static int flush_locked(int (*sel)(const blasx_centry_t *, const void *), const 
                     blasx_cache_dirty_lose(&g->cache, L[j]);
                 } else {
                     atomic_fetch_add(&ctr_flushed, 1), atomic_fetch_add(&ctr_bytes, (int64_t)L[j]->bytes);
-                    blasx_cache_dirty_clean(&g->cache, L[j], kgen);
+                    if (forget) blasx_cache_dirty_forget(&g->cache, L[j]);
+                    else blasx_cache_dirty_clean(&g->cache, L[j], kgen);
                     if (kept) ++*kept;
                 }
             }
@@ -187,7 +200,7 @@ int blasx_dirty_flush(const blasx_hview_t *v, int nv, int report) {
     if (!blasx_dirty_live()) return 0;
     sel_t s = {v, nv, NULL, NULL};
     pthread_mutex_lock(&flush_lock);
-    int st = flush_locked(sel_hit, &s, 0, NULL);
+    int st = flush_locked(sel_hit, &s, 0, NULL, 0);
     int lo = lost_meeting(v, nv, report);
     pthread_mutex_unlock(&flush_lock);
     return st ? st : lo;
@@ -215,9 +228,19 @@ void blasx_dirty_gpu_failed(blasx_gpu_t *g) {
     pthread_mutex_unlock(&flush_lock);
 }
 
-void blasx_dirty_mark(blasx_gpu_t *g, blasx_centry_t *e) {
-    atomic_fetch_add(&dirty_n, 1), atomic_fetch_add(&ctr_made, 1);
-    blasx_cache_mark_dirty(&g->cache, e);
+void blasx_dirty_mark(blasx_gpu_t *g, blasx_centry_t *e, char tri) {
+    /* counted first: a flush that finds it must find it counted */
+    atomic_fetch_add(&dirty_n, 1);
+    if (blasx_cache_mark_dirty(&g->cache, e, tri)) atomic_fetch_add(&ctr_made, 1);
+    else atomic_fetch_sub(&dirty_n, 1); /* taken over in place: counted already */
+}
+
+void blasx_dirty_settle(blasx_gpu_t *g, blasx_centry_t *e) {
+    if (!e->dirty) return; /* its own thread's entry: dirty changes only under the flush lock or here */
+    pthread_mutex_lock(&flush_lock); /* not while a flush walks the list */
+    blasx_cache_dirty_settle(&g->cache, e);
+    atomic_fetch_sub(&dirty_n, 1), atomic_fetch_add(&ctr_flushed, 1);
+    pthread_mutex_unlock(&flush_lock);
 }
 
 /* ---- a job's start and end ------------------------------------------- */
@@ -239,13 +262,28 @@ static int grid_at(int64_t r0, int64_t n, int64_t total, int64_t blk, int64_t st
     return 0;
 }
 
+/* 1 if the job reads only triangle tri of its operand o's diagonal tile
+ * at (r0, c0): a triangular matrix (TRSM, TRMM) or a rank-k update's C. */
+static int half_ok(const blasx_job_t *job, int o, int64_t r0, int64_t c0, char tri) {
+    const int rt = job->prob.routine;
+    if (r0 != c0) return 0;
+    if (o == BLASX_OPND_A && (rt == BLASX_K_TRSM || rt == BLASX_K_TRMM)) return job->prob.o[1] == tri;
+    if (o == BLASX_OPND_C && (rt == BLASX_K_SYRK || rt == BLASX_K_HERK || rt == BLASX_K_SYR2K || rt == BLASX_K_HER2K))
+        return job->prob.o[0] == tri;
+    return 0;
+}
+
 /* 1 if dirty entry e is exactly one of the job's input tiles, lies in
- * what it reads and not in what it writes. */
+ * what it reads and not in what it writes; or, for a job that reads its
+ * output tiles before it rewrites them (dirty_inplace), exactly one of
+ * those, inside what it writes: its task takes it as the tile's value. */
 static int fits(const blasx_centry_t *e, const void *ctx) {
     const fit_t *f = ctx;
     const blasx_job_t *job = f->job;
-    if (!blasx_cache_within(e, f->r, f->nr) || blasx_cache_meets(e, f->w, f->nw)) return 0;
+    const int out = job->dirty_inplace && blasx_cache_within(e, f->w, f->nw);
+    if (!out && (!blasx_cache_within(e, f->r, f->nr) || blasx_cache_meets(e, f->w, f->nw))) return 0;
     for (int o = 0; o < BLASX_OPND_COUNT; o++) {
+        if (out && o != BLASX_OPND_C) continue;
         const blasx_operand_t *op = &job->op[o];
         if (!op->ptr || op->ld != e->key.ld || job->esz != e->key.esz || e->key.host < (uintptr_t)op->ptr) continue;
         uintptr_t off = e->key.host - (uintptr_t)op->ptr;
@@ -253,12 +291,14 @@ static int fits(const blasx_centry_t *e, const void *ctx) {
         int64_t idx = (int64_t)(off / job->esz), r0 = idx % op->ld, c0 = idx / op->ld;
         if (grid_at(r0, e->key.rows, op->rows, job->g.blk_rows[o], job->g.strip_rows[o], job->g.grid_rows[o]) &&
             grid_at(c0, e->key.cols, op->cols, job->g.blk_cols[o], job->g.strip_cols[o], job->g.grid_cols[o]))
-            return 1;
+            return !e->dhalf || half_ok(job, o, r0, c0, e->dtri);
     }
     return 0;
 }
 
 static int job_cpu_ready(blasx_job_t *job);
+
+static int sel_own(const blasx_centry_t *e, const void *ctx) { return e->dpin == *(const uint64_t *)ctx; }
 
 int blasx_dirty_begin(blasx_job_t *job, const blasx_hview_t *w, int nw, const blasx_hview_t *r, int nr, int take,
                       uint64_t kgen, int64_t *kept) {
@@ -269,19 +309,20 @@ int blasx_dirty_begin(blasx_job_t *job, const blasx_hview_t *w, int nw, const bl
     for (int i = 0; i < nw && na < 8; i++) all[na++] = w[i];
     for (int i = 0; i < nr && na < 8; i++) all[na++] = r[i];
     fit_t f = {job, w, r, nw, nr};
-    sel_t s = {all, na, take ? fits : NULL, &f};
+    /* First the unused ones that fit; then every other dirty tile it
+     * touches goes back, also one a concurrent call took over (both read
+     * it: this one then reads the host's copy). */
+    sel_t s = {all, na, take ? sel_own : NULL, &job->epoch};
     pthread_mutex_lock(&flush_lock);
-    int st = flush_locked(sel_hit, &s, kgen, kept);
-    if (!st) st = lost_meeting(all, na, 0);
     int64_t n = 0;
-    if (!st && take)
+    if (take)
         for (int i = 0; i < blasx_gpu_table.n; i++)
             n += blasx_cache_dirty_take(&blasx_gpu_table.gpu[i]->cache, job->epoch, fits, &f);
+    int st = flush_locked(sel_hit, &s, kgen, kept, 0);
+    if (!st) st = lost_meeting(all, na, 0);
     pthread_mutex_unlock(&flush_lock);
-    if (n > 0) {
-        atomic_fetch_add(&ctr_taken, n);
-        job->dirty_in = 1, job->cpu_ready = job_cpu_ready;
-    }
+    if (n > 0) atomic_fetch_add(&ctr_taken, n);
+    if (n > 0 || job->lazy_out) job->dirty_in = 1, job->cpu_ready = job_cpu_ready;
     return st;
 }
 
@@ -290,15 +331,115 @@ void blasx_dirty_end(blasx_job_t *job) {
     for (int i = 0; i < blasx_gpu_table.n; i++) blasx_cache_dirty_untake(&blasx_gpu_table.gpu[i]->cache, job->epoch);
 }
 
-/* A task of the job runs on the CPU: the dirty tiles the job took over go
- * back first (all of them: a fallback is rare). */
-static int sel_taken(const blasx_centry_t *e, const void *ctx) { return e->dpin == *(const uint64_t *)ctx; }
+/* A task of the job runs on the CPU: the dirty tiles the job took over,
+ * and those its own finished tasks left, go back first (all of them: a
+ * fallback is rare), and no GPU task finds them again (it reads the host
+ * now; the CPU may be about to rewrite one taken as an output).  Tiles
+ * its running GPU tasks rewrite (MODIFIED) stay: no other task reads them. */
+static int sel_taken(const blasx_centry_t *e, const void *ctx) {
+    const uint64_t ep = *(const uint64_t *)ctx;
+    return (e->dpin == ep || e->epoch == ep) && e->state == BLASX_TILE_VALID;
+}
 
 static int job_cpu_ready(blasx_job_t *job) {
     pthread_mutex_lock(&flush_lock);
-    int st = flush_locked(sel_taken, &job->epoch, 0, NULL);
+    int st = flush_locked(sel_taken, &job->epoch, 0, NULL, 1);
     for (int i = 0; i < blasx_gpu_table.n && !st; i++)
         if (blasx_cache_dirty_taken_lost(&blasx_gpu_table.gpu[i]->cache, job->epoch)) st = BLASX_ERR_DEVICE;
     pthread_mutex_unlock(&flush_lock);
     return st;
+}
+
+/* ---- a factorization that keeps its block's tiles dirty (adopt) ------- */
+
+static _Atomic uint64_t adopt_tok = (uint64_t)1 << 62; /* far above every job epoch */
+
+uint64_t blasx_dirty_adopt_token(void) { return atomic_fetch_add(&adopt_tok, 1); }
+
+int64_t blasx_dirty_tile_at(int i, const void *host, int64_t ld, size_t esz) {
+    blasx_gpu_t *g = blasx_gpu_get(i);
+    if (!g || !blasx_dirty_live()) return 0;
+    int64_t side = 0;
+    pthread_mutex_lock(&g->cache.lock);
+    for (blasx_centry_t *e = g->cache.head; e && !side; e = e->next)
+        if (e->dirty && e->key.host == (uintptr_t)host && e->key.ld == ld && e->key.esz == esz && !e->dpin)
+            side = e->key.rows > e->key.cols ? e->key.rows : e->key.cols;
+    pthread_mutex_unlock(&g->cache.lock);
+    return side;
+}
+
+typedef struct {
+    const blasx_tile_key_t *keys;
+    int nk;
+} keys_t;
+
+static int key_listed(const blasx_centry_t *e, const void *ctx) {
+    const keys_t *k = ctx;
+    for (int j = 0; j < k->nk; j++)
+        if (blasx_key_eq(&e->key, &k->keys[j])) return 1;
+    return 0;
+}
+
+int blasx_dirty_adopt_begin(int i, const blasx_hview_t *v, const blasx_tile_key_t *keys, int nk, uint64_t tok,
+                            uintptr_t *dev, char *taken) {
+    blasx_gpu_t *g = blasx_gpu_get(i);
+    if (!g) return BLASX_ERR_INTERNAL;
+    keys_t k = {keys, nk};
+    sel_t s = {v, 1, key_listed, &k}; /* dirty tiles of v that are not its tiles go back */
+    pthread_mutex_lock(&flush_lock);
+    int st = flush_locked(sel_hit, &s, 0, NULL, 0);
+    if (!st) st = lost_meeting(v, 1, 0);
+    for (int j = 0; j < nk && !st; j++) {
+        dev[j] = 0, taken[j] = 0;
+        pthread_mutex_lock(&g->cache.lock);
+        for (blasx_centry_t *e = g->cache.head; e; e = e->next)
+            if (e->dirty && blasx_key_eq(&e->key, &keys[j])) {
+                if (e->readers != 1 || e->dpin) st = BLASX_ERR_BUSY; /* another call uses it: not ours now */
+                else e->dpin = tok, e->readers++, dev[j] = e->dev, taken[j] = 1;
+                break;
+            }
+        pthread_mutex_unlock(&g->cache.lock);
+        if (!dev[j] && !st) { /* a new entry, filled once the factor is done */
+            blasx_centry_t *e = NULL;
+            int fresh = 0;
+            st = blasx_cache_insert(&g->cache, &keys[j], tok, &e, &fresh);
+            if (!st && !fresh) st = BLASX_ERR_INTERNAL;
+            if (!st) dev[j] = e->dev;
+        }
+    }
+    pthread_mutex_unlock(&flush_lock);
+    return st; /* on a failure the caller ends it (blasx_dirty_adopt_end, ok 0) */
+}
+
+void blasx_dirty_adopt_end(int i, uint64_t tok, int ok, const blasx_tile_key_t *keys, const char *tri, int nk) {
+    blasx_gpu_t *g = blasx_gpu_get(i);
+    if (!g) return;
+    pthread_mutex_lock(&flush_lock);
+    blasx_tile_cache_t *c = &g->cache;
+    pthread_mutex_lock(&c->lock);
+    for (int j = 0; j < nk; j++) {
+        blasx_centry_t *e = c->head;
+        while (e && !(blasx_key_eq(&e->key, &keys[j]) && (e->dpin == tok || (e->epoch == tok && !e->dirty))))
+            e = e->next;
+        if (!e) continue;
+        if (e->dpin == tok) { /* taken: rewritten (ok > 0), untouched (0), or half rewritten (< 0) */
+            e->dpin = 0, e->readers--;
+            if (ok > 0 && tri[j]) e->dtri = tri[j], e->dhalf = 1;
+            if (ok < 0) {
+                lost_add(&e->key);
+                e->dirty = 0, e->dtri = 0, e->dhalf = 0, e->epoch = 0;
+                if (--e->readers == 0) blasx_cache_drop_locked(c, e);
+                atomic_fetch_sub(&dirty_n, 1);
+            }
+        } else if (ok > 0) { /* new: dirty with the factor's tile (the insert's reader is the dirty pin) */
+            e->state = BLASX_TILE_VALID, e->dirty = 1, e->out_done = 0, e->kgen = 0;
+            e->dtri = tri[j], e->dhalf = tri[j] != 0;
+            atomic_fetch_add(&dirty_n, 1), atomic_fetch_add(&ctr_made, 1);
+        } else { /* new, never filled */
+            e->epoch = 0;
+            if (--e->readers == 0) blasx_cache_drop_locked(c, e);
+        }
+    }
+    pthread_mutex_unlock(&c->lock);
+    pthread_mutex_unlock(&flush_lock);
 }

@@ -102,10 +102,13 @@ int blasx_keep_begin(blasx_job_t *job, int *st) {
     atomic_store(&keep_live, 1); /* before the generation is read (as in blasx_keep_end) */
     uint64_t gen = atomic_load(&keep_gen);
     int64_t back = 0;
-    *st = blasx_dirty_begin(job, tl_keep.w, tl_keep.nw, tl_keep.r, tl_keep.nr, lazy && job->prob.strip == 0, gen,
-                            &back);
+    const int take = lazy && job->prob.strip == 0;
+    const int reads_out = job->prob.routine == BLASX_K_TRSM || job->prob.routine == BLASX_K_TRMM || job->prob.beta != 0;
+    job->dirty_inplace = take && reads_out;
+    /* outputs other tasks read (TRSM, TRMM) may stay only where no CPU task reads the host */
+    job->lazy_out = lazy && (tl_keep.take_out || !job->team);
+    *st = blasx_dirty_begin(job, tl_keep.w, tl_keep.nw, tl_keep.r, tl_keep.nr, take, gen, &back);
     if (*st) return 1;
-    job->lazy_out = lazy && tl_keep.take_out;
     job->read_next = tl_keep.read_next;
     uint64_t epoch = job->epoch;
     if (job->gpus == 0) return 1;

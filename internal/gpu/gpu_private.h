@@ -214,7 +214,8 @@ BLASX_INTERNAL extern blasx_gpu_table_t blasx_gpu_table;
 
 /* gpu_dirty.c: a lazy task's output entry becomes dirty; a failed GPU's
  * dirty tiles are recorded lost. */
-BLASX_INTERNAL void blasx_dirty_mark(blasx_gpu_t *g, blasx_centry_t *e);
+BLASX_INTERNAL void blasx_dirty_mark(blasx_gpu_t *g, blasx_centry_t *e, char tri); /* tri: its written triangle or 0 */
+BLASX_INTERNAL void blasx_dirty_settle(blasx_gpu_t *g, blasx_centry_t *e);         /* taken in place, then written back */
 BLASX_INTERNAL void blasx_dirty_gpu_failed(blasx_gpu_t *g);
 
 static inline blasx_tile_key_t gpu_tile_key(const blasx_job_t *job, blasx_tile_t t) {

@@ -170,6 +170,23 @@ BLASX_INTERNAL int blasx_dirty_meets(const blasx_hview_t *v); /* a dirty or lost
 BLASX_INTERNAL int blasx_dirty_begin(blasx_job_t *job, const blasx_hview_t *w, int nw, const blasx_hview_t *r, int nr,
                                      int take, uint64_t kgen, int64_t *kept);
 BLASX_INTERNAL void blasx_dirty_end(blasx_job_t *job);
+/* A factorization of a host block whose tiles stay dirty on GPU i
+ * (internal/factor/factor_tiles.c).  tile_at: the side of the unused
+ * dirty tile whose element (0, 0) is host (ld, esz), else 0.  token: a
+ * tag no job epoch equals.  adopt_begin: the dirty tiles meeting v that
+ * are not one of keys go back; each keys[j] gets a device tile, dev[j]:
+ * its dirty entry taken over (taken[j] 1), else a new entry whose bytes
+ * are not yet set (taken[j] 0); 0 or a status (then end
+ * it with ok 0).  adopt_end: ok > 0, every dev[j] holds the block's new
+ * tile (tri[j]: 'L'/'U' for a diagonal tile whose other triangle is
+ * scratch, else 0) and stays dirty; ok 0, nothing was written; ok < 0,
+ * taken tiles may be half written: recorded lost. */
+BLASX_INTERNAL int64_t blasx_dirty_tile_at(int i, const void *host, int64_t ld, size_t esz);
+BLASX_INTERNAL uint64_t blasx_dirty_adopt_token(void);
+BLASX_INTERNAL int blasx_dirty_adopt_begin(int i, const blasx_hview_t *v, const blasx_tile_key_t *keys, int nk,
+                                           uint64_t tok, uintptr_t *dev, char *taken);
+BLASX_INTERNAL void blasx_dirty_adopt_end(int i, uint64_t tok, int ok, const blasx_tile_key_t *keys, const char *tri,
+                                          int nk);
 /* Dirty tiles made, written back and taken over, and bytes written back,
  * since the start (tests, benchmarks). */
 BLASX_INTERNAL void blasx_dirty_counts(int64_t *made, int64_t *flushed, int64_t *taken, int64_t *bytes);

@@ -147,10 +147,11 @@ void blasx_gpu_task_finish(blasx_gpu_t *g, gpu_task_t *r) {
     }
     /* M -> E: the copy equals the host tile now (a triangle tile: M -> I);
      * lazy: M -> dirty, the host tile waits for it */
-    if (r->lazy) blasx_dirty_mark(g, r->out);
-    else if (!r->tri) blasx_cache_written_back(&g->cache, r->out);
+    if (r->lazy) blasx_dirty_mark(g, r->out, r->tri ? job->g.steps[tk->step0].o[0] : 0);
+    else blasx_dirty_settle(g, r->out); /* a dirty tile taken in place is the host's again */
+    if (!r->lazy && !r->tri) blasx_cache_written_back(&g->cache, r->out);
     blasx_cache_release(&g->cache, r->out);
-    if (r->tri) blasx_cache_invalidate(&g->cache, &r->out_key, job->epoch);
+    if (r->tri && !r->lazy) blasx_cache_invalidate(&g->cache, &r->out_key, job->epoch);
     r->out = NULL;
     r->job = NULL;
     r->lazy = 0;
@@ -183,7 +184,7 @@ static int parked_advance(blasx_gpu_t *g, gpu_task_t *r, int *prog) {
     /* The copy back goes only after every step has completed: a failure
      * seen later is the copy's own, and one seen before it has left the
      * host tile untouched (the task can be redone). */
-    if (!r->wb && r->job->lazy_out && !r->tri && r->job->read_next && atomic_load(r->job->read_next)) {
+    if (!r->wb && r->job->lazy_out && (!r->tri || r->loaded) && r->job->read_next && atomic_load(r->job->read_next)) {
         /* lazy write-back: a later call reads it here; it stays dirty (gpu_dirty.c) */
         r->wb = r->lazy = 1;
         if (r->job->early) blasx_job_kernels_done(r->job, r->task, g->idx);

@@ -75,6 +75,8 @@ typedef struct blasx_centry {
     uint64_t kgen; /* != 0: kept for later asynchronous calls in this keep generation */
     int reuse;     /* an input tile of a finished synchronous call, its pages watched (gpu_reuse.c) */
     int dirty;     /* newer than the host tile, which waits for its write-back (tile_dirty.h) */
+    char dtri;     /* dirty: 'L' or 'U' when only that triangle is the call's output (goes back alone), else 0 */
+    char dhalf;    /* dirty with dtri: the other triangle is not the host's (a factorization's scratch) */
     uint64_t dpin; /* != 0: the call that took this dirty entry over holds it (one more reader) */
     void *ready; /* backend event recorded after the copy in (owned by the worker) */
     struct blasx_centry *prev, *next; /* ALRU list: head = most recently used */
@@ -366,8 +368,10 @@ static inline blasx_centry_t *blasx_cache_claim_valid(blasx_tile_cache_t *c, con
                                                       uint64_t epoch) {
     pthread_mutex_lock(&c->lock);
     blasx_centry_t *e = blasx_cache_find_locked(c, k, epoch);
-    if (e && e->state == BLASX_TILE_VALID && e->readers == 0) {
-        e->readers = 1;
+    /* a dirty entry the call took over as an output holds its pins (2) */
+    const int pins = e && e->dirty && e->dpin == epoch ? 2 : 0;
+    if (e && e->state == BLASX_TILE_VALID && e->readers == pins) {
+        e->readers = pins + 1;
         e->state = BLASX_TILE_MODIFIED;
         blasx_cache_lru_unlink(c, e);
         blasx_cache_lru_front(c, e);

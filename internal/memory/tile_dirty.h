@@ -23,11 +23,25 @@
 
 #include "internal/memory/tile_cache.h"
 
-/* The output entry e (its task still holds a reader) becomes dirty. */
-static inline void blasx_cache_mark_dirty(blasx_tile_cache_t *c, blasx_centry_t *e) {
+/* The output entry e (its task still holds a reader) becomes dirty, tri
+ * its written triangle ('L', 'U') or 0; 1 if it was not dirty before (an
+ * entry taken over in place already is: it only becomes VALID again). */
+static inline int blasx_cache_mark_dirty(blasx_tile_cache_t *c, blasx_centry_t *e, char tri) {
     pthread_mutex_lock(&c->lock);
-    e->dirty = 1, e->state = BLASX_TILE_VALID, e->out_done = 0, e->kgen = 0;
-    e->readers++;
+    const int fresh = !e->dirty;
+    e->state = BLASX_TILE_VALID, e->out_done = 0, e->kgen = 0;
+    if (fresh) e->dirty = 1, e->readers++, e->dtri = tri;
+    else if (e->dtri != tri) e->dtri = 0, e->dhalf = 0; /* written whole now, or a triangle over a whole tile */
+    pthread_mutex_unlock(&c->lock);
+    return fresh;
+}
+
+/* A dirty entry taken over in place was written back by its task: it is
+ * an ordinary entry again (the dirty pin goes). */
+static inline void blasx_cache_dirty_settle(blasx_tile_cache_t *c, blasx_centry_t *e) {
+    pthread_mutex_lock(&c->lock);
+    e->dirty = 0, e->dtri = 0, e->dhalf = 0;
+    e->readers--;
     pthread_mutex_unlock(&c->lock);
 }
 
@@ -59,15 +73,27 @@ static inline int blasx_cache_dirty_list(blasx_tile_cache_t *c, int (*sel)(const
  * it over: gpu_keep.c). */
 static inline void blasx_cache_dirty_clean(blasx_tile_cache_t *c, blasx_centry_t *e, uint64_t kgen) {
     pthread_mutex_lock(&c->lock);
-    e->dirty = 0, e->out_done = 1, e->kgen = kgen;
+    /* kept only when the whole tile is the host's */
+    e->out_done = !e->dhalf, e->kgen = e->dhalf ? 0 : kgen;
+    e->dirty = 0, e->dtri = 0, e->dhalf = 0;
     e->readers--;
+    pthread_mutex_unlock(&c->lock);
+}
+
+/* e was written back for a task run on the CPU: no call hits it again
+ * (the CPU may rewrite the host tile); dropped once unused. */
+static inline void blasx_cache_dirty_forget(blasx_tile_cache_t *c, blasx_centry_t *e) {
+    pthread_mutex_lock(&c->lock);
+    e->dirty = 0, e->dtri = 0, e->dhalf = 0, e->out_done = 0, e->kgen = 0, e->epoch = 0;
+    e->readers -= e->dpin ? 2 : 1, e->dpin = 0; /* the dirty pin, and the taker's */
+    if (e->readers == 0) blasx_cache_drop_locked(c, e);
     pthread_mutex_unlock(&c->lock);
 }
 
 /* e's GPU failed: no call hits it again (epochs start at 1). */
 static inline void blasx_cache_dirty_lose(blasx_tile_cache_t *c, blasx_centry_t *e) {
     pthread_mutex_lock(&c->lock);
-    e->dirty = 0, e->epoch = 0;
+    e->dirty = 0, e->dtri = 0, e->dhalf = 0, e->epoch = 0;
     if (--e->readers == 0) blasx_cache_drop_locked(c, e);
     pthread_mutex_unlock(&c->lock);
 }

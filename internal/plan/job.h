@@ -86,9 +86,10 @@ typedef struct blasx_job {
     void (*wake)(void);          /* the runtime's: tasks were released or the job ended */
     /* lazy write-back (internal/gpu/gpu_dirty.c): its output tiles may
      * stay dirty on the GPU (while *read_next says a later call reads
-     * them); it took dirty tiles over as inputs, which a task run on the
-     * CPU has written back first (cpu_ready: 0 or a status) */
+     * them); it took dirty tiles over, or may leave some: a task run on
+     * the CPU has them written back first (cpu_ready: 0 or a status) */
     int lazy_out, dirty_in;
+    int dirty_inplace; /* it reads its output tiles first: dirty ones are taken over as their value */
     _Atomic int *read_next; /* != 0 when a later queued call reads its output: lazy_out pays (tile by tile) */
     int (*cpu_ready)(struct blasx_job *job);
     /* this call's counters per GPU, each written only by its GPU's thread */
