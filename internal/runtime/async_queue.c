@@ -150,9 +150,9 @@ static void *aq_thread(void *arg) {
         if (!aq.rhead) aq.rtail = NULL;
         c->state = AQ_RUNNING;
         pthread_mutex_unlock(&aq.lock);
-        if (c->keeps) aq_keep_arm(c);
+        if (c->keeps & BLASX_ASYNC_KEEP_OUT) aq_keep_arm(c);
         int st = c->dep_failed ? BLASX_ERR_DEPENDENCY : c->fn(c->args);
-        if (blasx_keep_disarm() || !c->keeps) aq_keep_drop(c); /* it wrote memory outside a keeping job */
+        if (blasx_keep_disarm() || !(c->keeps & BLASX_ASYNC_KEEP_OUT)) aq_keep_drop(c); /* it wrote memory outside a keeping job */
         pthread_mutex_lock(&aq.lock);
         aq_finish_locked(c, st);
     }
@@ -230,7 +230,8 @@ int blasx_async_submit(const char *routine, blasx_async_fn_t fn, const void *arg
         }
         p->succ[p->nsucc++] = c;
         c->deps++;
-        if (keeps && aq_reads_output(p, uses, nuses)) atomic_store(&p->read_next, 1);
+        if ((keeps & (BLASX_ASYNC_KEEP_OUT | BLASX_ASYNC_READS_TILES)) && aq_reads_output(p, uses, nuses))
+            atomic_store(&p->read_next, 1);
     }
     for (aq_call_t *f = aq.failed; !st && f && !c->dep_failed; f = f->next) /* failed, not yet reported */
         c->dep_failed = aq_conflict(f->uses, f->nuses, uses, nuses);

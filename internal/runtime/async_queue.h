@@ -65,8 +65,11 @@ BLASX_INTERNAL extern _Thread_local int blasx_async_on_queue;
  * kept tiles meeting what it writes, one that fails ends the keep
  * generation); with BLASX_ASYNC_KEEP_TAKE_OUT too, kept tiles inside what
  * it writes may seed its output tiles (each written by one task, read by
- * no other). */
-enum { BLASX_ASYNC_KEEP_OUT = 1, BLASX_ASYNC_KEEP_TAKE_OUT = 2 };
+ * no other).
+ * BLASX_ASYNC_READS_TILES: the call (not a keeping one) may read dirty
+ * tiles where they are (a queued potrf, internal/factor/factor_tiles.c),
+ * so the outputs of earlier calls it reads may stay dirty for it. */
+enum { BLASX_ASYNC_KEEP_OUT = 1, BLASX_ASYNC_KEEP_TAKE_OUT = 2, BLASX_ASYNC_READS_TILES = 4 };
 
 /* Queues fn(args copy); routine names the call in error reports (a string
  * literal); keeps: 0 or BLASX_ASYNC_KEEP_* flags.  Returns 0 or a status

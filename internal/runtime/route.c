@@ -24,7 +24,10 @@ int blasx_route_offload(const blasx_problem_t *p) {
 /* The tile for p (and a GEMM's tall-tile rows, BLASX_TILE_M pinning them). */
 static int64_t route_tile(int prec, size_t esz, int64_t compiled, int64_t pinned, blasx_problem_t *q) {
     int64_t tile_m = 0, set_m = blasx_settings()->tile_m;
-    int64_t tile = pinned > 0 ? pinned : blasx_runtime_pick_tile(prec, esz, compiled, q, &tile_m);
+    /* queued calls whose outputs may stay dirty: one grid for all, so the
+     * next call's tiles are the dirty ones (gpu_dirty.c takes exact tiles) */
+    const int lazy = blasx_keep_armed() && blasx_setting_int(BLASX_SETTING_ASYNC_LAZY);
+    int64_t tile = pinned > 0 ? pinned : lazy ? compiled : blasx_runtime_pick_tile(prec, esz, compiled, q, &tile_m);
     if (q->routine == BLASX_K_GEMM) q->tile_m = set_m >= 0 ? set_m : tile_m;
     return tile;
 }
