@@ -170,7 +170,7 @@ BLASX_CFG_X(ASYNC_THREADS, int, 1, 64, "threads", sched, async_threads, "threads
 #ifndef BLASX_CFG_ASYNC_LAZY
 #define BLASX_CFG_ASYNC_LAZY 0
 #endif
-BLASX_CFG_X(ASYNC_LAZY, int, 0, 1, "0/1", sched, async_lazy, "lazy write-back: output tiles of asynchronous GEMM-family calls on a pool of one GPU stay there until a wait, a synchronous call or another call needs them on the host")
+BLASX_CFG_X(ASYNC_LAZY, int, 0, 1, "0/1", sched, async_lazy, "lazy write-back: output tiles of asynchronous level-3 calls and potrf on a pool of one GPU stay there until a wait, a synchronous call or another call needs them on the host")
 #ifndef BLASX_CFG_PLAN_MEM_PCT
 #define BLASX_CFG_PLAN_MEM_PCT 25
 #endif
@@ -358,6 +358,10 @@ BLASX_CFG_X(PANEL_PIECE_MAX, long long, 0, LLONG_MAX, "bytes", gpu, panel_piece_
 #define BLASX_CFG_TRI_WB_LEAF 256
 #endif
 BLASX_CFG_X(TRI_WB_LEAF, long long, 0, LLONG_MAX, "elements", gpu, tri_wb_leaf, "a diagonal SYRK-family tile goes back as direct copies of its triangle's blocks, down to diagonal blocks of this size, staged (0: the whole tile staged)")
+#ifndef BLASX_CFG_TRSM_LEAF
+#define BLASX_CFG_TRSM_LEAF 0
+#endif
+BLASX_CFG_X(TRSM_LEAF, long long, 0, LLONG_MAX, "elements", gpu, trsm_leaf, "a GPU's TRSM tile is solved in halves (a GEMM between), down to triangles of this order (0: one cuBLAS TRSM per tile)")
 #ifndef BLASX_CFG_STAGE_PAGEABLE
 #define BLASX_CFG_STAGE_PAGEABLE 1 /* the driver's pageable copies run ~6x slower */
 #endif
