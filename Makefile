@@ -412,10 +412,13 @@ sim: $(BUILD)/tiny/test_dirty $(BUILD)/tiny/test_mixed $(BUILD)/tiny/test_api $(
 	echo "=== 2 simulated GPU(s), default build: calls below the offload threshold forced whole on a GPU (BLASX_SMALL=2)"
 	BLASX_SMALL=2 BLASX_SIM_GPUS=2 BLASX_SIM_MEM_KB=4096 bash testing/run_unit.sh $(BUILD)/test_api $(BUILD)/test_errors $(BUILD)/test_naninf $(BUILD)/test_threads || $(call PART_FAILED,small calls whole on a GPU)
 	BLASX_SMALL=2 BLASX_SIM_GPUS=2 BLASX_SIM_MEM_KB=4096 NETLIB_SETS=debian bash testing/netlib/run_netlib.sh $(abspath $(BUILD)/libblasx.so) sim2-small || $(call PART_FAILED,netlib small calls whole on a GPU)
-	echo "=== 1 simulated GPU, lazy write-back (BLASX_ASYNC_LAZY=1): queued calls against synchronous ones, also on 512 and 64 KiB (dirty tiles fill it); a device fault at every other operation of a chain, at every third of a tiled Cholesky"
+	echo "=== lazy write-back (BLASX_ASYNC_LAZY=1): queued calls against synchronous ones on 1 simulated GPU, also on 512 and 64 KiB (dirty tiles fill it), and on 2 and 3; a device fault at every other operation of a chain (every fourth on 2 GPUs), at every third of a tiled Cholesky"
 	for kb in 0 512 64; do env BLASX_ASYNC_LAZY=1 BLASX_SIM_GPUS=1 $$([ $$kb = 0 ] || echo BLASX_SIM_MEM_KB=$$kb) bash testing/run_unit.sh $(BUILD)/tiny/test_dirty $(BUILD)/tiny/test_async $(BUILD)/tiny/test_api || $(call PART_FAILED,lazy write-back on 1 GPU of $$kb KiB); done
 	for k in $$(seq 1 2 119); do BLASX_TEST_DIRTY_FAULT=$$k BLASX_ASYNC_LAZY=1 BLASX_SIM_GPUS=1 $(BUILD)/tiny/test_dirty > $(BUILD)/tiny/dirty_fault.log 2>&1 || \
 	  { cat $(BUILD)/tiny/dirty_fault.log; $(call PART_FAILED,lazy write-back: fault at op $$k); }; done
+	for g in 2 3; do BLASX_ASYNC_LAZY=1 BLASX_SIM_GPUS=$$g bash testing/run_unit.sh $(BUILD)/tiny/test_dirty $(BUILD)/tiny/test_async $(BUILD)/tiny/test_api || $(call PART_FAILED,lazy write-back on $$g GPUs); done
+	for k in $$(seq 2 4 119); do BLASX_TEST_DIRTY_FAULT=$$k BLASX_ASYNC_LAZY=1 BLASX_SIM_GPUS=2 $(BUILD)/tiny/test_dirty > $(BUILD)/tiny/dirty_fault.log 2>&1 || \
+	  { cat $(BUILD)/tiny/dirty_fault.log; $(call PART_FAILED,lazy write-back on 2 GPUs: fault at op $$k); }; done
 	for k in $$(seq 1 3 160); do BLASX_TEST_DIRTY_FAULT_CHOL=$$k BLASX_ASYNC_LAZY=1 BLASX_SIM_GPUS=1 $(BUILD)/tiny/test_dirty > $(BUILD)/tiny/dirty_fault.log 2>&1 || \
 	  { cat $(BUILD)/tiny/dirty_fault.log; $(call PART_FAILED,lazy write-back: tiled Cholesky with a fault at op $$k); }; done
 	echo "=== 2 simulated GPU(s) of 64 MiB: tiles queued calls keep survive between them (test_async's straddling tile)"

@@ -18,7 +18,7 @@
  * pending asynchronous calls it conflicts with, so host memory is what
  * the sequence of calls, in order, would leave.
  *
- * With BLASX_ASYNC_LAZY=1 (one GPU), an output a later queued call reads
+ * With BLASX_ASYNC_LAZY=1, an output a later queued call reads
  * may stay on the GPU after its call finished, until a wait covers it (or
  * a synchronous call touches it, fork, finalize): only a wait that covers
  * a call makes its output visible.

@@ -170,7 +170,7 @@ BLASX_CFG_X(ASYNC_THREADS, int, 1, 64, "threads", sched, async_threads, "threads
 #ifndef BLASX_CFG_ASYNC_LAZY
 #define BLASX_CFG_ASYNC_LAZY 0
 #endif
-BLASX_CFG_X(ASYNC_LAZY, int, 0, 1, "0/1", sched, async_lazy, "lazy write-back: output tiles of asynchronous level-3 calls and potrf on a pool of one GPU stay there until a wait, a synchronous call or another call needs them on the host")
+BLASX_CFG_X(ASYNC_LAZY, int, 0, 1, "0/1", sched, async_lazy, "lazy write-back: output tiles of asynchronous level-3 calls and potrf stay on their GPU (one GPU, or GPUs that all reach each other) until a wait, a synchronous call or another call needs them on the host")
 #ifndef BLASX_CFG_PLAN_MEM_PCT
 #define BLASX_CFG_PLAN_MEM_PCT 25
 #endif

@@ -216,8 +216,9 @@ static void table_fill(void) {
               "threads running asynchronous calls (`blasx_dgemm_async` ...) whose dependencies have finished");
     INT_ENTRY(BLASX_SETTING_ASYNC_LAZY, "BLASX_ASYNC_LAZY", BLASX_SETTING_ONCE, 0, 1, blasx_cfg.sched.async_lazy,
               "0, 1", "`cfg.sched.async_lazy`",
-              "1: output tiles of asynchronous level-3 calls and potrf on one GPU stay there (dirty) until a wait, "
-              "a synchronous call, fork, finalize or another call needs them on the host; 0: written back at once");
+              "1: output tiles of asynchronous level-3 calls and potrf stay on their GPU (dirty) until a wait, a "
+              "synchronous call, fork, finalize or another call needs them on the host (one GPU, or GPUs that all "
+              "reach each other); 0: written back at once");
     INT_ENTRY(BLASX_SETTING_STATS, "BLASX_STATS", BLASX_SETTING_ONCE, 0, 1, 0, "0, 1", "0",
               "1: print per-routine and per-GPU counters at exit");
     INT_ENTRY(BLASX_SETTING_VERBOSE, "BLASX_VERBOSE", BLASX_SETTING_ONCE, 0, 2, 0, "0, 1, 2", "0",

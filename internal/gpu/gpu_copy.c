@@ -86,6 +86,7 @@ static int fill_entry(blasx_gpu_t *g, gpu_stream_t *cs, blasx_job_t *job, blasx_
     *pe = blasx_dir_pin_peer(&blasx_gpu_table.dir, g->idx, k, job->epoch, &from);
     if (!*pe) {
         int filled = 0;
+        if ((rc = blasx_dirty_lost_key(k))) return rc; /* the host's copy would be stale */
         if (panel && (rc = blasx_gpu_panel_fetch(g, cs, job, t, e, k, pd, &filled, rdy))) return rc;
         if (filled == 0 && (rc = blasx_gpu_copy_in(g, cs, job, t, e->dev, k))) return rc;
         GPU_COUNT(g, job, l2_misses, 1);

@@ -1,24 +1,30 @@
 /* internal/gpu/gpu_dirty.c -- lazy write-back: output tiles of asynchronous
  * calls stay on the GPU until something needs them on the host.
  *
- * Role: a job with lazy_out (an asynchronous call whose output tiles are
- * each written by one task and read by no other, on a pool of one GPU)
- * leaves each output tile it computed on the GPU as a dirty cache entry
- * (internal/memory/tile_dirty.h) instead of copying it back.  A later
- * job on that GPU takes the dirty tiles that are exactly its input tiles
- * over (blasx_dirty_begin); everything else that could see the host tile
- * writes it back first (blasx_dirty_flush): the other tiles a job touches,
- * a call that runs anywhere but a job, a CPU task of a job that took dirty
- * tiles over (cpu_ready), a wait that covers the tile, a synchronous call,
+ * Role: a job with lazy_out (an asynchronous call on one GPU, or on GPUs
+ * that all reach each other through the L2 directory: blasx_dirty_pool_ok)
+ * leaves each output tile it computed on its GPU as a dirty cache entry
+ * (internal/memory/tile_dirty.h) instead of copying it back.  A later job
+ * takes the dirty tiles that are exactly its tiles over (blasx_dirty_begin):
+ * inputs (a task on another GPU copies one through the directory: the
+ * entry carries the job's epoch), and on one GPU the output tiles it reads
+ * first, in place; a queued potrf adopts a block's tiles (adopt_begin /
+ * adopt_end, internal/factor/factor_tiles.c).  Everything else that could
+ * see the host tile writes it back first (blasx_dirty_flush): the other
+ * tiles a job touches, also one a concurrent job took (both read it), a
+ * call that runs anywhere but a job, a CPU task of a job that took or left
+ * dirty tiles (cpu_ready), a wait that covers the tile, a synchronous call,
  * fork and finalize (the runtime calls these).  Dirty entries are never
- * evicted: they hold a reader until written back.
+ * evicted: they hold a reader until written back.  A diagonal tile whose
+ * call wrote one triangle goes back as that triangle (dtri).
  *
  * Invariants: a host tile with a dirty copy is read by nothing but the
  * job that took the copy over, and written by nothing before the copy
  * went back; a dirty tile whose GPU failed (or whose copy back failed) is
  * recorded as lost, and every flush that meets it returns
- * BLASX_ERR_DEVICE (a wait that reports it forgets it), so nothing is
- * silently lost.
+ * BLASX_ERR_DEVICE (a wait that reports it forgets it), and no GPU loads
+ * it from the host again (blasx_dirty_lost_key), so nothing is silently
+ * lost.
  *
  * Threading: flushes one at a time (flush_lock); a copy back goes through
  * the GPU's direct streams under its direct lock (a direct caller never
@@ -47,16 +53,28 @@ static struct {
 static int nlost;
 static _Atomic int64_t ctr_made, ctr_flushed, ctr_taken, ctr_bytes;
 
+static blasx_hview_t key_view(const blasx_tile_key_t *k) {
+    return blasx_hview_matrix((const void *)k->host, k->rows, k->cols, k->ld, k->esz);
+}
+
 int blasx_dirty_live(void) { return atomic_load(&dirty_n) > 0 || atomic_load(&lost_live) > 0; }
+
+int blasx_dirty_pool_ok(void) {
+    const blasx_tile_dir_t *d = &blasx_gpu_table.dir;
+    if (blasx_gpu_table.n == 1) return 1;
+    if (!d->enabled) return 0;
+    for (int g = 0; g < blasx_gpu_table.n; g++)
+        for (int p = 0; p < blasx_gpu_table.n; p++)
+            if (p != g && !atomic_load(&d->down[g]) && !atomic_load(&d->down[p]) && !d->link[g][p].access) return 0;
+    return 1;
+}
+
 
 void blasx_dirty_counts(int64_t *made, int64_t *flushed, int64_t *taken, int64_t *bytes) {
     *made = atomic_load(&ctr_made), *flushed = atomic_load(&ctr_flushed), *taken = atomic_load(&ctr_taken);
     *bytes = atomic_load(&ctr_bytes);
 }
 
-static blasx_hview_t key_view(const blasx_tile_key_t *k) {
-    return blasx_hview_matrix((const void *)k->host, k->rows, k->cols, k->ld, k->esz);
-}
 
 /* Under flush_lock. */
 static void lost_add(const blasx_tile_key_t *k) {
@@ -85,6 +103,15 @@ static int lost_meeting(const blasx_hview_t *v, int nv, int forget) {
         lost[i] = lost[--nlost];
     }
     atomic_store(&lost_live, nlost);
+    return st;
+}
+
+int blasx_dirty_lost_key(const blasx_tile_key_t *k) {
+    if (!atomic_load(&lost_live)) return 0;
+    blasx_hview_t v = key_view(k);
+    pthread_mutex_lock(&flush_lock);
+    int st = lost_meeting(&v, 1, 0);
+    pthread_mutex_unlock(&flush_lock);
     return st;
 }
 

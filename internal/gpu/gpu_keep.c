@@ -88,7 +88,7 @@ int blasx_keep_abandon(void) {
 }
 
 int blasx_keep_lazy_ahead(void) {
-    return tl_keep.armed && blasx_gpu_table.n == 1 && blasx_setting_int(BLASX_SETTING_ASYNC_LAZY) &&
+    return tl_keep.armed && blasx_setting_int(BLASX_SETTING_ASYNC_LAZY) && blasx_dirty_pool_ok() &&
            blasx_dirty_live();
 }
 
@@ -96,15 +96,15 @@ int blasx_keep_begin(blasx_job_t *job, int *st) {
     *st = 0;
     if (!tl_keep.armed) return 0;
     tl_keep.armed = 0;
-    /* one GPU: a dirty tile is read where it is, never through a peer or the host */
-    const int lazy = blasx_gpu_table.n == 1 && job->gpus == 1 && blasx_setting_int(BLASX_SETTING_ASYNC_LAZY);
+    /* a dirty tile is read where it is or from its GPU through the L2 directory, never from the host */
+    const int lazy = job->gpus >= 1 && blasx_setting_int(BLASX_SETTING_ASYNC_LAZY) && blasx_dirty_pool_ok();
     /* dirty tiles it does not read in place go back, kept for it to take over */
     atomic_store(&keep_live, 1); /* before the generation is read (as in blasx_keep_end) */
     uint64_t gen = atomic_load(&keep_gen);
     int64_t back = 0;
     const int take = lazy && job->prob.strip == 0;
     const int reads_out = job->prob.routine == BLASX_K_TRSM || job->prob.routine == BLASX_K_TRMM || job->prob.beta != 0;
-    job->dirty_inplace = take && reads_out;
+    job->dirty_inplace = take && reads_out && blasx_gpu_table.n == 1; /* its task runs where the tile is */
     /* outputs other tasks read (TRSM, TRMM) may stay only where no CPU task reads the host */
     job->lazy_out = lazy && (tl_keep.take_out || !job->team);
     *st = blasx_dirty_begin(job, tl_keep.w, tl_keep.nw, tl_keep.r, tl_keep.nr, take, gen, &back);

@@ -165,6 +165,13 @@ BLASX_INTERNAL void blasx_reuse_counts(int64_t *taken, int64_t *kept);
  * written back join keep generation kgen (*kept of them); a status.
  * end: lets go of them.  The runtime entered for all. */
 BLASX_INTERNAL int blasx_dirty_live(void);
+/* 1 if dirty tiles may stay on this pool's GPUs: one GPU, or every pair of
+ * healthy GPUs reaching each other through the L2 directory (a task on
+ * another GPU then copies a dirty tile from its GPU, never the host's). */
+BLASX_INTERNAL int blasx_dirty_pool_ok(void);
+/* BLASX_ERR_DEVICE if tile k's host copy is stale for good (a dirty tile
+ * of it was lost with its GPU), else 0. */
+BLASX_INTERNAL int blasx_dirty_lost_key(const blasx_tile_key_t *k);
 BLASX_INTERNAL int blasx_dirty_flush(const blasx_hview_t *v, int nv, int report);
 BLASX_INTERNAL int blasx_dirty_meets(const blasx_hview_t *v); /* a dirty or lost tile meets v */
 BLASX_INTERNAL int blasx_dirty_begin(blasx_job_t *job, const blasx_hview_t *w, int nw, const blasx_hview_t *r, int nr,
