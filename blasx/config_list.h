@@ -358,10 +358,6 @@ BLASX_CFG_X(PANEL_PIECE_MAX, long long, 0, LLONG_MAX, "bytes", gpu, panel_piece_
 #define BLASX_CFG_TRI_WB_LEAF 256
 #endif
 BLASX_CFG_X(TRI_WB_LEAF, long long, 0, LLONG_MAX, "elements", gpu, tri_wb_leaf, "a diagonal SYRK-family tile goes back as direct copies of its triangle's blocks, down to diagonal blocks of this size, staged (0: the whole tile staged)")
-#ifndef BLASX_CFG_TRSM_LEAF
-#define BLASX_CFG_TRSM_LEAF 0
-#endif
-BLASX_CFG_X(TRSM_LEAF, long long, 0, LLONG_MAX, "elements", gpu, trsm_leaf, "a GPU's TRSM tile is solved in halves (a GEMM between), down to triangles of this order (0: one cuBLAS TRSM per tile)")
 #ifndef BLASX_CFG_STAGE_PAGEABLE
 #define BLASX_CFG_STAGE_PAGEABLE 1 /* the driver's pageable copies run ~6x slower */
 #endif

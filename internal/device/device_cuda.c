@@ -344,45 +344,6 @@ static cublasFillMode_t fill_of(char c) { return c == 'U' ? CUBLAS_FILL_MODE_UPP
 static cublasSideMode_t side_of(char c) { return c == 'L' ? CUBLAS_SIDE_LEFT : CUBLAS_SIDE_RIGHT; }
 static cublasDiagType_t diag_of(char c) { return c == 'U' ? CUBLAS_DIAG_UNIT : CUBLAS_DIAG_NON_UNIT; }
 
-/* op(A) X = al B (side 'L') or X op(A) = al B ('R'), m x n, in halves of
- * A down to order leaf: cuBLAS's TRSM on one tile keeps few of the GPU's
- * cores busy, a GEMM between two half solves all of them. */
-#define CUDA_TRSM_REC(NAME, T, P, MK, CPLX)                                                        \
-    static int NAME(cublasHandle_t h, const char *o, int m, int n, T al, const T *A, int lda, T *B, int ldb, \
-                    int64_t leaf) {                                                                 \
-        const int left = o[0] == 'L', na = left ? m : n;                                            \
-        if (leaf <= 0 || na <= leaf) {                                                              \
-            CUBLAS(cublas##P##trsm(h, side_of(o[0]), fill_of(o[1]), op_of(o[2], CPLX), diag_of(o[3]), m, n, \
-                                   &al, A, lda, B, ldb));                                           \
-            return 0;                                                                               \
-        }                                                                                           \
-        const int n1 = ((na / 2 + 31) / 32) * 32 < na ? ((na / 2 + 31) / 32) * 32 : na / 2, n2 = na - n1; \
-        const int lower = (o[1] == 'L') == (o[2] == 'N'); /* op(A) is lower triangular */           \
-        const T *A11 = A, *A22 = A + n1 + (size_t)n1 * lda, *Ao = o[1] == 'L' ? A + n1 : A + (size_t)n1 * lda; \
-        const cublasOperation_t op = op_of(o[2], CPLX);                                              \
-        T one = MK(1.0), mone = MK(-1.0);                                                            \
-        if (left) { /* rows of B: the block solved first updates the other */                        \
-            T *B1 = B, *B2 = B + n1;                                                                \
-            if (lower) {                                                                            \
-                BLASX_TRY(NAME(h, o, n1, n, al, A11, lda, B1, ldb, leaf));                           \
-                CUBLAS(cublas##P##gemm(h, op, CUBLAS_OP_N, n2, n, n1, &mone, Ao, lda, B1, ldb, &al, B2, ldb)); \
-                return NAME(h, o, n2, n, one, A22, lda, B2, ldb, leaf);                             \
-            }                                                                                       \
-            BLASX_TRY(NAME(h, o, n2, n, al, A22, lda, B2, ldb, leaf));                               \
-            CUBLAS(cublas##P##gemm(h, op, CUBLAS_OP_N, n1, n, n2, &mone, Ao, lda, B2, ldb, &al, B1, ldb)); \
-            return NAME(h, o, n1, n, one, A11, lda, B1, ldb, leaf);                                 \
-        }                                                                                           \
-        T *B1 = B, *B2 = B + (size_t)n1 * ldb; /* columns of B */                                   \
-        if (lower) {                                                                                \
-            BLASX_TRY(NAME(h, o, m, n2, al, A22, lda, B2, ldb, leaf));                               \
-            CUBLAS(cublas##P##gemm(h, CUBLAS_OP_N, op, m, n1, n2, &mone, B2, ldb, Ao, lda, &al, B1, ldb)); \
-            return NAME(h, o, m, n1, one, A11, lda, B1, ldb, leaf);                                 \
-        }                                                                                           \
-        BLASX_TRY(NAME(h, o, m, n1, al, A11, lda, B1, ldb, leaf));                                   \
-        CUBLAS(cublas##P##gemm(h, CUBLAS_OP_N, op, m, n2, n1, &mone, B1, ldb, Ao, lda, &al, B2, ldb)); \
-        return NAME(h, o, m, n2, one, A22, lda, B2, ldb, leaf);                                     \
-    }
-
 /* One precision: T the element type, P the cuBLAS prefix (S, D, C, Z), MK
  * makes a T from a double complex, R the real type of HERK's scalars. */
 #define CUDA_STEP(NAME, T, P, MK, R, CPLX)                                                         \
@@ -423,8 +384,9 @@ static cublasDiagType_t diag_of(char c) { return c == 'U' ? CUBLAS_DIAG_UNIT : C
                                    (int)c->ld, (T *)c->ptr, (int)c->ld));                           \
             return 0;                                                                               \
         case BLASX_K_TRSM:                                                                          \
-            return trsm_rec_##P(h, o, m, n, al, (const T *)a->ptr, (int)a->ld, (T *)c->ptr, (int)c->ld,  \
-                                blasx_cfg.gpu.trsm_leaf);                                           \
+            CUBLAS(cublas##P##trsm(h, side_of(o[0]), fill_of(o[1]), op_of(o[2], CPLX), diag_of(o[3]), \
+                                   m, n, &al, (const T *)a->ptr, (int)a->ld, (T *)c->ptr, (int)c->ld)); \
+            return 0;                                                                               \
         default:                                                                                    \
             return CUDA_HERM_##P(h, s, a, b, c, al, (R)creal(s->alpha), (R)creal(s->beta));         \
         }                                                                                           \
@@ -476,10 +438,6 @@ static cublasDiagType_t diag_of(char c) { return c == 'U' ? CUBLAS_DIAG_UNIT : C
 
 CUDA_HERM(herm_c, cuComplex, C)
 CUDA_HERM(herm_z, cuDoubleComplex, Z)
-CUDA_TRSM_REC(trsm_rec_S, float, S, MK_S, 0)
-CUDA_TRSM_REC(trsm_rec_D, double, D, MK_D, 0)
-CUDA_TRSM_REC(trsm_rec_C, cuComplex, C, MK_C, 1)
-CUDA_TRSM_REC(trsm_rec_Z, cuDoubleComplex, Z, MK_Z, 1)
 CUDA_STEP(step_s, float, S, MK_S, float, 0)
 CUDA_STEP(step_d, double, D, MK_D, double, 0)
 CUDA_STEP(step_c, cuComplex, C, MK_C, float, 1)
