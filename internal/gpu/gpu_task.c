@@ -33,7 +33,6 @@ static int is_rank_kernel(int k) {
  * when there is one: the kernels then wait for the entry's ready event). */
 static int load_out(blasx_gpu_t *g, gpu_stream_t *st, blasx_job_t *job, const blasx_task_t *tk) {
     gpu_task_t *r = &st->run;
-    BLASX_TRY(blasx_dirty_lost_key(&r->out_key)); /* the host's copy would be stale */
     gpu_stream_t *cs = gpu_copier(g, st);
     BLASX_TRY(blasx_gpu_copy_in(g, cs, job, tk->out, r->out->dev, &r->out_key));
     GPU_COUNT(g, job, h2d_bytes, (int64_t)r->out->bytes);
