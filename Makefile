@@ -36,7 +36,7 @@ OPT      ?= -O3
 CONFIG   ?=
 USER_CONFIG ?=
 BUILD    ?= build
-TINY_CONFIG = -DBLASX_CFG_TILE=3 -DBLASX_CFG_LAPACK_OOC_MIN_W=2 -DBLASX_CFG_LAPACK_TEAM_MIN_N=2 -DBLASX_CFG_OFFLOAD_MIN_FLOPS=0 -DBLASX_CFG_SMALL_MODE=0 -DBLASX_CFG_CPU_PAR_MIN_FLOPS=1000000000000000000LL -DBLASX_FAULT_INJECTION
+TINY_CONFIG = -DBLASX_CFG_TILE=3 -DBLASX_CFG_TRSM_INV_MIN=1 -DBLASX_CFG_LAPACK_OOC_MIN_W=2 -DBLASX_CFG_LAPACK_TEAM_MIN_N=2 -DBLASX_CFG_OFFLOAD_MIN_FLOPS=0 -DBLASX_CFG_SMALL_MODE=0 -DBLASX_CFG_CPU_PAR_MIN_FLOPS=1000000000000000000LL -DBLASX_FAULT_INJECTION
 
 HAVE_NUMA := $(shell test -f /usr/include/numa.h && echo 1)
 NUMA_DEF  := $(if $(HAVE_NUMA),-DBLASX_HAVE_NUMA,)
@@ -155,7 +155,7 @@ endif
 # device's layer, the registration cache and the LBT names.  The arithmetic
 # of their calls is checked under every ISA by the tests that remain.
 ISA_INDEPENDENT = test_lifecycle test_settings test_startup test_gpu_heap test_gpu_pool test_gpu_share \
-  test_gpu_late test_gpu_ranks test_tile_dir test_tile_model test_trace test_device_sim test_host_reg \
+  test_gpu_late test_gpu_trinv test_gpu_ranks test_tile_dir test_tile_model test_trace test_device_sim test_host_reg \
   test_runtime test_lbt_names test_host_writes test_reuse
 ISA_TESTS = $(addprefix $(BUILD)/,$(filter-out $(ISA_INDEPENDENT),$(TESTS)) $(addprefix tiny/,$(filter-out $(ISA_INDEPENDENT),$(TESTS))))
 .PHONY: isa-paths
@@ -515,15 +515,17 @@ nonuma:
 .PHONY: house
 house: $(BUILD)/libblasx.a
 	python3 testing/check_house.py $(BUILD)/obj
-	@if [ -x $(CUDA_HOME)/bin/nvcc ]; then NVCC=$(CUDA_HOME)/bin/nvcc kernels/cuda/gen_ptx.sh $(BUILD)/rowmove_ptx.h && \
-	  cmp -s $(BUILD)/rowmove_ptx.h kernels/cuda/rowmove_ptx.h && echo "house: kernels/cuda/rowmove_ptx.h is what gen_ptx.sh makes" || \
-	  { echo "house: FAIL kernels/cuda/rowmove_ptx.h differs from kernels/cuda/gen_ptx.sh's (make ptx)"; exit 1; }; \
-	else echo "house: no nvcc, kernels/cuda/rowmove_ptx.h not checked"; fi
+	@if [ -x $(CUDA_HOME)/bin/nvcc ]; then for k in $(PTX_KERNELS); do \
+	  NVCC=$(CUDA_HOME)/bin/nvcc kernels/cuda/gen_ptx.sh $$k $(BUILD)/$${k}_ptx.h && \
+	  cmp -s $(BUILD)/$${k}_ptx.h kernels/cuda/$${k}_ptx.h && echo "house: kernels/cuda/$${k}_ptx.h is what gen_ptx.sh makes" || \
+	  { echo "house: FAIL kernels/cuda/$${k}_ptx.h differs from kernels/cuda/gen_ptx.sh's (make ptx)"; exit 1; }; done; \
+	else echo "house: no nvcc, kernels/cuda/*_ptx.h not checked"; fi
 	python3 testing/check_config_list.py --check docs/configuration.md
 
 # The PTX of blasx's CUDA kernels (kernels/cuda/), compiled into the library.
+PTX_KERNELS := rowmove trinv
 ptx:
-	NVCC=$(CUDA_HOME)/bin/nvcc kernels/cuda/gen_ptx.sh
+	for k in $(PTX_KERNELS); do NVCC=$(CUDA_HOME)/bin/nvcc kernels/cuda/gen_ptx.sh $$k || exit 1; done
 
 # The stages of `make test`, in order.  testing/run_tests.sh (CI) runs each
 # as its own `make <stage>` and counts it, so that one failing stage does not

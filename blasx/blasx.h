@@ -93,6 +93,7 @@ typedef struct {
     int64_t held_max;      /* the most tasks of one call it held at once (queued in its RS and running) */
     int64_t early;         /* tasks released to it before its predecessors' copies back had landed (BLASX_EARLY_RELEASE) */
     int64_t prefetched;    /* tiles copied in ahead of the next task of a chain (with early release) */
+    int64_t trsm_inverses; /* TRSM diagonal tiles inverted and multiplied by (BLASX_CFG_TRSM_INV_COND) */
 } blasx_gpu_stats_t;
 
 /* The link from GPU `peer` to GPU `gpu` as blasx sees it. */

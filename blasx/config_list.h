@@ -341,6 +341,15 @@ BLASX_CFG_X(EARLY_RELEASE, int, 0, 1, "switch", gpu, early_release, "1: a task w
 #endif
 BLASX_CFG_X(GPU_SHARE, int, 0, 1, "switch", gpu, share, "1: on several GPUs a GPU holds (queued and running) at most its share of a call's open tasks (gpu_rs.c)")
 
+#ifndef BLASX_CFG_TRSM_INV_COND
+#define BLASX_CFG_TRSM_INV_COND 100 /* the product's residual stays within this factor of the solve's bound */
+#endif
+BLASX_CFG_X(TRSM_INV_COND, long long, 0, LLONG_MAX, "ratio", gpu, trsm_inv_cond, "a tiled TRSM multiplies by the inverse of a diagonal tile whose 1-norm condition number is at most this, inverted once per call and GPU, instead of solving with it (0: always solve; gpu_trinv.c)")
+#ifndef BLASX_CFG_TRSM_INV_MIN
+#define BLASX_CFG_TRSM_INV_MIN 256 /* smaller tiles solve about as fast as they multiply */
+#endif
+BLASX_CFG_X(TRSM_INV_MIN, long long, 1, LLONG_MAX, "elements", gpu, trsm_inv_min, "the inverse is used only for diagonal tiles of at least this order that at least two tiles of B share")
+
 /* ---- GPUs: panels, write-back, staging of pageable memory -------------- */
 #ifndef BLASX_CFG_PANEL_TILES
 #define BLASX_CFG_PANEL_TILES 8

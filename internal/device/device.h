@@ -63,6 +63,10 @@ enum { BLASX_EVENT_DONE = 0, BLASX_EVENT_PENDING = 1 };
 /* solve is there: the triangular solves after factor, on the same GPU. */
 #define BLASX_DEV_CAP_SOLVE 0x10u
 
+/* eye and tri_norm1 are there: a tile TRSM may multiply by its diagonal
+ * tile's inverse (internal/gpu/gpu_trinv.c); they may still decline. */
+#define BLASX_DEV_CAP_TRINV 0x20u
+
 /* mixed_gesv's lower-precision arithmetic (cfg.lapack.mixed_low). */
 enum { BLASX_MIXED_FP32 = 0, BLASX_MIXED_TF32 = 1, BLASX_MIXED_BF16 = 2, BLASX_MIXED_FP16 = 3 };
 
@@ -172,6 +176,19 @@ typedef struct blasx_device_backend {
      * BLASX_DEV_CAP_SOLVE. */
     int (*solve)(blasx_stream_t s, int prec, int kind, char uplo, int64_t n, int64_t nrhs, uintptr_t a,
                  int64_t lda, uintptr_t ipiv, uintptr_t b, int64_t ldb, uintptr_t info);
+    /* Queues on stream s: the n x n block at device address w (leading
+     * dimension ldw, elements of prec) := the identity.  A status declines
+     * (nothing queued).  NULL without BLASX_DEV_CAP_TRINV. */
+    int (*eye)(blasx_stream_t s, int prec, int64_t n, uintptr_t w, int64_t ldw);
+    /* Queues on stream s: *out := the 1-norm of the triangle uplo of the
+     * n x n block at device address a (ld lda; diag 'U': ones on its
+     * diagonal), |re| + |im| for a complex element, in double; NaN when a
+     * NaN is in the triangle.  out: page-locked host memory (host_alloc)
+     * the caller keeps until the stream passed it; scratch: 8 bytes of
+     * device memory.  A status declines (nothing queued).  NULL without
+     * BLASX_DEV_CAP_TRINV. */
+    int (*tri_norm1)(blasx_stream_t s, int prec, char uplo, char diag, int64_t n, uintptr_t a, int64_t lda,
+                     uintptr_t scratch, double *out);
     /* Device workspace (bytes) of mixed_gesv for this shape; a status
      * declines (nothing queued).  NULL without BLASX_DEV_CAP_MIXED. */
     int (*mixed_ws)(blasx_stream_t s, int prec, int low, int64_t n, int64_t nrhs, size_t *bytes);

@@ -1,6 +1,7 @@
 /* internal/device/device_cuda_kernels.c -- blasx's own CUDA kernels in the
  * CUDA backend: row moves (device.h, row_move) from
- * kernels/cuda/rowmove.cu.
+ * kernels/cuda/rowmove.cu; the identity and a triangle's 1-norm (eye,
+ * tri_norm1) from kernels/cuda/trinv.cu.
  *
  * Role: the kernels come as PTX text compiled into the library
  * (kernels/cuda/rowmove_ptx.h), loaded once per process with
@@ -9,8 +10,8 @@
  * stream.  The library's build needs no nvcc, only the driver's PTX JIT.
  *
  * Failure: a driver that cannot load the PTX (too old for its version)
- * makes every row_move decline with BLASX_ERR_DEVICE, recorded once; the
- * callers then take a path without it.  Threading: any thread; the load
+ * makes every row_move (eye, tri_norm1) decline with BLASX_ERR_DEVICE,
+ * recorded once; the callers then take a path without it.  Threading: any thread; the load
  * runs once (pthread_once).
  */
 #ifdef BLASX_HAVE_CUDA
@@ -20,6 +21,7 @@
 
 #include "internal/device/device_cuda_private.h"
 #include "kernels/cuda/rowmove_ptx.h"
+#include "kernels/cuda/trinv_ptx.h"
 
 static pthread_once_t rm_once = PTHREAD_ONCE_INIT;
 static int rm_st;                 /* the load's status */
@@ -68,6 +70,60 @@ int blasx_cuda_row_move(blasx_stream_t s, size_t esz, uintptr_t a, int64_t ld, i
         BLASX_TRY(rm_launch(s, sz, 0, tmp, ac, ld, nm, nc, from));
         BLASX_TRY(rm_launch(s, sz, 1, ac, tmp, ld, nm, nc, to));
     }
+    return 0;
+}
+
+/* ---- the identity and a triangle's 1-norm (trinv.cu) ---------------------- */
+
+static pthread_once_t ti_once = PTHREAD_ONCE_INIT;
+static int ti_st;
+static cudaKernel_t ti_k[4][2]; /* by precision S, D, C, Z; eye, trinorm */
+
+static void ti_load(void) {
+    static const char *names[4][2] = {{"blasx_eye_s", "blasx_trinorm_s"},
+                                      {"blasx_eye_d", "blasx_trinorm_d"},
+                                      {"blasx_eye_c", "blasx_trinorm_c"},
+                                      {"blasx_eye_z", "blasx_trinorm_z"}};
+    cudaLibrary_t lib;
+    ti_st = cu_status(cudaLibraryLoadData(&lib, blasx_trinv_ptx, NULL, NULL, 0, NULL, NULL, 0), __FILE__, __LINE__,
+                      "cudaLibraryLoadData(trinv)");
+    for (int i = 0; i < 4 && !ti_st; i++)
+        for (int j = 0; j < 2 && !ti_st; j++)
+            ti_st = cu_status(cudaLibraryGetKernel(&ti_k[i][j], lib, names[i][j]), __FILE__, __LINE__,
+                              "cudaLibraryGetKernel(trinv)");
+    if (ti_st) cudaGetLastError();
+}
+
+static int ti_ready(int prec) {
+    if (prec < BLASX_PREC_S || prec > BLASX_PREC_Z) return BLASX_ERR_INTERNAL;
+    pthread_once(&ti_once, ti_load);
+    return ti_st;
+}
+
+int blasx_cuda_eye(blasx_stream_t s, int prec, int64_t n, uintptr_t w, int64_t ldw) {
+    BLASX_TRY(ti_ready(prec));
+    if (n <= 0) return 0;
+    void *pw = (void *)w;
+    void *args[3] = {&pw, &ldw, &n};
+    dim3 grid = {(unsigned)(n < 65535 ? n : 65535), 1, 1}, block = {128, 1, 1};
+    CU(cudaSetDevice(s->dev));
+    CU(cudaLaunchKernel((const void *)ti_k[prec - BLASX_PREC_S][0], grid, block, args, 0, s->s));
+    return 0;
+}
+
+int blasx_cuda_tri_norm1(blasx_stream_t s, int prec, char uplo, char diag, int64_t n, uintptr_t a, int64_t lda,
+                         uintptr_t scratch, double *out) {
+    BLASX_TRY(ti_ready(prec));
+    CU(cudaSetDevice(s->dev));
+    CU(cudaMemsetAsync((void *)scratch, 0, sizeof(double), s->s)); /* the bits of +0.0 */
+    if (n > 0) {
+        void *pa = (void *)a, *po = (void *)scratch;
+        int lower = uplo == 'L', unit = diag == 'U';
+        void *args[6] = {&pa, &lda, &n, &lower, &unit, &po};
+        dim3 grid = {(unsigned)(n < 65535 ? n : 65535), 1, 1}, block = {128, 1, 1};
+        CU(cudaLaunchKernel((const void *)ti_k[prec - BLASX_PREC_S][1], grid, block, args, 0, s->s));
+    }
+    CU(cudaMemcpyAsync(out, (const void *)scratch, sizeof(double), cudaMemcpyDeviceToHost, s->s));
     return 0;
 }
 

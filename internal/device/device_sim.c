@@ -51,7 +51,7 @@
 
 /* ---- streams and events ------------------------------------------------- */
 
-enum { SIM_OP_COPY, SIM_OP_STEP, SIM_OP_FACTOR, SIM_OP_ROWMOVE, SIM_OP_ADD, SIM_OP_RECORD, SIM_OP_WAIT };
+enum { SIM_OP_COPY, SIM_OP_STEP, SIM_OP_FACTOR, SIM_OP_ROWMOVE, SIM_OP_ADD, SIM_OP_TRI, SIM_OP_RECORD, SIM_OP_WAIT };
 
 typedef struct sim_op {
     struct sim_op *next;
@@ -73,6 +73,7 @@ typedef struct sim_op {
         } step;
         blasx_sim_factor_t factor;
         blasx_sim_add_t add;
+        blasx_sim_tri_t tri;
         struct {
             char *a;
             int64_t ld, cols, nm;
@@ -159,6 +160,10 @@ static int sim_exec(sim_op_t *op) {
     case SIM_OP_ADD:
         if (op->doomed) return BLASX_ERR_DEVICE;
         blasx_sim_add_exec(&op->u.add);
+        return 0;
+    case SIM_OP_TRI:
+        if (op->doomed) return BLASX_ERR_DEVICE;
+        blasx_sim_tri_exec(&op->u.tri);
         return 0;
     case SIM_OP_RECORD: { /* retiring it is what completes the event */
         struct blasx_event *e = op->u.timed;
@@ -558,9 +563,34 @@ static int sim_add_scaled(blasx_stream_t s, int prec, int64_t rows, int64_t cols
     return 0;
 }
 
+/* eye (norm NULL) or tri_norm1 (device.h). */
+static int sim_tri(blasx_stream_t s, int prec, char uplo, char diag, int64_t n, uintptr_t a, int64_t lda,
+                   double *norm) {
+    static const size_t esz[5] = {0, 4, 8, 8, 16}; /* by BLASX_PREC_* */
+    if (prec < BLASX_PREC_S || prec > BLASX_PREC_Z || n < 0 || lda < blasx_max64(1, n) ||
+        !blasx_sim_in_device(s->dev, a, sim_extent(n, n, lda, esz[prec])))
+        return BLASX_ERR_INTERNAL;
+    sim_op_t *op;
+    BLASX_TRY(sim_op_issue(SIM_OP_TRI, &op));
+    op->u.tri = (blasx_sim_tri_t){prec, uplo, diag, n, (char *)a, lda, norm};
+    sim_enqueue(s, op, NULL);
+    return 0;
+}
+
+static int sim_eye(blasx_stream_t s, int prec, int64_t n, uintptr_t w, int64_t ldw) {
+    return sim_tri(s, prec, 'L', 'N', n, w, ldw, NULL);
+}
+
+static int sim_tri_norm1(blasx_stream_t s, int prec, char uplo, char diag, int64_t n, uintptr_t a, int64_t lda,
+                         uintptr_t scratch, double *out) {
+    if (!out || !blasx_sim_in_device(s->dev, scratch, sizeof(double))) return BLASX_ERR_INTERNAL;
+    return sim_tri(s, prec, uplo, diag, n, a, lda, out);
+}
+
 const blasx_device_backend_t blasx_sim_backend = {
     .name = "sim", /* no TIMED_RATES: its timings are a host thread's, not a GPU's */
-    .caps = BLASX_DEV_CAP_FACTOR | BLASX_DEV_CAP_ROWMOVE | BLASX_DEV_CAP_MIXED | BLASX_DEV_CAP_SOLVE,
+    .caps = BLASX_DEV_CAP_FACTOR | BLASX_DEV_CAP_ROWMOVE | BLASX_DEV_CAP_MIXED | BLASX_DEV_CAP_SOLVE |
+            BLASX_DEV_CAP_TRINV,
     .count = blasx_sim_count, /* device_sim_mem.c */
     .mem_info = blasx_sim_mem_info,
     .mem_alloc = blasx_sim_mem_alloc,
@@ -594,5 +624,7 @@ const blasx_device_backend_t blasx_sim_backend = {
     .factor = sim_factor,
     .solve = blasx_sim_solve, /* device_sim_solve.c */
     .row_move = sim_row_move,
+    .eye = sim_eye,
+    .tri_norm1 = sim_tri_norm1,
     .mixed_ws = blasx_sim_mixed_ws, .mixed_gesv = blasx_sim_mixed_gesv, /* device_sim_mixed.c */
 };

@@ -100,6 +100,18 @@ typedef struct {
 } blasx_sim_add_t;
 BLASX_INTERNAL void blasx_sim_add_exec(const blasx_sim_add_t *a);
 
+/* The identity into a (norm NULL: device.h's eye), or *norm := the 1-norm
+ * of a's triangle (tri_norm1), on the stream's thread (device_sim_solve.c). */
+typedef struct {
+    int prec;
+    char uplo, diag;
+    int64_t n;
+    char *a;
+    int64_t lda;
+    double *norm;
+} blasx_sim_tri_t;
+BLASX_INTERNAL void blasx_sim_tri_exec(const blasx_sim_tri_t *t);
+
 BLASX_INTERNAL int blasx_sim_rowmove_exec(char *a, int64_t ld, int64_t cols, int64_t nm, size_t e, const int64_t *moves);
 
 #endif

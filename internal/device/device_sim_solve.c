@@ -1,7 +1,8 @@
 /* internal/device/device_sim_solve.c -- what the simulated device runs
  * besides copies and tile steps (see device_sim_private.h): whole
- * factorizations with the CPU's unblocked kernels, row moves and scaled
- * adds, on the stream thread that reached them.
+ * factorizations with the CPU's unblocked kernels, row moves, scaled
+ * adds, the identity and triangle norms, on the stream thread that
+ * reached them.
  *
  * The triangular solves after a factorization (solve) run on the calling
  * thread with the stream idle.
@@ -134,4 +135,34 @@ int blasx_sim_solve(blasx_stream_t s, int prec, int kind, char uplo, int64_t n, 
     int32_t ok = 0;
     memcpy((void *)info, &ok, sizeof ok);
     return 0;
+}
+
+/* The identity (t->norm NULL), or the 1-norm of t's triangle: the
+ * element's |re| + |im| summed in double, as the CUDA kernels do. */
+void blasx_sim_tri_exec(const blasx_sim_tri_t *t) {
+    const int cplx = t->prec >= BLASX_PREC_C, dbl = t->prec == BLASX_PREC_D || t->prec == BLASX_PREC_Z;
+    const size_t esz = (size_t)(dbl ? 8 : 4) * (size_t)(1 + cplx);
+    double best = 0;
+    for (int64_t j = 0; j < t->n; j++) {
+        char *col = t->a + (size_t)j * (size_t)t->lda * esz;
+        if (!t->norm) {
+            memset(col, 0, (size_t)t->n * esz);
+            if (dbl) ((double *)col)[j * (1 + cplx)] = 1.0;
+            else ((float *)col)[j * (1 + cplx)] = 1.0f;
+            continue;
+        }
+        const int64_t i0 = t->uplo == 'L' ? j : 0, i1 = t->uplo == 'L' ? t->n : j + 1;
+        double s = 0;
+        for (int64_t i = i0; i < i1; i++) {
+            if (i == j && t->diag == 'U') {
+                s += 1.0;
+                continue;
+            }
+            for (int p = 0; p <= cplx; p++)
+                s += dbl ? fabs(((const double *)col)[i * (1 + cplx) + p])
+                         : fabs((double)((const float *)col)[i * (1 + cplx) + p]);
+        }
+        if (s > best || isnan(s)) best = isnan(best) ? best : s;
+    }
+    if (t->norm) *t->norm = best;
 }

@@ -130,8 +130,10 @@ int blasx_gpu_work_on(blasx_gpu_t *g, blasx_job_t *job) {
     blasx_gpu_touch(g); /* in use: no idle release (gpu_idle.c) until idle again */
     int done = work_on(g, job);
     /* its streams are idle: the late-C blocks go back, so that a
-     * factorization or the program finds the memory (gpu_late.c) */
+     * factorization or the program finds the memory (gpu_late.c), and so do
+     * the TRSM inverses (gpu_trinv.c) */
     blasx_gpu_late_release(g);
+    blasx_gpu_trinv_release(g);
     blasx_gpu_touch(g);
     return done;
 }

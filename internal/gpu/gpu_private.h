@@ -131,6 +131,18 @@ typedef struct gpu_trec {
     blasx_trace_rec_t r;
 } gpu_trec_t;
 
+/* Inverted diagonal tiles of a TRSM job (gpu_trinv.c): enough for every
+ * diagonal tile of a call of 64 tile rows. */
+#define GPU_INV_MAX 64
+typedef struct {
+    int state;         /* gpu_trinv.c's INV_* */
+    uint64_t epoch;    /* the job's */
+    int32_t ti, tj;    /* the diagonal tile of A */
+    uintptr_t buf;     /* cache block: the inverse (ld its order), then two norms' scratch */
+    size_t bytes;
+    blasx_event_t ev;  /* the inverse and its norms done (created once, reused) */
+} gpu_inv_t;
+
 struct blasx_gpu {
     const blasx_device_backend_t *be;
     int dev; /* device number of the backend */
@@ -175,6 +187,11 @@ struct blasx_gpu {
     int split_pending; /* panel_split recorded: the next panel copy waits for it */
     uint64_t pin_epoch; /* the job whose operands pinned[] describes */
     int pinned[BLASX_OPND_COUNT];
+    gpu_inv_t inv[GPU_INV_MAX]; /* a TRSM's diagonal tiles inverted (gpu_trinv.c) */
+    double *inv_norms;          /* pinned: ||A||_1 and ||A^-1||_1 of each entry */
+    uintptr_t inv_tmp[GPU_MAX_STREAMS]; /* each compute stream's scratch tile for products by them */
+    size_t inv_tmp_bytes[GPU_MAX_STREAMS];
+    size_t inv_bytes;           /* the blocks' bytes */
     blasx_gpu_counters_t ctr; /* written by the GPU's thread; read as a snapshot */
     int64_t p2p_from[BLASX_CFG_MAX_GPUS]; /* bytes copied in from each peer */
     blasx_cpu_worker_t cpu_helper; /* runs this GPU's fallback tasks on the CPU kernels (its own: counters) */
@@ -269,6 +286,17 @@ BLASX_INTERNAL int blasx_gpu_late_choose(blasx_gpu_t *g, gpu_stream_t *st, blasx
                                          const blasx_tile_key_t *k, int *late);
 BLASX_INTERNAL int blasx_gpu_late_after_step(blasx_gpu_t *g, gpu_stream_t *st, int32_t next);
 BLASX_INTERNAL void blasx_gpu_late_release(blasx_gpu_t *g);
+/* gpu_trinv.c: wait: GPU_WAIT_PEER while the inverse step s would use is
+ * being made on this GPU, else 0 (before its inputs are acquired); run:
+ * *ran = 1 if it launched TRSM step s (diagonal tile at view a, output at
+ * view c) as a product by the inverse, 0 if the caller is to solve as
+ * planned; returns a launch's status.  release:
+ * the inverses' blocks back (the GPU left the job); destroy: at teardown. */
+BLASX_INTERNAL int blasx_gpu_trinv_run(blasx_gpu_t *g, gpu_stream_t *st, blasx_job_t *job, const blasx_step_t *s,
+                                       const blasx_view_t *a, const blasx_view_t *c, int *ran);
+BLASX_INTERNAL int blasx_gpu_trinv_wait(blasx_gpu_t *g, blasx_job_t *job, const blasx_step_t *s);
+BLASX_INTERNAL void blasx_gpu_trinv_release(blasx_gpu_t *g);
+BLASX_INTERNAL void blasx_gpu_trinv_destroy(blasx_gpu_t *g);
 
 /* gpu_trace.c: the timeline of device operations (BLASX_TRACE). */
 BLASX_INTERNAL int blasx_gpu_trace_begin(blasx_gpu_t *g, const gpu_stream_t *on);

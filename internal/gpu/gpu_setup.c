@@ -109,6 +109,7 @@ static void gpu_destroy(blasx_gpu_t *g) {
     for (int q = 0; q < GPU_PF_SLOTS; q++)
         if (g->pf[q].ev) be->event_destroy(g->pf[q].ev);
     blasx_gpu_pinned_free(be, g->direct_pin);
+    blasx_gpu_trinv_destroy(g); /* its blocks went with the jobs */
     if (g->panel_in) be->event_destroy(g->panel_in);
     if (g->panel_split) be->event_destroy(g->panel_split);
     pthread_mutex_destroy(&g->direct_lock);

@@ -107,7 +107,7 @@ int blasx_gpu_step_submit(blasx_gpu_t *g, gpu_stream_t *st) {
     blasx_view_t views[2] = {{0}, {0}}, vc = gpu_dev_view(r->out);
     const blasx_tile_t in[2] = {s->a, s->b};
     pd->nheld = 0;
-    if (wait_peer(g, job, tk, s)) return GPU_WAIT_PEER;
+    if (wait_peer(g, job, tk, s) || blasx_gpu_trinv_wait(g, job, s)) return GPU_WAIT_PEER;
     for (int j = 0; j < 2; j++) {
         if (in[j].opnd < 0) continue;
         if (blasx_tile_eq(in[j], tk->out)) {
@@ -129,7 +129,10 @@ int blasx_gpu_step_submit(blasx_gpu_t *g, gpu_stream_t *st) {
     blasx_step_t first; /* a late task's first product overwrites its output (gpu_late.c) */
     if (r->late && r->next == 0) first = *s, first.beta = 0, s = &first;
     int tr = blasx_gpu_trace_begin(g, st);
-    int rc = g->be->run_step(st->s, job->prec, s, in[0].opnd >= 0 ? &views[0] : NULL,
+    /* a solve may run as a product by its diagonal tile's inverse (gpu_trinv.c) */
+    int ran = 0, rc = in[0].opnd >= 0 ? blasx_gpu_trinv_run(g, st, job, s, &views[0], &vc, &ran) : 0;
+    if (rc == 0 && !ran)
+        rc = g->be->run_step(st->s, job->prec, s, in[0].opnd >= 0 ? &views[0] : NULL,
                              in[1].opnd >= 0 ? &views[1] : NULL, &vc);
     if (rc == 0 && tr >= 0) {
         char nm[8];
