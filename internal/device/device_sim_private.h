@@ -26,6 +26,8 @@
 #ifndef BLASX_INTERNAL_DEVICE_SIM_PRIVATE_H
 #define BLASX_INTERNAL_DEVICE_SIM_PRIVATE_H
 
+#include <pthread.h>
+
 #include "internal/device/device.h"
 
 /* ---- fault injection (blasx_sim_fail_after) ---------------------------- */
@@ -113,5 +115,84 @@ typedef struct {
 BLASX_INTERNAL void blasx_sim_tri_exec(const blasx_sim_tri_t *t);
 
 BLASX_INTERNAL int blasx_sim_rowmove_exec(char *a, int64_t ld, int64_t cols, int64_t nm, size_t e, const int64_t *moves);
+
+/* ---- streams, events and their operations (device_sim_stream.c) -------- */
+
+enum { SIM_OP_COPY, SIM_OP_STEP, SIM_OP_FACTOR, SIM_OP_ROWMOVE, SIM_OP_ADD, SIM_OP_TRI, SIM_OP_RECORD, SIM_OP_WAIT };
+
+typedef struct sim_op {
+    struct sim_op *next;
+    uint64_t seq;
+    int kind;
+    int doomed; /* chosen by blasx_sim_fail_after */
+    union {
+        struct {
+            char *dst;
+            const char *src;
+            int64_t dld, sld;
+            blasx_shape_t shape;
+        } copy;
+        struct {
+            int prec;
+            blasx_step_t step;
+            blasx_view_t v[3]; /* a, b, c */
+            int has[3];        /* a view pointer may be NULL (unused operand) */
+        } step;
+        blasx_sim_factor_t factor;
+        blasx_sim_add_t add;
+        blasx_sim_tri_t tri;
+        struct {
+            char *a;
+            int64_t ld, cols, nm;
+            size_t esz;
+            int64_t *moves; /* to[], then from[]: the op's own copy */
+        } rm;
+        struct {
+            struct blasx_stream *target; /* holds a reference */
+            uint64_t seq;
+        } wait;
+        struct blasx_event *timed; /* record of a timed event: stamps it (alive: destroy waits) */
+    } u;
+} sim_op_t;
+
+struct blasx_stream {
+    pthread_mutex_t mu;
+    pthread_cond_t work_cv; /* an op was queued or stop was set */
+    pthread_cond_t done_cv; /* executed advanced */
+    pthread_t thread;
+    sim_op_t *head, *tail;
+    uint64_t submitted, executed;
+    int failed; /* sticky status of the first failed op, 0 = none */
+    int stop;
+    int dev;
+    _Atomic int refs;
+};
+
+struct blasx_event {
+    pthread_mutex_t mu;
+    struct blasx_stream *s; /* NULL: never recorded (counts as done); holds a reference */
+    uint64_t seq;
+    int dev;
+    int timed;
+    double t; /* timed: host clock when the stream reached the last record */
+};
+
+/* A new op of `kind` that the fault injection may doom; a fault decided
+ * at issue is BLASX_ERR_DEVICE (nothing queued). */
+BLASX_INTERNAL int blasx_sim_op_issue(int kind, sim_op_t **out);
+/* Appends op to s; its sequence number through *seq (may be NULL). */
+BLASX_INTERNAL void blasx_sim_enqueue(struct blasx_stream *s, sim_op_t *op, uint64_t *seq);
+/* The stream and event entries of blasx_sim_backend (device.h's contracts). */
+BLASX_INTERNAL int blasx_sim_stream_create(int dev, blasx_stream_t *out);
+BLASX_INTERNAL int blasx_sim_stream_destroy(blasx_stream_t s);
+BLASX_INTERNAL int blasx_sim_stream_sync(blasx_stream_t s);
+BLASX_INTERNAL int blasx_sim_event_create(int dev, blasx_event_t *out);
+BLASX_INTERNAL int blasx_sim_event_create_timed(int dev, blasx_event_t *out);
+BLASX_INTERNAL int blasx_sim_event_time(blasx_event_t e, double *seconds);
+BLASX_INTERNAL int blasx_sim_event_destroy(blasx_event_t e);
+BLASX_INTERNAL int blasx_sim_event_record(blasx_event_t e, blasx_stream_t s);
+BLASX_INTERNAL int blasx_sim_event_query(blasx_event_t e);
+BLASX_INTERNAL int blasx_sim_event_sync(blasx_event_t e);
+BLASX_INTERNAL int blasx_sim_stream_wait_event(blasx_stream_t s, blasx_event_t e);
 
 #endif
