@@ -5,7 +5,8 @@
  * the solution's residual |op(A) X - alpha B| meets the bound the
  * inverse's condition limit allows; with diagonal tiles whose condition
  * number is far above that limit no inverse is used and the residual
- * meets the solve's own bound.  Runs on the GPUs the process sees
+ * meets the solve's own bound; a NaN or Inf in B ends where the
+ * reference's solve puts it.  Runs on the GPUs the process sees
  * (BLASX_SIM_GPUS=2 when unset and no CUDA GPU is visible); a build whose
  * small calls never tile, or whose tiles are below the inverse's minimum
  * order, says so and skips: the tiny build (tile 3) runs it in CI. */
@@ -49,6 +50,7 @@ static int64_t inverses_last(void) {
 
 int main(void) {
     setenv("BLASX_SIM_GPUS", "2", 0); /* used only when no real GPU is visible */
+    unsetenv("BLASX_SIM_MEM_KB");     /* a simulated GPU's whole memory: the inverses need room */
     unsetenv("BLASX_GPUS");
     if (blasx_gpu_count() == 0) return bx_skip("test_gpu_trinv", "no GPU, real or simulated");
     if (blasx_cfg.sched.offload_min_flops > 0)
@@ -91,6 +93,35 @@ static BX_T *BX_FN(trinv_tri_, )(int64_t k, int64_t lda, char uplo, int ill) {
             else A[i + j * lda] = ill ? (BX_T)(i % 2 ? 1e-4 : 1.0) : (BX_T)(2.0 + 0.5 * bx_rand_01());
         }
     return A;
+}
+
+/* A NaN (complex) or an Inf (real) in B: the class of every element of X
+ * -- finite, infinite, NaN -- is the reference solve's, through the
+ * inverses (the product is not put where it is not finite). */
+static void BX_FN(trinv_naninf_, )(char side, char uplo, char tr, char diag) {
+    const int64_t T = BX_TILE, m = 4 * T + 1, n = 3 * T + 2, k = side == 'L' ? m : n, ldb = m;
+    BX_T *A = BX_FN(trinv_tri_, )(k, k, uplo, 0);
+    BX_T *X = malloc(sizeof(BX_T) * (size_t)(ldb * n)), *R = malloc(sizeof(BX_T) * (size_t)(ldb * n));
+    if (!X || !R) abort();
+    for (int64_t i = 0; i < ldb * n; i++) X[i] = (BX_T)bx_rand_sym();
+#if BX_COMPLEX
+    X[T + 1 + (T + 1) * ldb] = BX_MKC(NAN, 0.5);
+#else
+    X[T + 1 + (T + 1) * ldb] = (BX_T)-INFINITY;
+#endif
+    memcpy(R, X, sizeof(BX_T) * (size_t)(ldb * n));
+    const BX_T alpha = (BX_T)0.5;
+    int st = BX_FN(blasx_, trsm)(side, uplo, tr, diag, m, n, BX_SARG_OF(alpha), A, k, X, ldb);
+    BX_FN(ref_, trsm)(side, uplo, tr, diag, m, n, alpha, A, k, R, ldb);
+    int64_t bad = 0;
+    for (int64_t i = 0; i < ldb * n; i++) {
+        int cx = isnan(BX_RE(X[i])) || isnan(BX_IM(X[i])) ? 2 : isinf(BX_RE(X[i])) || isinf(BX_IM(X[i]));
+        int cr = isnan(BX_RE(R[i])) || isnan(BX_IM(R[i])) ? 2 : isinf(BX_RE(R[i])) || isinf(BX_IM(R[i]));
+        bad += cx != cr;
+    }
+    CHECK(st == 0 && bad == 0, "%c %c%c%c%c with a NaN/Inf in B: status %d, %lld element(s) of another class", BX_PCHAR,
+          side, uplo, tr, diag, st, (long long)bad);
+    free(A), free(X), free(R);
 }
 
 /* One call: X := alpha op(A)^-1 B (side L) or alpha B op(A)^-1, checked by
@@ -149,6 +180,7 @@ static void BX_FN(trinv_all_, )(void) {
                     CHECK(used > 0, "%c %c%c%c%c well-conditioned: no diagonal tile inverted", BX_PCHAR, side, uplo,
                           trs[t], diag);
                     good += used;
+                    BX_FN(trinv_naninf_, )(side, uplo, trs[t], diag);
                     if (diag == 'U') continue; /* a unit diagonal keeps the tiles well-conditioned */
                     BX_FN(trinv_case_, )(side, uplo, trs[t], diag, 1, &used);
                     CHECK(used == 0, "%c %c%c%c%c ill-conditioned: %lld inverses used", BX_PCHAR, side, uplo, trs[t],

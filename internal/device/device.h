@@ -63,7 +63,7 @@ enum { BLASX_EVENT_DONE = 0, BLASX_EVENT_PENDING = 1 };
 /* solve is there: the triangular solves after factor, on the same GPU. */
 #define BLASX_DEV_CAP_SOLVE 0x10u
 
-/* eye and tri_norm1 are there: a tile TRSM may multiply by its diagonal
+/* eye, tri_norm1 and tri_commit are there: a tile TRSM may multiply by its diagonal
  * tile's inverse (internal/gpu/gpu_trinv.c); they may still decline. */
 #define BLASX_DEV_CAP_TRINV 0x20u
 
@@ -189,6 +189,17 @@ typedef struct blasx_device_backend {
      * BLASX_DEV_CAP_TRINV. */
     int (*tri_norm1)(blasx_stream_t s, int prec, char uplo, char diag, int64_t n, uintptr_t a, int64_t lda,
                      uintptr_t scratch, double *out);
+    /* Queues on stream s: the rows x cols tile b (ld ldb) := x (ld ldx),
+     * the product gpu_trinv.c made of alpha b and the inverse of the
+     * triangle a, when every element of x is finite; otherwise b := the
+     * solve of alpha b with a's triangle (o: TRSM's side, uplo, transa,
+     * diag), by substitution, so that a NaN or Inf reaches the elements
+     * the reference's solve carries it to and no others.  flag: 4 bytes of
+     * device memory.  A status declines (nothing queued).  NULL without
+     * BLASX_DEV_CAP_TRINV. */
+    int (*tri_commit)(blasx_stream_t s, int prec, const char o[4], double _Complex alpha, int64_t rows,
+                      int64_t cols, uintptr_t a, int64_t lda, uintptr_t x, int64_t ldx, uintptr_t b, int64_t ldb,
+                      uintptr_t flag);
     /* Device workspace (bytes) of mixed_gesv for this shape; a status
      * declines (nothing queued).  NULL without BLASX_DEV_CAP_MIXED. */
     int (*mixed_ws)(blasx_stream_t s, int prec, int low, int64_t n, int64_t nrhs, size_t *bytes);

@@ -532,6 +532,7 @@ const blasx_device_backend_t blasx_cuda_backend = {
     .row_move = blasx_cuda_row_move,
     .eye = blasx_cuda_eye,
     .tri_norm1 = blasx_cuda_tri_norm1,
+    .tri_commit = blasx_cuda_tri_commit,
     .mixed_ws = blasx_cuda_mixed_ws,
     .mixed_gesv = blasx_cuda_mixed_gesv,
 };

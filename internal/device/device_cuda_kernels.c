@@ -1,7 +1,7 @@
 /* internal/device/device_cuda_kernels.c -- blasx's own CUDA kernels in the
  * CUDA backend: row moves (device.h, row_move) from
- * kernels/cuda/rowmove.cu; the identity and a triangle's 1-norm (eye,
- * tri_norm1) from kernels/cuda/trinv.cu.
+ * kernels/cuda/rowmove.cu; the identity, a triangle's 1-norm and a
+ * product's commit (eye, tri_norm1, tri_commit) from kernels/cuda/trinv.cu.
  *
  * Role: the kernels come as PTX text compiled into the library
  * (kernels/cuda/rowmove_ptx.h), loaded once per process with
@@ -10,13 +10,15 @@
  * stream.  The library's build needs no nvcc, only the driver's PTX JIT.
  *
  * Failure: a driver that cannot load the PTX (too old for its version)
- * makes every row_move (eye, tri_norm1) decline with BLASX_ERR_DEVICE,
+ * makes every row_move (eye, tri_norm1, tri_commit) decline with BLASX_ERR_DEVICE,
  * recorded once; the callers then take a path without it.  Threading: any thread; the load
  * runs once (pthread_once).
  */
 #ifdef BLASX_HAVE_CUDA
 
+#include <complex.h>
 #include <pthread.h>
+#include <stdio.h>
 #include <string.h>
 
 #include "internal/device/device_cuda_private.h"
@@ -77,20 +79,20 @@ int blasx_cuda_row_move(blasx_stream_t s, size_t esz, uintptr_t a, int64_t ld, i
 
 static pthread_once_t ti_once = PTHREAD_ONCE_INIT;
 static int ti_st;
-static cudaKernel_t ti_k[4][2]; /* by precision S, D, C, Z; eye, trinorm */
+static cudaKernel_t ti_k[4][4]; /* by precision S, D, C, Z; eye, trinorm, nonfinite, commit */
 
 static void ti_load(void) {
-    static const char *names[4][2] = {{"blasx_eye_s", "blasx_trinorm_s"},
-                                      {"blasx_eye_d", "blasx_trinorm_d"},
-                                      {"blasx_eye_c", "blasx_trinorm_c"},
-                                      {"blasx_eye_z", "blasx_trinorm_z"}};
+    static const char *names[4] = {"eye", "trinorm", "nonfinite", "commit"}, pc[4] = {'s', 'd', 'c', 'z'};
     cudaLibrary_t lib;
     ti_st = cu_status(cudaLibraryLoadData(&lib, blasx_trinv_ptx, NULL, NULL, 0, NULL, NULL, 0), __FILE__, __LINE__,
                       "cudaLibraryLoadData(trinv)");
     for (int i = 0; i < 4 && !ti_st; i++)
-        for (int j = 0; j < 2 && !ti_st; j++)
-            ti_st = cu_status(cudaLibraryGetKernel(&ti_k[i][j], lib, names[i][j]), __FILE__, __LINE__,
+        for (int j = 0; j < 4 && !ti_st; j++) {
+            char nm[32];
+            snprintf(nm, sizeof nm, "blasx_%s_%c", names[j], pc[i]);
+            ti_st = cu_status(cudaLibraryGetKernel(&ti_k[i][j], lib, nm), __FILE__, __LINE__,
                               "cudaLibraryGetKernel(trinv)");
+        }
     if (ti_st) cudaGetLastError();
 }
 
@@ -124,6 +126,36 @@ int blasx_cuda_tri_norm1(blasx_stream_t s, int prec, char uplo, char diag, int64
         CU(cudaLaunchKernel((const void *)ti_k[prec - BLASX_PREC_S][1], grid, block, args, 0, s->s));
     }
     CU(cudaMemcpyAsync(out, (const void *)scratch, sizeof(double), cudaMemcpyDeviceToHost, s->s));
+    return 0;
+}
+
+int blasx_cuda_tri_commit(blasx_stream_t s, int prec, const char o[4], double _Complex alpha, int64_t rows,
+                          int64_t cols, uintptr_t a, int64_t lda, uintptr_t x, int64_t ldx, uintptr_t b, int64_t ldb,
+                          uintptr_t flag) {
+    BLASX_TRY(ti_ready(prec));
+    if (rows <= 0 || cols <= 0) return 0;
+    /* the vector's system: M(i,k) = a(k,i) when tr, lower when M is (gpu_trinv.c) */
+    int left = o[0] == 'L', tr = left != (o[2] == 'N'), conj = o[2] == 'C';
+    int lower = tr ? o[1] == 'U' : o[1] == 'L', unit = o[3] == 'U';
+    union { /* alpha as the kernel's T */
+        float s;
+        double d;
+        float c[2];
+        double z[2];
+    } al;
+    if (prec == BLASX_PREC_S) al.s = (float)creal(alpha);
+    else if (prec == BLASX_PREC_D) al.d = creal(alpha);
+    else if (prec == BLASX_PREC_C) al.c[0] = (float)creal(alpha), al.c[1] = (float)cimag(alpha);
+    else al.z[0] = creal(alpha), al.z[1] = cimag(alpha);
+    void *pb = (void *)b, *px = (void *)x, *pa = (void *)a, *pf = (void *)flag;
+    void *scan[5] = {&px, &ldx, &rows, &cols, &pf};
+    void *put[15] = {&pb, &ldb, &px, &ldx, &rows, &cols, &pa, &lda, &left, &tr, &lower, &unit, &conj, &al, &pf};
+    const int64_t n = rows * cols;
+    dim3 grid = {(unsigned)((n + 255) / 256 < 4096 ? (n + 255) / 256 : 4096), 1, 1}, block = {256, 1, 1};
+    CU(cudaSetDevice(s->dev));
+    CU(cudaMemsetAsync((void *)flag, 0, sizeof(int), s->s));
+    CU(cudaLaunchKernel((const void *)ti_k[prec - BLASX_PREC_S][2], grid, block, scan, 0, s->s));
+    CU(cudaLaunchKernel((const void *)ti_k[prec - BLASX_PREC_S][3], grid, block, put, 0, s->s));
     return 0;
 }
 

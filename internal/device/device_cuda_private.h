@@ -95,9 +95,12 @@ BLASX_INTERNAL int blasx_cuda_mixed_gesv(blasx_stream_t s, int prec, int low, in
 /* device_cuda_kernels.c: the backend's row_move (device.h). */
 BLASX_INTERNAL int blasx_cuda_row_move(blasx_stream_t s, size_t esz, uintptr_t a, int64_t ld, int64_t cols, int64_t nm,
                                        const int64_t *moves, uintptr_t ws, size_t ws_bytes);
-/* device_cuda_kernels.c: the backend's eye and tri_norm1 (device.h). */
+/* device_cuda_kernels.c: the backend's eye, tri_norm1 and tri_commit (device.h). */
 BLASX_INTERNAL int blasx_cuda_eye(blasx_stream_t s, int prec, int64_t n, uintptr_t w, int64_t ldw);
 BLASX_INTERNAL int blasx_cuda_tri_norm1(blasx_stream_t s, int prec, char uplo, char diag, int64_t n, uintptr_t a,
                                         int64_t lda, uintptr_t scratch, double *out);
+BLASX_INTERNAL int blasx_cuda_tri_commit(blasx_stream_t s, int prec, const char o[4], double _Complex alpha,
+                                         int64_t rows, int64_t cols, uintptr_t a, int64_t lda, uintptr_t x,
+                                         int64_t ldx, uintptr_t b, int64_t ldb, uintptr_t flag);
 
 #endif

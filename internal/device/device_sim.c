@@ -242,6 +242,25 @@ static int sim_tri_norm1(blasx_stream_t s, int prec, char uplo, char diag, int64
     return sim_tri(s, prec, uplo, diag, n, a, lda, out);
 }
 
+static int sim_tri_commit(blasx_stream_t s, int prec, const char o[4], double _Complex alpha, int64_t rows,
+                          int64_t cols, uintptr_t a, int64_t lda, uintptr_t x, int64_t ldx, uintptr_t b, int64_t ldb,
+                          uintptr_t flag) {
+    static const size_t esz[5] = {0, 4, 8, 8, 16}; /* by BLASX_PREC_* */
+    if (prec < BLASX_PREC_S || prec > BLASX_PREC_Z || rows < 0 || cols < 0) return BLASX_ERR_INTERNAL;
+    const int64_t k = o[0] == 'L' ? rows : cols;
+    if (!blasx_sim_in_device(s->dev, a, sim_extent(k, k, lda, esz[prec])) ||
+        !blasx_sim_in_device(s->dev, x, sim_extent(rows, cols, ldx, esz[prec])) ||
+        !blasx_sim_in_device(s->dev, b, sim_extent(rows, cols, ldb, esz[prec])) ||
+        !blasx_sim_in_device(s->dev, flag, sizeof(int)))
+        return BLASX_ERR_INTERNAL;
+    sim_op_t *op;
+    BLASX_TRY(blasx_sim_op_issue(SIM_OP_COMMIT, &op));
+    op->u.commit = (blasx_sim_commit_t){prec, {o[0], o[1], o[2], o[3]}, alpha, rows, cols, (const char *)a,
+                                        (const char *)x, (char *)b, lda, ldx, ldb};
+    blasx_sim_enqueue(s, op, NULL);
+    return 0;
+}
+
 const blasx_device_backend_t blasx_sim_backend = {
     .name = "sim", /* no TIMED_RATES: its timings are a host thread's, not a GPU's */
     .caps = BLASX_DEV_CAP_FACTOR | BLASX_DEV_CAP_ROWMOVE | BLASX_DEV_CAP_MIXED | BLASX_DEV_CAP_SOLVE |
@@ -281,5 +300,6 @@ const blasx_device_backend_t blasx_sim_backend = {
     .row_move = sim_row_move,
     .eye = sim_eye,
     .tri_norm1 = sim_tri_norm1,
+    .tri_commit = sim_tri_commit,
     .mixed_ws = blasx_sim_mixed_ws, .mixed_gesv = blasx_sim_mixed_gesv, /* device_sim_mixed.c */
 };

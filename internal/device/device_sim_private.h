@@ -114,11 +114,24 @@ typedef struct {
 } blasx_sim_tri_t;
 BLASX_INTERNAL void blasx_sim_tri_exec(const blasx_sim_tri_t *t);
 
+/* device.h's tri_commit, on the stream's thread (device_sim_solve.c). */
+typedef struct {
+    int prec;
+    char o[4];
+    double _Complex alpha;
+    int64_t rows, cols;
+    const char *a, *x;
+    char *b;
+    int64_t lda, ldx, ldb;
+} blasx_sim_commit_t;
+BLASX_INTERNAL void blasx_sim_commit_exec(const blasx_sim_commit_t *c);
+
 BLASX_INTERNAL int blasx_sim_rowmove_exec(char *a, int64_t ld, int64_t cols, int64_t nm, size_t e, const int64_t *moves);
 
 /* ---- streams, events and their operations (device_sim_stream.c) -------- */
 
-enum { SIM_OP_COPY, SIM_OP_STEP, SIM_OP_FACTOR, SIM_OP_ROWMOVE, SIM_OP_ADD, SIM_OP_TRI, SIM_OP_RECORD, SIM_OP_WAIT };
+enum { SIM_OP_COPY, SIM_OP_STEP, SIM_OP_FACTOR, SIM_OP_ROWMOVE, SIM_OP_ADD, SIM_OP_TRI, SIM_OP_COMMIT, SIM_OP_RECORD,
+       SIM_OP_WAIT };
 
 typedef struct sim_op {
     struct sim_op *next;
@@ -141,6 +154,7 @@ typedef struct sim_op {
         blasx_sim_factor_t factor;
         blasx_sim_add_t add;
         blasx_sim_tri_t tri;
+        blasx_sim_commit_t commit;
         struct {
             char *a;
             int64_t ld, cols, nm;

@@ -1,8 +1,8 @@
 /* internal/device/device_sim_solve.c -- what the simulated device runs
  * besides copies and tile steps (see device_sim_private.h): whole
  * factorizations with the CPU's unblocked kernels, row moves, scaled
- * adds, the identity and triangle norms, on the stream thread that
- * reached them.
+ * adds, the identity, triangle norms and products' commits, on the
+ * stream thread that reached them.
  *
  * The triangular solves after a factorization (solve) run on the calling
  * thread with the stream idle.
@@ -165,4 +165,53 @@ void blasx_sim_tri_exec(const blasx_sim_tri_t *t) {
         if (s > best || isnan(s)) best = isnan(best) ? best : s;
     }
     if (t->norm) *t->norm = best;
+}
+
+/* tri_commit (device.h) for one element type, as kernels/cuda/trinv.cu
+ * does it: the product where finite, else the solve by substitution. */
+#define SIM_COMMIT(p, T, CJ)                                                                                    \
+    static void sim_commit_##p(const blasx_sim_commit_t *c) {                                                  \
+        const T *x = (const T *)c->x, *a = (const T *)c->a;                                                    \
+        T *b = (T *)c->b;                                                                                      \
+        int bad = 0;                                                                                           \
+        for (int64_t j = 0; j < c->cols; j++)                                                                  \
+            for (int64_t i = 0; i < c->rows; i++) bad |= !isfinite(creal(x[i + j * c->ldx])) ||              \
+                                                          !isfinite(cimag(x[i + j * c->ldx]));                \
+        if (!bad) {                                                                                            \
+            for (int64_t j = 0; j < c->cols; j++)                                                              \
+                for (int64_t i = 0; i < c->rows; i++) b[i + j * c->ldb] = x[i + j * c->ldx];                  \
+            return;                                                                                            \
+        }                                                                                                      \
+        const int left = c->o[0] == 'L', tr = left != (c->o[2] == 'N'), cj = c->o[2] == 'C';                   \
+        const int lower = tr ? c->o[1] == 'U' : c->o[1] == 'L', unit = c->o[3] == 'U';                        \
+        const int64_t nv = left ? c->cols : c->rows, n = left ? c->rows : c->cols;                            \
+        const int64_t es = left ? 1 : c->ldb, vs = left ? c->ldb : 1;                                          \
+        const T alpha = (T)c->alpha;                                                                           \
+        for (int64_t v = 0; v < nv; v++) {                                                                     \
+            T *y = b + v * vs;                                                                                 \
+            for (int64_t q = 0; q < n; q++) {                                                                  \
+                const int64_t i = lower ? q : n - 1 - q;                                                       \
+                T t = alpha * y[i * es];                                                                       \
+                for (int64_t k = lower ? 0 : i + 1; k < (lower ? i : n); k++) {                                \
+                    T m = tr ? a[k + i * c->lda] : a[i + k * c->lda];                                          \
+                    t -= (cj ? CJ(m) : m) * y[k * es];                                                         \
+                }                                                                                              \
+                if (!unit) t /= cj ? CJ(a[i + i * c->lda]) : a[i + i * c->lda];                                \
+                y[i * es] = t;                                                                                 \
+            }                                                                                                  \
+        }                                                                                                      \
+    }
+#define SIM_NOCONJ(m) (m)
+SIM_COMMIT(s, float, SIM_NOCONJ)
+SIM_COMMIT(d, double, SIM_NOCONJ)
+SIM_COMMIT(c, float complex, conjf)
+SIM_COMMIT(z, double complex, conj)
+
+void blasx_sim_commit_exec(const blasx_sim_commit_t *c) {
+    switch (c->prec) {
+    case BLASX_PREC_S: sim_commit_s(c); break;
+    case BLASX_PREC_D: sim_commit_d(c); break;
+    case BLASX_PREC_C: sim_commit_c(c); break;
+    default: sim_commit_z(c); break;
+    }
 }

@@ -69,6 +69,10 @@ static int sim_exec(sim_op_t *op) {
         if (op->doomed) return BLASX_ERR_DEVICE;
         blasx_sim_tri_exec(&op->u.tri);
         return 0;
+    case SIM_OP_COMMIT:
+        if (op->doomed) return BLASX_ERR_DEVICE;
+        blasx_sim_commit_exec(&op->u.commit);
+        return 0;
     case SIM_OP_RECORD: { /* retiring it is what completes the event */
         struct blasx_event *e = op->u.timed;
         if (e) {

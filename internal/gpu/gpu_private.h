@@ -287,11 +287,15 @@ BLASX_INTERNAL int blasx_gpu_late_choose(blasx_gpu_t *g, gpu_stream_t *st, blasx
 BLASX_INTERNAL int blasx_gpu_late_after_step(blasx_gpu_t *g, gpu_stream_t *st, int32_t next);
 BLASX_INTERNAL void blasx_gpu_late_release(blasx_gpu_t *g);
 /* gpu_trinv.c: wait: GPU_WAIT_PEER while the inverse step s would use is
- * being made on this GPU, else 0 (before its inputs are acquired); run:
- * *ran = 1 if it launched TRSM step s (diagonal tile at view a, output at
- * view c) as a product by the inverse, 0 if the caller is to solve as
- * planned; returns a launch's status.  release:
- * the inverses' blocks back (the GPU left the job); destroy: at teardown. */
+ * being made on this GPU, else 0 (before its inputs are acquired); start:
+ * 1 if it queued on st the inverse of TRSM step s's diagonal tile (view
+ * a), which the step then waits for (the caller records the inputs held
+ * as a step of their own and retries); run: *ran = 1 if it launched TRSM
+ * step s (output at view c) as a product by the inverse, 0 if the caller
+ * is to solve as planned; returns a launch's status.  release: the
+ * inverses' blocks back (the GPU left the job); destroy: at teardown. */
+BLASX_INTERNAL int blasx_gpu_trinv_start(blasx_gpu_t *g, gpu_stream_t *st, blasx_job_t *job, const blasx_step_t *s,
+                                         const blasx_view_t *a);
 BLASX_INTERNAL int blasx_gpu_trinv_run(blasx_gpu_t *g, gpu_stream_t *st, blasx_job_t *job, const blasx_step_t *s,
                                        const blasx_view_t *a, const blasx_view_t *c, int *ran);
 BLASX_INTERNAL int blasx_gpu_trinv_wait(blasx_gpu_t *g, blasx_job_t *job, const blasx_step_t *s);

@@ -126,6 +126,17 @@ int blasx_gpu_step_submit(blasx_gpu_t *g, gpu_stream_t *st) {
         }
         views[j] = gpu_dev_view(e);
     }
+    if (in[0].opnd >= 0 && blasx_gpu_trinv_start(g, st, job, s, &views[0])) {
+        /* the inverse is on its way: its inputs stay held until it is made
+         * (a ring entry of their own), and the step is retried behind it */
+        int rc = g->be->event_record(pd->ev, st->s);
+        if (rc) {
+            blasx_gpu_pending_release(pd);
+            return rc;
+        }
+        r->count++;
+        return GPU_WAIT_PEER;
+    }
     blasx_step_t first; /* a late task's first product overwrites its output (gpu_late.c) */
     if (r->late && r->next == 0) first = *s, first.beta = 0, s = &first;
     int tr = blasx_gpu_trace_begin(g, st);

@@ -5,27 +5,32 @@
  * only T rows of parallel work.  Every tile of B in that tile row (left)
  * or column (right) solves with the same diagonal tile, so the first task
  * to reach it on a GPU inverts it once (the solve applied to the
- * identity, on its stream, behind its inputs) and the later ones multiply
- * by the inverse (a GEMM into the stream's scratch tile, copied back over
- * the tile: cuBLAS's in-place TRMM is little faster than the solve) --
- * where that is as good as a
- * solve: the product's residual exceeds the solve's bound by at most the
- * tile's condition number, so the inverse is used only when its 1-norm
- * condition number ||A||_1 ||A^-1||_1, measured on the GPU with the
- * inverse, is at most cfg.gpu.trsm_inv_cond (and finite: a NaN or an
- * exact zero on the diagonal keeps the solve, which carries them as the
- * reference does).  A task that comes while the inverse is being made
- * waits for it (its step is retried, like one waiting for a peer), so
- * every task on the GPU after the first multiplies when the tile allows.
+ * identity, on its stream, behind its inputs) and every task, that one
+ * included, multiplies by the inverse (a GEMM into the stream's scratch
+ * tile; cuBLAS's in-place TRMM is little faster than the solve) -- where
+ * that is as good as a solve: the product's residual exceeds the solve's
+ * bound by at most the tile's condition number, so the inverse is used
+ * only when its 1-norm condition number ||A||_1 ||A^-1||_1, measured on
+ * the GPU with the inverse, is at most cfg.gpu.trsm_inv_cond (and finite:
+ * a NaN or an exact zero on the diagonal keeps the solve).  The product
+ * goes over the tile only where it is finite (tri_commit); a tile with a
+ * NaN or Inf is solved by substitution instead, so they reach what the
+ * reference's solve carries them to and nothing more.  Tasks wait for
+ * the inverse (their step retried, like one waiting for a peer), and the
+ * choice is the call's (inv_worth: all its inverses fit) and the tile's
+ * values', never the order tasks came in: every output tile is made by
+ * one sequence of operations, whichever GPU or thread runs it (bit for
+ * bit, as test_threads checks), unless memory runs out under it.
  *
  * Invariants: an entry belongs to one job (epoch) and one diagonal tile;
  * its state goes FREE -> PENDING (queued, ev recorded) -> GOOD or BAD
- * once ev completed, and its block is read by TRMMs only in GOOD; blocks
- * go back only once every compute stream is drained (trinv_release, when
- * the GPU leaves the job), so no kernel reads a freed block; a stream's
- * scratch tile is written and read by its own operations only, in order.
- * The inverses and scratch tiles of one GPU take at most 1/16 of its
- * pool's cap, so they never starve the job's own tiles.
+ * once ev completed, and its block is read by products only in GOOD;
+ * blocks go back only once every compute stream is drained
+ * (trinv_release, when the GPU leaves the job), so no kernel reads a
+ * freed block; a stream's scratch tile is written and read by its own
+ * operations only, in order.  The inverses and scratch tiles of one GPU
+ * take at most 1/16 of its pool's cap, so they never starve the job's
+ * own tiles.
  *
  * Threading: the GPU's own thread (the table is its own).
  *
@@ -53,11 +58,26 @@ static gpu_inv_t *inv_find(blasx_gpu_t *g, const blasx_job_t *job, blasx_tile_t 
     return NULL;
 }
 
-/* 1 if the tiles of B sharing a diagonal tile are enough to pay for its inverse. */
-static int inv_worth(const blasx_job_t *job, const blasx_step_t *s, const blasx_view_t *a) {
+/* An inverse's block (its norms' scratch after it), a stream's scratch
+ * tile (tri_commit's flag after it): 256-aligned parts. */
+static size_t inv_block_bytes(int64_t n, size_t esz) { return ((size_t)n * (size_t)n * esz + 255) / 256 * 256 + 256; }
+static size_t tmp_block_bytes(const blasx_job_t *job) {
+    return ((size_t)job->g.blk_rows[BLASX_OPND_C] * (size_t)job->g.blk_cols[BLASX_OPND_C] * job->esz + 255) / 256 * 256 +
+           256;
+}
+
+/* 1 if the tiles of B sharing a diagonal tile are enough to pay for its
+ * inverse, and every diagonal tile of the call and every stream's scratch
+ * tile fit in the GPU's budget at once: the choice is the call's, never
+ * the order its tasks came in, so a tile's bits do not depend on it. */
+static int inv_worth(const blasx_gpu_t *g, const blasx_job_t *job, const blasx_step_t *s, const blasx_view_t *a) {
     const int64_t share = s->o[0] == 'L' ? job->g.grid_cols[BLASX_OPND_C] : job->g.grid_rows[BLASX_OPND_C];
-    return blasx_cfg.gpu.trsm_inv_cond > 0 && a->rows == a->cols && a->rows >= blasx_cfg.gpu.trsm_inv_min &&
-           share >= 2;
+    if (blasx_cfg.gpu.trsm_inv_cond <= 0 || a->rows != a->cols || a->rows < blasx_cfg.gpu.trsm_inv_min || share < 2)
+        return 0;
+    const int64_t ndiag = job->g.grid_rows[BLASX_OPND_A], t = job->g.blk_rows[BLASX_OPND_A];
+    const size_t tmp = tmp_block_bytes(job);
+    return ndiag <= GPU_INV_MAX &&
+           (size_t)ndiag * inv_block_bytes(t, job->esz) + (size_t)g->nstreams * tmp <= g->pool.cap / 16;
 }
 
 /* Queues the inverse of the diagonal tile at view a into entry e (its
@@ -77,21 +97,23 @@ static int inv_queue(blasx_gpu_t *g, gpu_stream_t *st, int prec, const blasx_ste
     return be->event_record(e->ev, st->s);
 }
 
-/* Starts the inverse of s's diagonal tile (view a) on st in free slot i. */
-static void inv_start(blasx_gpu_t *g, gpu_stream_t *st, blasx_job_t *job, const blasx_step_t *s,
-                      const blasx_view_t *a, int i) {
+/* Starts the inverse of s's diagonal tile (view a) on st in free slot i;
+ * 1 if it was queued. */
+static int inv_start(blasx_gpu_t *g, gpu_stream_t *st, blasx_job_t *job, const blasx_step_t *s,
+                     const blasx_view_t *a, int i) {
     const blasx_device_backend_t *be = g->be;
     gpu_inv_t *e = &g->inv[i];
-    const size_t bytes = ((size_t)a->rows * (size_t)a->rows * inv_esz(job->prec) + 255) / 256 * 256 + 256;
-    if (g->inv_bytes + bytes > g->pool.cap / 16) return;
+    const size_t bytes = inv_block_bytes(a->rows, inv_esz(job->prec));
+    if (g->inv_bytes + bytes > g->pool.cap / 16) return 0;
     if (!g->inv_norms && blasx_gpu_pinned_alloc(be, sizeof(double) * 2 * GPU_INV_MAX, (void **)&g->inv_norms))
-        return;
-    if (!e->ev && be->event_create(g->dev, &e->ev)) return;
-    if (blasx_cache_alloc_block(&g->cache, bytes, job->epoch, &e->buf)) return;
+        return 0;
+    if (!e->ev && be->event_create(g->dev, &e->ev)) return 0;
+    if (blasx_cache_alloc_block(&g->cache, bytes, job->epoch, &e->buf)) return 0;
     e->bytes = bytes, e->epoch = job->epoch, e->ti = s->a.ti, e->tj = s->a.tj;
     g->inv_bytes += bytes;
     /* from here the block is held until trinv_release: ops may be queued on it */
     e->state = inv_queue(g, st, job->prec, s, a, e, &g->inv_norms[2 * i]) ? INV_BAD : INV_PENDING;
+    return 1;
 }
 
 /* Settles a PENDING entry whose operations completed: GOOD when the
@@ -115,9 +137,10 @@ int blasx_gpu_trinv_wait(blasx_gpu_t *g, blasx_job_t *job, const blasx_step_t *s
     return 0;
 }
 
-/* The scratch tile of compute stream st (index i) for job's output tiles. */
+/* The scratch tile of compute stream st (index i) for job's output
+ * tiles, and 256 bytes after it for tri_commit's flag. */
 static uintptr_t inv_tmp(blasx_gpu_t *g, int i, blasx_job_t *job) {
-    const size_t bytes = (size_t)job->g.blk_rows[BLASX_OPND_C] * (size_t)job->g.blk_cols[BLASX_OPND_C] * job->esz;
+    const size_t bytes = tmp_block_bytes(job);
     if (g->inv_tmp[i] && g->inv_tmp_bytes[i] >= bytes) return g->inv_tmp[i];
     if (g->inv_tmp[i] || g->inv_bytes + bytes > g->pool.cap / 16) return 0; /* a smaller one may be in use */
     if (blasx_cache_alloc_block(&g->cache, bytes, job->epoch, &g->inv_tmp[i])) return g->inv_tmp[i] = 0;
@@ -125,31 +148,37 @@ static uintptr_t inv_tmp(blasx_gpu_t *g, int i, blasx_job_t *job) {
     return g->inv_tmp[i];
 }
 
+int blasx_gpu_trinv_start(blasx_gpu_t *g, gpu_stream_t *st, blasx_job_t *job, const blasx_step_t *s,
+                          const blasx_view_t *a) {
+    if (s->kernel != BLASX_K_TRSM || !(g->be->caps & BLASX_DEV_CAP_TRINV) || !inv_worth(g, job, s, a)) return 0;
+    int slot;
+    return !inv_find(g, job, s->a, &slot) && slot >= 0 && inv_start(g, st, job, s, a, slot);
+}
+
 int blasx_gpu_trinv_run(blasx_gpu_t *g, gpu_stream_t *st, blasx_job_t *job, const blasx_step_t *s,
                         const blasx_view_t *a, const blasx_view_t *c, int *ran) {
     *ran = 0;
-    if (s->kernel != BLASX_K_TRSM || !(g->be->caps & BLASX_DEV_CAP_TRINV) || !inv_worth(job, s, a)) return 0;
+    if (s->kernel != BLASX_K_TRSM || !g->inv_bytes) return 0;
     int slot;
     gpu_inv_t *e = inv_find(g, job, s->a, &slot);
-    if (!e) {
-        if (slot >= 0) inv_start(g, st, job, s, a, slot);
-        return 0; /* this task solves: its inverse is on the way */
-    }
+    if (!e) return 0; /* none could be had: the solve */
     if (e->state == INV_PENDING) { /* blasx_gpu_trinv_wait let it through: done, or failed */
         int q = g->be->event_query(e->ev);
         if (q == BLASX_EVENT_PENDING) return 0;
         inv_settle(g, job, e, q);
     }
+    const size_t tbytes = (size_t)c->rows * (size_t)c->cols * job->esz;
     const uintptr_t tmp = e->state == INV_GOOD ? inv_tmp(g, (int)(st - g->st), job) : 0;
     if (!tmp) return 0;
-    /* tmp := alpha op(A^-1) B (left) or alpha B op(A^-1); then B := tmp */
+    /* tmp := alpha op(A^-1) B (left) or alpha B op(A^-1); then B := tmp where finite, else the solve */
     const int left = s->o[0] == 'L';
     blasx_view_t inv = {(void *)e->buf, a->rows, a->rows, a->rows}, t = {(void *)tmp, c->rows, c->rows, c->cols};
     blasx_step_t gm = {.alpha = s->alpha, .beta = 0.0, .a = s->a, .b = s->c, .c = s->c, .kernel = BLASX_K_GEMM,
                        .o = {left ? s->o[2] : 'N', left ? 'N' : s->o[2], 0, 0}};
     BLASX_TRY(g->be->run_step(st->s, job->prec, &gm, left ? &inv : c, left ? c : &inv, &t));
-    blasx_shape_t sh = {c->rows, c->cols, c->rows, job->esz};
-    BLASX_TRY(g->be->copy_p2p(st->s, (uintptr_t)c->ptr, c->ld, g->dev, tmp, c->rows, sh));
+    const uintptr_t flag = tmp + (tbytes + 255) / 256 * 256;
+    BLASX_TRY(g->be->tri_commit(st->s, job->prec, s->o, s->alpha, c->rows, c->cols, (uintptr_t)a->ptr, a->ld, tmp,
+                                c->rows, (uintptr_t)c->ptr, c->ld, flag));
     *ran = 1;
     return 0;
 }

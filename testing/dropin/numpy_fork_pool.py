@@ -49,7 +49,8 @@ class RoutineStats(ctypes.Structure):  # blasx_routine_stats_t (blasx/blasx.h)
 class GpuStats(ctypes.Structure):  # blasx_gpu_stats_t: every field (blasx writes the whole struct)
     _fields_ = [(f, ctypes.c_int64) for f in ("tasks", "steals", "cpu_fallbacks", "h2d_bytes", "d2h_bytes",
                                              "p2p_bytes", "l1_hits", "l1_misses", "evictions", "l2_hits",
-                                             "l2_misses", "held_max", "early", "prefetched")]
+                                             "l2_misses", "held_max", "early", "prefetched",
+                                             "trsm_inverses")]
 
 
 class GpuStatsBuf(ctypes.Structure):
