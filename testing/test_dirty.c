@@ -315,8 +315,9 @@ static void test_tiled_cholesky(int64_t n, int64_t nb) {
     int ss = tiled_chol(0, n, nb, S, &is);
     int64_t b1 = host_bytes();
     blasx_dirty_counts(&made0, &fl0, &tk0, &by0);
-    const int64_t ft0 = blasx_factor_tiles_count();
+    const int64_t ft0 = blasx_factor_tiles_count(), bw0 = blasx_dirty_borrow_count();
     int sq = tiled_chol(1, n, nb, Q, &iq);
+    const int64_t bw = blasx_dirty_borrow_count() - bw0;
     int64_t b2 = host_bytes(), ft = blasx_factor_tiles_count() - ft0;
     blasx_dirty_counts(&made1, &fl1, &tk1, &by1);
     double worst = 0, diff = 0;
@@ -341,9 +342,9 @@ static void test_tiled_cholesky(int64_t n, int64_t nb) {
               "tiled Cholesky %lld (nb %lld): queued moved %lld bytes, synchronous %lld; %lld blocks factored on the GPU's tiles",
               (long long)n, (long long)nb, (long long)(b2 - b1), (long long)(b1 - b0), (long long)ft);
         printf("test_dirty: tiled Cholesky %lld nb %lld: %lld bytes moved queued, %lld synchronous; %lld tiles left "
-               "dirty, %lld taken over, %lld blocks factored on them\n",
+               "dirty, %lld taken over, %lld borrowed, %lld blocks factored on them\n",
                (long long)n, (long long)nb, (long long)(b2 - b1), (long long)(b1 - b0), (long long)(made1 - made0),
-               (long long)(tk1 - tk0), (long long)ft);
+               (long long)(tk1 - tk0), (long long)bw, (long long)ft);
     }
     free(A0), free(S), free(Q);
 }

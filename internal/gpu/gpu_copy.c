@@ -75,8 +75,9 @@ int blasx_gpu_copy_in(blasx_gpu_t *g, gpu_stream_t *st, blasx_job_t *job, blasx_
 }
 
 /* Fills fresh entry e (key k, held last in pd) on copy stream cs: from
- * the most preferred peer holding the tile (its copy pinned and held in
- * pd, *pe), else by a panel or from the host; *rdy is the stream that
+ * the most preferred peer holding the tile, or a dirty tile the job
+ * borrowed (its copy pinned and held in pd, *pe), else by a panel or from
+ * the host; *rdy is the stream that
  * fills e.  Returns a status. */
 static int fill_entry(blasx_gpu_t *g, gpu_stream_t *cs, blasx_job_t *job, blasx_tile_t t, blasx_centry_t *e,
                       const blasx_tile_key_t *k, gpu_pending_t *pd, blasx_centry_t **pe, gpu_stream_t **rdy,
@@ -84,6 +85,7 @@ static int fill_entry(blasx_gpu_t *g, gpu_stream_t *cs, blasx_job_t *job, blasx_
     const blasx_device_backend_t *be = g->be;
     int from = -1, rc;
     *pe = blasx_dir_pin_peer(&blasx_gpu_table.dir, g->idx, k, job->epoch, &from);
+    if (!*pe) *pe = blasx_dirty_borrow_pin(job, k, &from); /* the only current copy, wherever it is */
     if (!*pe) {
         int filled = 0;
         if ((rc = blasx_dirty_lost_key(k))) return rc; /* the host's copy would be stale */
@@ -96,7 +98,7 @@ static int fill_entry(blasx_gpu_t *g, gpu_stream_t *cs, blasx_job_t *job, blasx_
     blasx_gpu_t *p = blasx_gpu_table.gpu[from];
     pd->held[pd->nheld].c = &p->cache, pd->held[pd->nheld].e = *pe, pd->nheld++;
     /* the peer's transfer into pe completes before this copy starts */
-    if ((rc = be->stream_wait_event(cs->s, (blasx_event_t)(*pe)->ready))) return rc;
+    if ((*pe)->ready && (rc = be->stream_wait_event(cs->s, (blasx_event_t)(*pe)->ready))) return rc;
     blasx_shape_t sh = gpu_key_shape(k);
     int tr = blasx_gpu_trace_begin(g, cs);
     if ((rc = be->copy_p2p(cs->s, e->dev, k->rows, p->dev, (*pe)->dev, k->rows, sh))) return rc;
@@ -105,7 +107,7 @@ static int fill_entry(blasx_gpu_t *g, gpu_stream_t *cs, blasx_job_t *job, blasx_
     blasx_gpu_trace_end(g, cs, &cs->run, tr, nm, "p2p", job, t, (int64_t)e->bytes);
     GPU_COUNT(g, job, l2_hits, 1);
     GPU_COUNT(g, job, p2p_bytes, (int64_t)e->bytes);
-    g->p2p_from[from] += (int64_t)e->bytes;
+    if (from != g->idx) g->p2p_from[from] += (int64_t)e->bytes;
     return 0;
 }
 

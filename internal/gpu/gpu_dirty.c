@@ -8,11 +8,13 @@
  * takes the dirty tiles that are exactly its tiles over (blasx_dirty_begin):
  * inputs (a task on another GPU copies one through the directory: the
  * entry carries the job's epoch), and on one GPU the output tiles it reads
- * first, in place; a queued potrf adopts a block's tiles (adopt_begin /
- * adopt_end, internal/factor/factor_tiles.c).  Everything else that could
- * see the host tile writes it back first (blasx_dirty_flush): the other
- * tiles a job touches, also one a concurrent job took (both read it), a
- * call that runs anywhere but a job, a CPU task of a job that took or left
+ * first, in place; one that fits but a concurrent job took (both read it)
+ * it borrows: its tasks copy it from the GPU that has it
+ * (blasx_dirty_borrow_pin), and no panel reads its host copy.  A queued
+ * potrf adopts a block's tiles (adopt_begin / adopt_end,
+ * internal/factor/factor_tiles.c).  Everything else that could see the
+ * host tile writes it back first (blasx_dirty_flush): the other tiles a
+ * job touches, a call that runs anywhere but a job, a CPU task of a job that took, borrowed or left
  * dirty tiles (cpu_ready), a wait that covers the tile, a synchronous call,
  * fork and finalize (the runtime calls these).  Dirty entries are never
  * evicted: they hold a reader until written back.  A diagonal tile whose
@@ -39,6 +41,7 @@
 #include "internal/memory/host_copy.h"
 #include "internal/memory/tile_dirty.h"
 
+#include <stdlib.h>
 #include <string.h>
 
 #define DIRTY_LOST_MAX 64
@@ -51,7 +54,7 @@ static struct {
     int all; /* the record overflowed: it stands for every tile */
 } lost[DIRTY_LOST_MAX];
 static int nlost;
-static _Atomic int64_t ctr_made, ctr_flushed, ctr_taken, ctr_bytes;
+static _Atomic int64_t ctr_made, ctr_flushed, ctr_taken, ctr_bytes, ctr_borrowed;
 
 static blasx_hview_t key_view(const blasx_tile_key_t *k) {
     return blasx_hview_matrix((const void *)k->host, k->rows, k->cols, k->ld, k->esz);
@@ -116,6 +119,7 @@ int blasx_dirty_lost_key(const blasx_tile_key_t *k) {
 }
 
 #define FLUSH_BATCH 64
+#define BORROW_MAX 512
 
 /* Host copy of the staged tile in half b of the pinned buffer: of its
  * output triangle alone for a triangle tile (the rest is memory the call
@@ -325,7 +329,67 @@ static int fits(const blasx_centry_t *e, const void *ctx) {
 
 static int job_cpu_ready(blasx_job_t *job);
 
-static int sel_own(const blasx_centry_t *e, const void *ctx) { return e->dpin == *(const uint64_t *)ctx; }
+/* ---- borrowing: a dirty tile two concurrent calls read ----------------- */
+
+struct blasx_dirty_borrow {
+    blasx_tile_key_t key;
+    uint64_t epoch; /* the entry's when borrowed (a hint: a later take changes it) */
+    int gpu;
+};
+
+static int borrowed(const blasx_job_t *job, const blasx_tile_key_t *k) {
+    for (int i = 0; i < job->nborrow; i++)
+        if (blasx_key_eq(&job->borrow[i].key, k)) return i;
+    return -1;
+}
+
+/* Dirty entries another call took that fit the job's reads exactly and
+ * that it does not write. */
+static int sel_borrow(const blasx_centry_t *e, const void *ctx) {
+    const fit_t *f = ctx;
+    return e->dpin && e->dpin != f->job->epoch && e->state == BLASX_TILE_VALID && !blasx_cache_meets(e, f->w, f->nw) &&
+           fits(e, f);
+}
+
+/* Records the job's borrowed tiles (up to BORROW_MAX; the rest go back).  Under flush_lock. */
+static void borrow_list(blasx_job_t *job, const fit_t *f) {
+    blasx_centry_t *L[BORROW_MAX];
+    for (int i = 0; i < blasx_gpu_table.n && job->nborrow < BORROW_MAX; i++) {
+        int n = blasx_cache_dirty_list(&blasx_gpu_table.gpu[i]->cache, sel_borrow, f, L, BORROW_MAX - job->nborrow);
+        if (n == 0) continue;
+        if (!job->borrow && !(job->borrow = malloc(sizeof *job->borrow * BORROW_MAX))) return;
+        for (int j = 0; j < n; j++) job->borrow[job->nborrow++] = (struct blasx_dirty_borrow){L[j]->key, L[j]->epoch, i};
+    }
+}
+
+/* Left dirty at the job's start: those it took, and those it borrowed. */
+static int sel_kept(const blasx_centry_t *e, const void *ctx) {
+    const blasx_job_t *job = ctx;
+    return e->dpin == job->epoch || (job->nborrow && borrowed(job, &e->key) >= 0);
+}
+
+blasx_centry_t *blasx_dirty_borrow_pin(const blasx_job_t *job, const blasx_tile_key_t *k, int *from) {
+    const int b = job->nborrow ? borrowed(job, k) : -1;
+    if (b < 0) return NULL;
+    /* where it was, else wherever it is now (never two dirty copies of one tile) */
+    for (int j = -1; j < blasx_gpu_table.n; j++) {
+        const int i = j < 0 ? job->borrow[b].gpu : j;
+        if ((j >= 0 && i == job->borrow[b].gpu) || atomic_load(&blasx_gpu_table.dir.down[i])) continue;
+        blasx_centry_t *e = blasx_cache_dirty_pin_key(&blasx_gpu_table.gpu[i]->cache, k, job->borrow[b].epoch);
+        if (e) {
+            atomic_fetch_add(&ctr_borrowed, 1);
+            *from = i;
+            return e;
+        }
+    }
+    return NULL;
+}
+
+int64_t blasx_dirty_borrow_count(void) { return atomic_load(&ctr_borrowed); }
+
+int blasx_dirty_borrowed(const blasx_job_t *job, const blasx_tile_key_t *k) {
+    return job->nborrow && borrowed(job, k) >= 0;
+}
 
 int blasx_dirty_begin(blasx_job_t *job, const blasx_hview_t *w, int nw, const blasx_hview_t *r, int nr, int take,
                       uint64_t kgen, int64_t *kept) {
@@ -336,24 +400,28 @@ int blasx_dirty_begin(blasx_job_t *job, const blasx_hview_t *w, int nw, const bl
     for (int i = 0; i < nw && na < 8; i++) all[na++] = w[i];
     for (int i = 0; i < nr && na < 8; i++) all[na++] = r[i];
     fit_t f = {job, w, r, nw, nr};
-    /* First the unused ones that fit; then every other dirty tile it
-     * touches goes back, also one a concurrent call took over (both read
-     * it: this one then reads the host's copy). */
-    sel_t s = {all, na, take ? sel_own : NULL, &job->epoch};
+    /* First the unused ones that fit; then those that fit but a concurrent
+     * call took over (both read them) are borrowed; every other dirty
+     * tile it touches goes back. */
+    sel_t s = {all, na, take ? sel_kept : NULL, job};
     pthread_mutex_lock(&flush_lock);
     int64_t n = 0;
-    if (take)
+    if (take) {
         for (int i = 0; i < blasx_gpu_table.n; i++)
             n += blasx_cache_dirty_take(&blasx_gpu_table.gpu[i]->cache, job->epoch, fits, &f);
+        borrow_list(job, &f);
+    }
     int st = flush_locked(sel_hit, &s, kgen, kept, 0);
     if (!st) st = lost_meeting(all, na, 0);
     pthread_mutex_unlock(&flush_lock);
     if (n > 0) atomic_fetch_add(&ctr_taken, n);
-    if (n > 0 || job->lazy_out) job->dirty_in = 1, job->cpu_ready = job_cpu_ready;
+    if (n > 0 || job->lazy_out || job->nborrow) job->dirty_in = 1, job->cpu_ready = job_cpu_ready;
     return st;
 }
 
 void blasx_dirty_end(blasx_job_t *job) {
+    free(job->borrow);
+    job->borrow = NULL, job->nborrow = 0;
     if (!job->dirty_in) return;
     for (int i = 0; i < blasx_gpu_table.n; i++) blasx_cache_dirty_untake(&blasx_gpu_table.gpu[i]->cache, job->epoch);
 }
@@ -368,9 +436,15 @@ static int sel_taken(const blasx_centry_t *e, const void *ctx) {
     return (e->dpin == ep || e->epoch == ep) && e->state == BLASX_TILE_VALID;
 }
 
+static int sel_borrowed(const blasx_centry_t *e, const void *ctx) { return borrowed(ctx, &e->key) >= 0; }
+
 static int job_cpu_ready(blasx_job_t *job) {
     pthread_mutex_lock(&flush_lock);
     int st = flush_locked(sel_taken, &job->epoch, 0, NULL, 1);
+    if (job->nborrow) { /* read, not written, by the CPU: they stay its taker's */
+        int sb = flush_locked(sel_borrowed, job, 0, NULL, 0);
+        if (!st) st = sb;
+    }
     for (int i = 0; i < blasx_gpu_table.n && !st; i++)
         if (blasx_cache_dirty_taken_lost(&blasx_gpu_table.gpu[i]->cache, job->epoch)) st = BLASX_ERR_DEVICE;
     pthread_mutex_unlock(&flush_lock);

@@ -73,8 +73,13 @@ static void panel_gather(blasx_gpu_t *g, blasx_job_t *job, blasx_tile_t t, blasx
             blasx_tile_t u = {t.opnd, (int32_t)r, t.tj};
             blasx_tile_key_t ku = gpu_tile_key(job, u);
             blasx_centry_t *x = NULL;
-            /* cached already (the panel ends before it), or no spare memory */
-            if (ku.cols != k->cols || blasx_cache_insert_spare(&g->cache, &ku, job->epoch, &x) != 0) break;
+            /* cached already (the panel ends before it), on a peer (a dirty
+             * tile taken or borrowed there: the host's copy is stale), lost,
+             * or no spare memory */
+            if (ku.cols != k->cols || blasx_dir_on_peer(&blasx_gpu_table.dir, g->idx, &ku, job->epoch) ||
+                blasx_dirty_borrowed(job, &ku) || blasx_dirty_lost_key(&ku) ||
+                blasx_cache_insert_spare(&g->cache, &ku, job->epoch, &x) != 0)
+                break;
             if (up) {
                 memmove(p->ext + 1, p->ext, (size_t)p->n * sizeof *p->ext);
                 p->ext[0] = x, p->at++, p->top = (const void *)ku.host;

@@ -234,6 +234,11 @@ BLASX_INTERNAL extern blasx_gpu_table_t blasx_gpu_table;
 BLASX_INTERNAL void blasx_dirty_mark(blasx_gpu_t *g, blasx_centry_t *e, char tri); /* tri: its written triangle or 0 */
 BLASX_INTERNAL void blasx_dirty_settle(blasx_gpu_t *g, blasx_centry_t *e);         /* taken in place, then written back */
 BLASX_INTERNAL void blasx_dirty_gpu_failed(blasx_gpu_t *g);
+/* gpu_dirty.c: the dirty entry of borrowed tile k of the job, pinned for a
+ * copy out of it (GPU *from; release it there), or NULL: not borrowed, or
+ * written back since (the host's copy is current); borrowed: 1 if k is. */
+BLASX_INTERNAL blasx_centry_t *blasx_dirty_borrow_pin(const blasx_job_t *job, const blasx_tile_key_t *k, int *from);
+BLASX_INTERNAL int blasx_dirty_borrowed(const blasx_job_t *job, const blasx_tile_key_t *k);
 
 static inline blasx_tile_key_t gpu_tile_key(const blasx_job_t *job, blasx_tile_t t) {
     blasx_view_t v = blasx_job_host_view(job, t);

@@ -197,6 +197,8 @@ BLASX_INTERNAL void blasx_dirty_adopt_end(int i, uint64_t tok, int ok, const bla
 /* Dirty tiles made, written back and taken over, and bytes written back,
  * since the start (tests, benchmarks). */
 BLASX_INTERNAL void blasx_dirty_counts(int64_t *made, int64_t *flushed, int64_t *taken, int64_t *bytes);
+/* Tiles copied out of dirty entries a concurrent call took (borrowed). */
+BLASX_INTERNAL int64_t blasx_dirty_borrow_count(void);
 
 /* Tiles taken over and kept since the start (tests). */
 BLASX_INTERNAL void blasx_keep_counts(int64_t *taken, int64_t *kept);

@@ -136,6 +136,21 @@ static inline int blasx_cache_dirty_taken_lost(blasx_tile_cache_t *c, uint64_t e
     return lost;
 }
 
+/* For a copy out of it: the VALID dirty entry of key (the one of epoch
+ * when there is one, found by its hash; else any), with one more reader,
+ * or NULL (it went back: the host's copy is current). */
+static inline blasx_centry_t *blasx_cache_dirty_pin_key(blasx_tile_cache_t *c, const blasx_tile_key_t *k,
+                                                        uint64_t epoch) {
+    pthread_mutex_lock(&c->lock);
+    blasx_centry_t *e = blasx_cache_find_locked(c, k, epoch);
+    if (!(e && e->dirty && e->state == BLASX_TILE_VALID))
+        for (e = c->head; e && !(e->dirty && e->state == BLASX_TILE_VALID && blasx_key_eq(&e->key, k)); e = e->next) {
+        }
+    if (e) e->readers++;
+    pthread_mutex_unlock(&c->lock);
+    return e;
+}
+
 /* Bytes of dirty entries. */
 static inline size_t blasx_cache_dirty_bytes(blasx_tile_cache_t *c) {
     size_t b = 0;

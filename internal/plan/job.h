@@ -90,6 +90,10 @@ typedef struct blasx_job {
      * the CPU has them written back first (cpu_ready: 0 or a status) */
     int lazy_out, dirty_in;
     int dirty_inplace; /* it reads its output tiles first: dirty ones are taken over as their value */
+    /* dirty tiles a concurrent call took over that it reads too: copied
+     * from where they are, never from the host (gpu_dirty.c's borrow) */
+    struct blasx_dirty_borrow *borrow;
+    int nborrow;
     _Atomic int *read_next; /* != 0 when a later queued call reads its output: lazy_out pays (tile by tile) */
     int (*cpu_ready)(struct blasx_job *job);
     /* this call's counters per GPU, each written only by its GPU's thread */
