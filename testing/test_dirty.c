@@ -4,8 +4,8 @@
  *    G; C and E come home at their own waits; on a tiled GPU pool, C and E
  *    stayed on the GPU (made dirty, taken over, fewer bytes up than made
  *    synchronously);
- *  - random sequences of queued and synchronous DGEMMs, tiny calls (the
- *    one-thread kernel), range waits, flushes and declared program writes
+ *  - random sequences of queued and synchronous DGEMMs, DTRSMs and DSYRKs,
+ *    tiny calls (the one-thread kernel), range waits, flushes and declared program writes
  *    over overlapping views of one buffer, against the reference BLAS run
  *    in order: every range a wait covers, and all at wait_all;
  *  - README's tiled Cholesky written with queued calls;
@@ -46,6 +46,16 @@ static int64_t host_bytes(void) {
     for (int g = 0; g < blasx_gpu_count(); g++) {
         blasx_gpu_stats_t s;
         if (blasx_gpu_stats(g, &s) == 0) t += s.h2d_bytes + s.d2h_bytes;
+    }
+    return t;
+}
+
+/* Tasks the GPUs handed to the CPU (memory ran out under them) so far. */
+static int64_t cpu_fallbacks(void) {
+    int64_t t = 0;
+    for (int g = 0; g < blasx_gpu_count(); g++) {
+        blasx_gpu_stats_t s;
+        if (blasx_gpu_stats(g, &s) == 0) t += s.cpu_fallbacks;
     }
     return t;
 }
@@ -167,33 +177,92 @@ static int views_meet(view_t a, view_t b) {
     return 0;
 }
 
+/* Relative to the element (solves may grow them), at most 1e-9. */
+static int near(double x, double y) { return fabs(x - y) <= 1e-9 * fmax(1.0, fabs(y)); }
+
 static int view_equal(const double *x, const double *y, view_t v) {
     for (int64_t j = 0; j < v.cols; j++)
         for (int64_t i = 0; i < v.rows; i++)
-            if (fabs(x[v.off + j * v.ld + i] - y[v.off + j * v.ld + i]) > 1e-9) return 0;
+            if (!near(x[v.off + j * v.ld + i], y[v.off + j * v.ld + i])) return 0;
     return 1;
 }
 
+static int all_equal(const double *x, const double *y, size_t n) {
+    for (size_t i = 0; i < n; i++)
+        if (!near(x[i], y[i])) return 0;
+    return 1;
+}
+
+/* A view of rows x cols at a random place, its ld at least rows; half
+ * the time (aligned) a block of a 60 x 48 matrix at a multiple of the
+ * tile, so that one call's output tiles are exactly a later call's (taken
+ * over, borrowed, factored in place). */
+static int aligned;
+static view_t shaped_view(int64_t rows, int64_t cols) {
+    view_t v = rand_view();
+    const int64_t T = blasx_cfg.tile.d;
+    if (aligned && rows <= 60 && cols <= 48) {
+        int64_t i0 = T * bx_rand_int(0, (60 - rows) / T), j0 = T * bx_rand_int(0, (48 - cols) / T);
+        v.rows = rows, v.cols = cols, v.ld = 60, v.off = i0 + j0 * 60;
+        return v;
+    }
+    v.rows = rows, v.cols = cols, v.ld = v.ld < rows ? rows : v.ld;
+    v.off = v.off % (RB_N - (v.cols - 1) * v.ld - v.rows);
+    return v;
+}
+
+/* A dimension: 1 to max, or in aligned mode a multiple of the tile (when the tile is small). */
+static int64_t rand_dim(int64_t max) {
+    const int64_t T = blasx_cfg.tile.d;
+    if (aligned && T <= 4) return T * bx_rand_int(1, max / T > 0 ? max / T : 1);
+    return bx_rand_int(1, max);
+}
+
+/* A queued (or, one time in four, synchronous) DTRSM with a unit
+ * triangle (TRSM reads its output tiles first: dirty ones are taken in
+ * place) or DSYRK (its diagonal tiles go home as their triangle), on the
+ * reference too; 0 or the call's status. */
+static int random_solve_or_update(double *X, double *Y, int r, int *bad) {
+    const int sync = bx_rand_int(0, 3) == 0, trsm = bx_rand_int(0, 1);
+    const char uplo = "LU"[bx_rand_int(0, 1)], tr = "NT"[bx_rand_int(0, 1)];
+    int st;
+    view_t A, C;
+    if (trsm) {
+        const char side = "LR"[bx_rand_int(0, 1)];
+        const int64_t m = rand_dim(9), n = rand_dim(9), k = side == 'L' ? m : n;
+        do A = shaped_view(k, k), C = shaped_view(m, n);
+        while (views_meet(C, A));
+        ref_dtrsm(side, uplo, tr, 'U', m, n, 0.25, Y + A.off, A.ld, Y + C.off, C.ld);
+        st = (sync ? blasx_dtrsm : blasx_dtrsm_async)(side, uplo, tr, 'U', m, n, 0.25, X + A.off, A.ld, X + C.off,
+                                                      C.ld);
+    } else {
+        const int64_t n = rand_dim(10), k = rand_dim(10);
+        do A = tr == 'N' ? shaped_view(n, k) : shaped_view(k, n), C = shaped_view(n, n);
+        while (views_meet(C, A));
+        ref_dsyrk(uplo, tr, n, k, 0.5, Y + A.off, A.ld, 0.25, Y + C.off, C.ld);
+        st = (sync ? blasx_dsyrk : blasx_dsyrk_async)(uplo, tr, n, k, 0.5, X + A.off, A.ld, 0.25, X + C.off, C.ld);
+    }
+    *bad |= !CHECK(st == 0, "random round %d: %s %s status %d", r, sync ? "synchronous" : "queued",
+                   trsm ? "trsm" : "syrk", st);
+    /* the whole view: the triangle a SYRK does not reference stays */
+    if (sync) *bad |= !CHECK(view_equal(X, Y, C), "random round %d: synchronous %s result wrong", r, trsm ? "trsm" : "syrk");
+    return st;
+}
+
 static void test_random(int rounds) {
-    int64_t m0, f0, t0, b0, m1, f1, t1, b1;
+    int64_t m0, f0, t0, b0, m1, f1, t1, b1, bw0 = blasx_dirty_borrow_count();
     blasx_dirty_counts(&m0, &f0, &t0, &b0);
     double *X = malloc(RB_N * sizeof(double)), *Y = malloc(RB_N * sizeof(double));
     bx_fill_d(X, RB_N);
     memcpy(Y, X, RB_N * sizeof(double));
     int bad = 0, waits = 0;
     for (int r = 0; r < rounds && !bad; r++) {
-        int op = (int)bx_rand_int(0, 9);
+        int op = (int)bx_rand_int(0, 11);
         if (op <= 5) { /* C = alpha A B + beta C: queued (0-3), synchronous (4), tiny (5) */
-            int64_t m = op == 5 ? 2 : bx_rand_int(1, 12), n = op == 5 ? 2 : bx_rand_int(1, 12),
-                    k = op == 5 ? 2 : bx_rand_int(1, 12);
+            int64_t m = op == 5 ? 2 : rand_dim(12), n = op == 5 ? 2 : rand_dim(12), k = op == 5 ? 2 : rand_dim(12);
             view_t A, B, C;
-            do {
-                A = rand_view(), B = rand_view(), C = rand_view();
-                A.rows = C.rows = m, A.cols = B.rows = k, B.cols = C.cols = n;
-                A.ld = A.ld < m ? m : A.ld, B.ld = B.ld < k ? k : B.ld, C.ld = C.ld < m ? m : C.ld;
-                A.off = A.off % (RB_N - (A.cols - 1) * A.ld - A.rows), B.off = B.off % (RB_N - (B.cols - 1) * B.ld - B.rows);
-                C.off = C.off % (RB_N - (C.cols - 1) * C.ld - C.rows);
-            } while (views_meet(C, A) || views_meet(C, B));
+            do A = shaped_view(m, k), B = shaped_view(k, n), C = shaped_view(m, n);
+            while (views_meet(C, A) || views_meet(C, B));
             const double alpha = 0.5, beta = bx_rand_int(0, 1) ? 0.25 : 0.0;
             ref_dgemm('N', 'N', m, n, k, alpha, Y + A.off, A.ld, Y + B.off, B.ld, beta, Y + C.off, C.ld);
             int st = op <= 3 ? blasx_dgemm_async('N', 'N', m, n, k, alpha, X + A.off, A.ld, X + B.off, B.ld, beta,
@@ -211,10 +280,12 @@ static void test_random(int rounds) {
             waits++;
         } else if (op == 8) { /* wait for all, then a program write declared */
             int st = blasx_wait_all();
-            bad |= !CHECK(st == 0 && max_diff(X, Y, RB_N) <= 1e-9, "random round %d: wait_all (status %d)", r, st);
+            bad |= !CHECK(st == 0 && all_equal(X, Y, RB_N), "random round %d: wait_all (status %d)", r, st);
             int64_t i = bx_rand_int(0, RB_N - 8);
             for (int j = 0; j < 8; j++) X[i + j] = Y[i + j] = (double)j;
             CHECK(blasx_changed_range(X + i, 8 * sizeof(double)) == 0, "random round %d: changed after wait", r);
+        } else if (op >= 10) {
+            (void)random_solve_or_update(X, Y, r, &bad);
         } else { /* a synchronous call reading a view another call may have left on a GPU */
             view_t v = rand_view();
             double out[4] = {0}, want[4] = {0}, one[4] = {1, 0, 0, 1};
@@ -226,11 +297,11 @@ static void test_random(int rounds) {
         }
     }
     int st = blasx_wait_all();
-    CHECK(st == 0 && max_diff(X, Y, RB_N) <= 1e-9, "random: %d rounds end equal (status %d, %d waits)", rounds, st,
-          waits);
+    CHECK(st == 0 && all_equal(X, Y, RB_N), "random: %d rounds end equal (status %d, %d waits)", rounds, st, waits);
     blasx_dirty_counts(&m1, &f1, &t1, &b1);
-    printf("test_dirty: random: %d rounds, %lld tiles left dirty, %lld taken over, %lld written back\n", rounds,
-           (long long)(m1 - m0), (long long)(t1 - t0), (long long)(f1 - f0));
+    printf("test_dirty: random%s: %d rounds, %lld tiles left dirty, %lld taken over, %lld borrowed, %lld written back\n",
+           aligned ? " (aligned blocks)" : "", rounds, (long long)(m1 - m0), (long long)(t1 - t0),
+           (long long)(blasx_dirty_borrow_count() - bw0), (long long)(f1 - f0));
     free(X), free(Y);
 }
 
@@ -315,9 +386,9 @@ static void test_tiled_cholesky(int64_t n, int64_t nb) {
     int ss = tiled_chol(0, n, nb, S, &is);
     int64_t b1 = host_bytes();
     blasx_dirty_counts(&made0, &fl0, &tk0, &by0);
-    const int64_t ft0 = blasx_factor_tiles_count(), bw0 = blasx_dirty_borrow_count();
+    const int64_t ft0 = blasx_factor_tiles_count(), bw0 = blasx_dirty_borrow_count(), cf0 = cpu_fallbacks();
     int sq = tiled_chol(1, n, nb, Q, &iq);
-    const int64_t bw = blasx_dirty_borrow_count() - bw0;
+    const int64_t bw = blasx_dirty_borrow_count() - bw0, cf = cpu_fallbacks() - cf0;
     int64_t b2 = host_bytes(), ft = blasx_factor_tiles_count() - ft0;
     blasx_dirty_counts(&made1, &fl1, &tk1, &by1);
     double worst = 0, diff = 0;
@@ -338,13 +409,15 @@ static void test_tiled_cholesky(int64_t n, int64_t nb) {
           (long long)n, (long long)nb, worst, diff, upper, ss, sq);
     if (b2 - b1 > 0 && lazy_here()) {
         /* the diagonal blocks after the first were factored where their tiles were (one GPU) */
-        CHECK(b2 - b1 < b1 - b0 && made1 > made0 && fl1 - fl0 == made1 - made0 && (ft > 0 || blasx_gpu_count() > 1),
+        /* (unless memory ran out: tasks went to the CPU, whose tiles are the host's) */
+        CHECK(b2 - b1 < b1 - b0 && made1 > made0 && fl1 - fl0 == made1 - made0 &&
+                  (ft > 0 || blasx_gpu_count() > 1 || cf > 0),
               "tiled Cholesky %lld (nb %lld): queued moved %lld bytes, synchronous %lld; %lld blocks factored on the GPU's tiles",
               (long long)n, (long long)nb, (long long)(b2 - b1), (long long)(b1 - b0), (long long)ft);
         printf("test_dirty: tiled Cholesky %lld nb %lld: %lld bytes moved queued, %lld synchronous; %lld tiles left "
-               "dirty, %lld taken over, %lld borrowed, %lld blocks factored on them\n",
+               "dirty, %lld taken over, %lld borrowed, %lld blocks factored on them, %lld tasks to the CPU\n",
                (long long)n, (long long)nb, (long long)(b2 - b1), (long long)(b1 - b0), (long long)(made1 - made0),
-               (long long)(tk1 - tk0), (long long)bw, (long long)ft);
+               (long long)(tk1 - tk0), (long long)bw, (long long)ft, (long long)cf);
     }
     free(A0), free(S), free(Q);
 }
@@ -455,6 +528,9 @@ int main(void) {
     test_chain(12);
     test_chain(20);
     test_random(400);
+    aligned = 1;
+    test_random(400);
+    aligned = 0;
     test_readme_cholesky(30, 8);
     test_tiled_cholesky(36, 9);
     test_tiled_cholesky(37, 6);

@@ -47,7 +47,9 @@ static void trace_task(const blasx_cpu_worker_t *w, const blasx_job_t *job, int3
     blasx_trace_add(&r);
 }
 
-void blasx_cpu_run_task(blasx_cpu_worker_t *w, blasx_job_t *job, int32_t t) {
+void blasx_cpu_run_task(blasx_cpu_worker_t *w, blasx_job_t *job, int32_t t) { blasx_cpu_run_task_from(w, job, t, 0); }
+
+void blasx_cpu_run_task_from(blasx_cpu_worker_t *w, blasx_job_t *job, int32_t t, int32_t first) {
     const blasx_task_t *tk = &job->g.tasks[t];
     double t0 = blasx_trace_on() ? blasx_now() : 0;
     int st = atomic_load_explicit(&job->status, memory_order_relaxed);
@@ -58,7 +60,7 @@ void blasx_cpu_run_task(blasx_cpu_worker_t *w, blasx_job_t *job, int32_t t) {
     }
     /* tiles are used in place in host memory: nothing to acquire or publish */
     blasx_view_t c = blasx_job_host_view(job, tk->out);
-    for (int32_t i = 0; st == 0 && i < tk->nsteps; i++) {
+    for (int32_t i = first; st == 0 && i < tk->nsteps; i++) {
         const blasx_step_t *s = &job->g.steps[tk->step0 + i];
         blasx_view_t a = {0}, b = {0};
         if (s->a.opnd >= 0 && !blasx_tile_eq(s->a, tk->out)) a = blasx_job_host_view(job, s->a);

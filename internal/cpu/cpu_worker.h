@@ -30,5 +30,8 @@ typedef struct {
 
 /* Runs task t of job on w and completes it. */
 BLASX_INTERNAL void blasx_cpu_run_task(blasx_cpu_worker_t *w, blasx_job_t *job, int32_t t);
+/* The same from its step `first` on: the host output tile holds what the
+ * steps before it made (a GPU's task handed over half done). */
+BLASX_INTERNAL void blasx_cpu_run_task_from(blasx_cpu_worker_t *w, blasx_job_t *job, int32_t t, int32_t first);
 
 #endif

@@ -259,6 +259,21 @@ void blasx_dirty_gpu_failed(blasx_gpu_t *g) {
     pthread_mutex_unlock(&flush_lock);
 }
 
+int blasx_dirty_home_claimed(blasx_gpu_t *g, blasx_centry_t *e) {
+    pthread_mutex_lock(&flush_lock);
+    int st = atomic_load(&g->broken) ? BLASX_ERR_DEVICE : write_back(g, &e, 1);
+    if (st) {
+        lost_add(&e->key);
+        blasx_cache_dirty_lose(&g->cache, e); /* the taker's pin stays: its CPU tasks see the loss */
+    } else {
+        atomic_fetch_add(&ctr_flushed, 1), atomic_fetch_add(&ctr_bytes, (int64_t)e->bytes);
+        blasx_cache_dirty_home_claimed(&g->cache, e);
+    }
+    atomic_fetch_sub(&dirty_n, 1);
+    pthread_mutex_unlock(&flush_lock);
+    return st ? BLASX_ERR_DEVICE : 0;
+}
+
 void blasx_dirty_mark(blasx_gpu_t *g, blasx_centry_t *e, char tri) {
     /* counted first: a flush that finds it must find it counted */
     atomic_fetch_add(&dirty_n, 1);

@@ -23,16 +23,24 @@
 
 #include <stdio.h>
 
-/* Runs task record r's task on the CPU: the host output tile is untouched
- * (no write-back was submitted), so the task restarts from the host data. */
+/* Runs task record r's task on the CPU (its streams drained): the host
+ * output tile is untouched (no write-back was submitted), so the task
+ * restarts from the host data -- but an output that was a dirty tile
+ * taken in place is the tile's only current copy: it goes home first with
+ * what the completed steps made of it, and the CPU goes on from there. */
 void blasx_gpu_task_to_cpu(blasx_gpu_t *g, gpu_task_t *r) {
     blasx_job_t *job = r->job;
-    int32_t t = r->task;
+    int32_t t = r->task, first = 0;
     for (int i = 0; i < r->count; i++) {
         gpu_pending_t *pd = &r->ring[(r->head + i) % blasx_cfg.gpu.steps_in_flight];
         blasx_gpu_pending_release(pd);
     }
     r->count = 0, r->head = 0;
+    int st = 0;
+    if (r->out && r->out->dirty && r->out->dpin == job->epoch) {
+        st = blasx_dirty_home_claimed(g, r->out);
+        first = r->next;
+    }
     if (r->out) {
         blasx_cache_release(&g->cache, r->out);
         blasx_cache_invalidate(&g->cache, &r->out_key, job->epoch);
@@ -40,7 +48,8 @@ void blasx_gpu_task_to_cpu(blasx_gpu_t *g, gpu_task_t *r) {
     }
     r->job = NULL;
     GPU_COUNT(g, job, cpu_fallbacks, 1);
-    blasx_cpu_run_task(&g->cpu_helper, job, t);
+    if (st) blasx_job_complete(job, t, st); /* its value went with the GPU */
+    else blasx_cpu_run_task_from(&g->cpu_helper, job, t, first);
 }
 
 /* One task of the failed GPU, its streams drained: finished if its write-

@@ -234,6 +234,11 @@ BLASX_INTERNAL extern blasx_gpu_table_t blasx_gpu_table;
 BLASX_INTERNAL void blasx_dirty_mark(blasx_gpu_t *g, blasx_centry_t *e, char tri); /* tri: its written triangle or 0 */
 BLASX_INTERNAL void blasx_dirty_settle(blasx_gpu_t *g, blasx_centry_t *e);         /* taken in place, then written back */
 BLASX_INTERNAL void blasx_dirty_gpu_failed(blasx_gpu_t *g);
+/* gpu_dirty.c: output entry e, a dirty tile its task took in place, goes
+ * home (the only current copy: what the task's steps so far made of it)
+ * before the task goes on on the CPU; BLASX_ERR_DEVICE if it could not
+ * (recorded lost). */
+BLASX_INTERNAL int blasx_dirty_home_claimed(blasx_gpu_t *g, blasx_centry_t *e);
 /* gpu_dirty.c: the dirty entry of borrowed tile k of the job, pinned for a
  * copy out of it (GPU *from; release it there), or NULL: not borrowed, or
  * written back since (the host's copy is current); borrowed: 1 if k is. */
