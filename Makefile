@@ -372,7 +372,7 @@ sim: $(BUILD)/tiny/test_dirty $(BUILD)/tiny/test_mixed $(BUILD)/tiny/test_api $(
      $(BUILD)/test_api $(BUILD)/test_errors $(BUILD)/test_naninf $(BUILD)/test_threads $(BUILD)/test_lapack $(BUILD)/libblasx.so \
      $(BUILD)/test_gpu_share $(BUILD)/tiny/test_gpu_share \
      $(BUILD)/test_fault_sweep $(BUILD)/tiny/test_fault_sweep $(BUILD)/test_triangle $(BUILD)/tiny/test_triangle \
-     $(BUILD)/test_reuse $(BUILD)/tiny/test_reuse $(BUILD)/tiny/test_pageable
+     $(BUILD)/test_reuse $(BUILD)/tiny/test_reuse $(BUILD)/tiny/test_pageable $(BUILD)/tiny/test_threads
 	$(PARTS_BEGIN)
 	for g in 1 2 3; do \
 	  echo "=== $$g simulated GPU(s)"; \
@@ -422,6 +422,9 @@ sim: $(BUILD)/tiny/test_dirty $(BUILD)/tiny/test_mixed $(BUILD)/tiny/test_api $(
 	  { cat $(BUILD)/tiny/dirty_fault.log; $(call PART_FAILED,lazy write-back on 2 GPUs: fault at op $$k); }; done
 	for k in $$(seq 1 3 160); do BLASX_TEST_DIRTY_FAULT_CHOL=$$k BLASX_ASYNC_LAZY=1 BLASX_SIM_GPUS=1 $(BUILD)/tiny/test_dirty > $(BUILD)/tiny/dirty_fault.log 2>&1 || \
 	  { cat $(BUILD)/tiny/dirty_fault.log; $(call PART_FAILED,lazy write-back: tiled Cholesky with a fault at op $$k); }; done
+	echo "=== BLASX_GPU_JOBS=3 (a GPU serves up to three calls at once) on 2 and 3 simulated GPUs (3 of 16 KiB): threads' calls bit for bit, queued calls, lazy write-back"
+	for g in 2 3; do env BLASX_GPU_JOBS=3 BLASX_SIM_GPUS=$$g $$([ $$g = 2 ] || echo BLASX_SIM_MEM_KB=16) bash testing/run_unit.sh $(BUILD)/tiny/test_threads $(BUILD)/tiny/test_async $(BUILD)/tiny/test_api || $(call PART_FAILED,three calls per GPU on $$g GPUs); \
+	  env BLASX_GPU_JOBS=3 BLASX_ASYNC_LAZY=1 BLASX_SIM_GPUS=$$g $$([ $$g = 2 ] || echo BLASX_SIM_MEM_KB=16) bash testing/run_unit.sh $(BUILD)/tiny/test_dirty || $(call PART_FAILED,three calls per GPU with lazy write-back on $$g GPUs); done
 	echo "=== 2 simulated GPU(s) of 64 MiB: tiles queued calls keep survive between them (test_async's straddling tile)"
 	BLASX_SIM_GPUS=2 BLASX_SIM_MEM_KB=65536 bash testing/run_unit.sh $(BUILD)/tiny/test_async || $(call PART_FAILED,test_async on 64 MiB GPUs)
 	echo "=== 1 to 3 simulated GPU(s) of 64 MiB and 3 of 16 KiB, BLASX_REUSE=1: input tiles kept across calls, never stale (program writes, free, remap, fork)"

@@ -340,6 +340,10 @@ BLASX_CFG_X(EARLY_RELEASE, int, 0, 1, "switch", gpu, early_release, "1: a task w
 #define BLASX_CFG_GPU_SHARE 1 /* so no GPU hoards the few tasks of a small or dependent call */
 #endif
 BLASX_CFG_X(GPU_SHARE, int, 0, 1, "switch", gpu, share, "1: on several GPUs a GPU holds (queued and running) at most its share of a call's open tasks (gpu_rs.c)")
+#ifndef BLASX_CFG_GPU_JOBS
+#define BLASX_CFG_GPU_JOBS 1 /* not yet measured against one call at a time */
+#endif
+BLASX_CFG_X(GPU_JOBS, int, 1, 4, "calls", gpu, jobs, "calls a GPU serves at once: a stream the current call leaves idle takes a task of another running call (gpu_loop.c)")
 
 #ifndef BLASX_CFG_TRSM_INV_COND
 #define BLASX_CFG_TRSM_INV_COND 100 /* the product's residual stays within this factor of the solve's bound */

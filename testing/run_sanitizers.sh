@@ -98,6 +98,9 @@ if build tsan "$TSAN"; then
   check "tsan test_dirty (1 sim GPU, lazy write-back)" env BLASX_SIM_GPUS=1 BLASX_SIM_MEM_KB=64 BLASX_ASYNC_LAZY=1 "$B/tsan/test_dirty"
   check "tsan test_dirty (3 sim GPUs of 16 KiB, lazy write-back)" env BLASX_SIM_GPUS=3 BLASX_SIM_MEM_KB=16 BLASX_ASYNC_LAZY=1 \
     "$B/tsan/test_dirty"
+  for n in test_threads test_async; do
+    check "tsan $n (3 sim GPUs, three calls per GPU)" env BLASX_SIM_GPUS=3 BLASX_SIM_MEM_KB=16 BLASX_GPU_JOBS=3 "$B/tsan/$n"
+  done
   check "tsan test_lapack (3 sim GPUs, factorizations on them)" env BLASX_SIM_GPUS=3 BLASX_SIM_MEM_KB=16 \
     BLASX_LAPACK_GPU_MIN_N=8 BLASX_LAPACK_TEAM_MIN_N=2 "$B/tsan/test_lapack"
   check "tsan test_lapack (3 sim GPUs, LU team through host memory)" env BLASX_SIM_GPUS=3 \

@@ -25,6 +25,7 @@
 
 #include "blasx/blasx.h"
 #include "blasx/config.h"
+#include "internal/gpu/gpu_worker.h"
 #include "testing/harness.h"
 
 #define NTHREADS 16
@@ -132,8 +133,9 @@ int main(void) {
             CHECK(!memcmp(c->A, c->A0, c->na) && (!c->B || !memcmp(c->B, c->B0, c->nb)),
                   "round %d call %d: an input changed", round, i);
         }
-        printf("test_threads: round %d: %d calls on %d threads, %lld differ from the sequential results\n", round,
-               NCALLS, NTHREADS, (long long)differ);
+        printf("test_threads: round %d: %d calls on %d threads, %lld differ from the sequential results; %lld calls "
+               "served beside another on a GPU so far (BLASX_GPU_JOBS)\n",
+               round, NCALLS, NTHREADS, (long long)differ, (long long)atomic_load(&blasx_gpu_side_jobs));
     }
     for (int i = 0; i < NCALLS; i++) {
         call_t *c = &calls[i];

@@ -173,6 +173,9 @@ static void table_fill(void) {
               "`cfg.gpu.late_c`", "0: a tiled task that reads C loads it before its first product, not after its last");
     INT_ENTRY(BLASX_SETTING_GPU_SHARE, "BLASX_GPU_SHARE", BLASX_SETTING_ONCE, 0, 1, blasx_cfg.gpu.share, "0, 1",
               "`cfg.gpu.share`", "0: on several GPUs a GPU takes ready tasks up to its slots, not only its share");
+    INT_ENTRY(BLASX_SETTING_GPU_JOBS, "BLASX_GPU_JOBS", BLASX_SETTING_ONCE, 1, 4, blasx_cfg.gpu.jobs, "1 to 4",
+              "`cfg.gpu.jobs`", "calls a GPU serves at once: a stream the current call leaves idle takes a task of "
+              "another running call");
     INT_ENTRY(BLASX_SETTING_EARLY_RELEASE, "BLASX_EARLY_RELEASE", BLASX_SETTING_ONCE, 0, 1, blasx_cfg.gpu.early_release,
               "0, 1", "`cfg.gpu.early_release`",
               "0: a dependent task starts only once its inputs are back in host memory, not on the GPU holding them");

@@ -1,7 +1,9 @@
-/* internal/gpu/gpu_loop.c -- the GPU thread's loop over one job.
+/* internal/gpu/gpu_loop.c -- the GPU thread's loop over its jobs.
  *
  * Role: blasx_gpu_work_on polls: retire completed steps and write-backs
- * (gpu_writeback.c), refill the RS, start on every idle compute stream
+ * (gpu_writeback.c), refill the RS (from the job it came for, then from
+ * those it took on beside it when streams sat idle: BLASX_GPU_JOBS),
+ * start on every idle compute stream
  * the RS task of highest priority (or a stolen one), submit steps of
  * every busy stream while its ring has room, and park tasks whose steps
  * are all submitted -- so copies of coming steps overlap the kernels in
@@ -9,7 +11,8 @@
  *
  * Invariants: the thread leaves a job only with no task on a stream and
  * no parked write-back (parked tasks keep it polling), or when the GPU is
- * broken.
+ * broken; a job taken on beside it is given back only once the GPU holds
+ * none of its tasks (RS, streams, write-backs), so it outlives them.
  *
  * Threading: one thread per GPU; other GPUs' threads may steal from its
  * RS meanwhile.
@@ -19,6 +22,7 @@
  * are retried on later passes.
  */
 #include "internal/gpu/gpu_private.h"
+#include "internal/base/settings.h"
 
 #include <sched.h>
 
@@ -99,18 +103,59 @@ static int streams_pass(blasx_gpu_t *g, blasx_job_t *job, int *prog, int *active
     return 0;
 }
 
-static int work_on(blasx_gpu_t *g, blasx_job_t *job) {
+/* The calls this GPU serves: the one it came for, then those it took on
+ * beside it (gpu_worker.h's more). */
+#define GPU_JOBS_MAX 4 /* BLASX_GPU_JOBS's bound */
+_Static_assert(BLASX_CFG_GPU_JOBS >= 1 && BLASX_CFG_GPU_JOBS <= GPU_JOBS_MAX, "BLASX_CFG_GPU_JOBS: 1 to 4");
+typedef struct {
+    blasx_job_t *job[GPU_JOBS_MAX];
+    int n;
+    int starved; /* passes with a stream idle and the RS empty */
+} gpu_serving_t;
+
+/* Gives back the calls beside the first that this GPU holds no task of. */
+static void serving_trim(blasx_gpu_t *g, gpu_serving_t *sv, const blasx_gpu_more_t *more) {
+    for (int i = sv->n - 1; i >= 1; i--)
+        if (!blasx_gpu_holds(g, sv->job[i])) {
+            more->done(sv->job[i]);
+            sv->job[i] = sv->job[--sv->n];
+        }
+}
+
+/* Takes on another call when a stream has been idle with nothing in the RS
+ * for a while (every 16th such pass: the runtime's lock is not polled). */
+static void serving_grow(blasx_gpu_t *g, gpu_serving_t *sv, const blasx_gpu_more_t *more, int jobs) {
+    int idle_stream = 0;
+    for (int i = 0; i < g->nstreams; i++) idle_stream |= g->st[i].run.job == NULL;
+    if (!idle_stream || atomic_load(&g->rs_n) > 0) {
+        sv->starved = 0;
+        return;
+    }
+    if (sv->n >= jobs || (sv->starved++ & 15) != 0) return;
+    blasx_job_t *j = more->next(sv->job, sv->n);
+    if (j) sv->job[sv->n++] = j, atomic_fetch_add(&blasx_gpu_side_jobs, 1);
+}
+
+_Atomic int64_t blasx_gpu_side_jobs;
+
+static int work_on(blasx_gpu_t *g, gpu_serving_t *sv, const blasx_gpu_more_t *more) {
+    blasx_job_t *job = sv->job[0];
+    const int jobs = more ? blasx_setting_int(BLASX_SETTING_GPU_JOBS) : 1;
     int idle = 0;
     for (;;) {
         if (atomic_load(&g->broken)) return atomic_load(&job->remaining) == 0;
         int fail = 0, prog = blasx_gpu_retire(g, &fail), active = 0, stalled = 0;
         if (!fail) {
-            blasx_gpu_rs_fill(g, job);
+            for (int i = 0; i < sv->n; i++) blasx_gpu_rs_fill(g, sv->job[i]);
             fail = streams_pass(g, job, &prog, &active, &stalled);
         }
         if (fail) {
             blasx_gpu_fail(g, fail);
             return atomic_load(&job->remaining) == 0;
+        }
+        if (jobs > 1) {
+            serving_trim(g, sv, more);
+            serving_grow(g, sv, more, jobs);
         }
         if (stalled && !prog) prog = blasx_gpu_unstall(g);
         if (prog) {
@@ -118,17 +163,20 @@ static int work_on(blasx_gpu_t *g, blasx_job_t *job) {
             continue;
         }
         if (!active && atomic_load(&g->rs_n) == 0) {
-            if (atomic_load(&job->remaining) == 0) return 1;
-            if (++idle > blasx_cfg.sched.idle_spins) return 0;
+            if (atomic_load(&job->remaining) == 0 && sv->n == 1) return 1;
+            if (++idle > blasx_cfg.sched.idle_spins) return atomic_load(&job->remaining) == 0;
         }
         if (idle & 63) blasx_cpu_relax();
         else sched_yield();
     }
 }
 
-int blasx_gpu_work_on(blasx_gpu_t *g, blasx_job_t *job) {
+int blasx_gpu_work_on(blasx_gpu_t *g, blasx_job_t *job, const blasx_gpu_more_t *more) {
     blasx_gpu_touch(g); /* in use: no idle release (gpu_idle.c) until idle again */
-    int done = work_on(g, job);
+    gpu_serving_t sv = {.job = {job}, .n = 1};
+    int done = work_on(g, &sv, more);
+    /* it holds no task of them now (its streams and RS are idle, or failed over) */
+    for (int i = 1; i < sv.n; i++) more->done(sv.job[i]);
     /* its streams are idle: the late-C blocks go back, so that a
      * factorization or the program finds the memory (gpu_late.c), and so do
      * the TRSM inverses (gpu_trinv.c) */

@@ -324,6 +324,8 @@ BLASX_INTERNAL void blasx_gpu_trace_free(blasx_gpu_t *g);
 BLASX_INTERNAL void blasx_gpu_rs_fill(blasx_gpu_t *g, blasx_job_t *job);
 /* 1 if g holds fewer of job's tasks than its share (gpu_rs.c); g's thread. */
 BLASX_INTERNAL int blasx_gpu_may_take(blasx_gpu_t *g, blasx_job_t *job);
+/* gpu_rs.c: 1 if a task of job is in g's RS, on a stream or writing back. */
+BLASX_INTERNAL int blasx_gpu_holds(blasx_gpu_t *g, blasx_job_t *job);
 /* Counts how many of job's tasks g holds now into held_max; g's thread. */
 BLASX_INTERNAL void blasx_gpu_note_held(blasx_gpu_t *g, blasx_job_t *job);
 BLASX_INTERNAL int blasx_gpu_rs_take(blasx_gpu_t *g, blasx_gpu_t *scorer, int lowest, gpu_rs_entry_t *out,

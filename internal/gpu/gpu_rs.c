@@ -66,6 +66,14 @@ static int64_t share_cap(blasx_job_t *job) {
     return cap > 1 ? cap : 1;
 }
 
+int blasx_gpu_holds(blasx_gpu_t *g, blasx_job_t *job) {
+    pthread_mutex_lock(&g->rs_lock);
+    int64_t h = held_locked(g, job);
+    for (int i = 0; i < GPU_WB_MAX && !job->early; i++) h += g->wbq[i].job == job; /* counted above when early */
+    pthread_mutex_unlock(&g->rs_lock);
+    return h > 0;
+}
+
 int blasx_gpu_may_take(blasx_gpu_t *g, blasx_job_t *job) {
     if (job->share < 2) return 1;
     pthread_mutex_lock(&g->rs_lock);

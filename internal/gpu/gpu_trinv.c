@@ -28,9 +28,9 @@
  * blocks go back only once every compute stream is drained
  * (trinv_release, when the GPU leaves the job), so no kernel reads a
  * freed block; a stream's scratch tile is written and read by its own
- * operations only, in order.  The inverses and scratch tiles of one GPU
- * take at most 1/16 of its pool's cap, so they never starve the job's
- * own tiles.
+ * operations only, in order.  The inverses and scratch tiles of one call
+ * take at most 1/16 of the GPU's pool cap (inv_worth), so they never
+ * starve its own tiles (a GPU serves at most BLASX_GPU_JOBS calls).
  *
  * Threading: the GPU's own thread (the table is its own).
  *
@@ -104,7 +104,6 @@ static int inv_start(blasx_gpu_t *g, gpu_stream_t *st, blasx_job_t *job, const b
     const blasx_device_backend_t *be = g->be;
     gpu_inv_t *e = &g->inv[i];
     const size_t bytes = inv_block_bytes(a->rows, inv_esz(job->prec));
-    if (g->inv_bytes + bytes > g->pool.cap / 16) return 0;
     if (!g->inv_norms && blasx_gpu_pinned_alloc(be, sizeof(double) * 2 * GPU_INV_MAX, (void **)&g->inv_norms))
         return 0;
     if (!e->ev && be->event_create(g->dev, &e->ev)) return 0;
@@ -142,7 +141,12 @@ int blasx_gpu_trinv_wait(blasx_gpu_t *g, blasx_job_t *job, const blasx_step_t *s
 static uintptr_t inv_tmp(blasx_gpu_t *g, int i, blasx_job_t *job) {
     const size_t bytes = tmp_block_bytes(job);
     if (g->inv_tmp[i] && g->inv_tmp_bytes[i] >= bytes) return g->inv_tmp[i];
-    if (g->inv_tmp[i] || g->inv_bytes + bytes > g->pool.cap / 16) return 0; /* a smaller one may be in use */
+    if (g->inv_tmp[i]) { /* a smaller one, of another call: its operations are done once the stream is */
+        blasx_gpu_stream_drain(g, &g->st[i]);
+        blasx_cache_free_block(&g->cache, g->inv_tmp[i]);
+        g->inv_bytes -= g->inv_tmp_bytes[i];
+        g->inv_tmp[i] = 0, g->inv_tmp_bytes[i] = 0;
+    }
     if (blasx_cache_alloc_block(&g->cache, bytes, job->epoch, &g->inv_tmp[i])) return g->inv_tmp[i] = 0;
     g->inv_tmp_bytes[i] = bytes, g->inv_bytes += bytes;
     return g->inv_tmp[i];

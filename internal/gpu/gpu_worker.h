@@ -203,11 +203,24 @@ BLASX_INTERNAL int64_t blasx_dirty_borrow_count(void);
 /* Tiles taken over and kept since the start (tests). */
 BLASX_INTERNAL void blasx_keep_counts(int64_t *taken, int64_t *kept);
 
+/* Other running calls a GPU may serve beside its current one (the
+ * runtime's): next gives one with ready tasks not among have[], with a
+ * reference taken, or NULL; done gives the reference back. */
+typedef struct {
+    blasx_job_t *(*next)(blasx_job_t *const *have, int nhave);
+    void (*done)(blasx_job_t *job);
+} blasx_gpu_more_t;
+
 /* Works on job until it is complete or this GPU has had nothing to do for
- * cfg.sched.idle_spins polls; returns 1 if the job is complete. */
-BLASX_INTERNAL int blasx_gpu_work_on(blasx_gpu_t *g, blasx_job_t *job);
+ * cfg.sched.idle_spins polls; returns 1 if the job is complete.  With more
+ * (and BLASX_GPU_JOBS > 1), streams job leaves idle take tasks of other
+ * calls meanwhile; each is given back once this GPU holds none of its tasks. */
+BLASX_INTERNAL int blasx_gpu_work_on(blasx_gpu_t *g, blasx_job_t *job, const blasx_gpu_more_t *more);
 
 BLASX_INTERNAL void blasx_gpu_counters(int i, blasx_gpu_counters_t *out);
+/* Calls GPUs took on beside the one they worked on, since the start
+ * (gpu_loop.c, BLASX_GPU_JOBS; tests). */
+BLASX_INTERNAL extern _Atomic int64_t blasx_gpu_side_jobs;
 /* Tasks since the start that took their C late (gpu_late.c; tests). */
 BLASX_INTERNAL extern _Atomic int64_t blasx_gpu_late_tasks;
 

@@ -48,6 +48,30 @@ int blasx_rt_work_on(blasx_cpu_worker_t *w, blasx_job_t *job) {
     return 1;
 }
 
+/* For a GPU's thread (gpu_worker.h's more): another active job with
+ * ready tasks, not among have[], with a reference the thread gives back
+ * through more_done (the owner frees a job only once its references are
+ * gone). */
+static blasx_job_t *more_next(blasx_job_t *const *have, int nhave) {
+    pthread_mutex_lock(&blasx_rt.lock);
+    blasx_job_t *job = NULL;
+    for (blasx_job_t *j = blasx_rt.jobs; j && !job; j = j->next) {
+        int had = 0;
+        for (int i = 0; i < nhave; i++) had |= have[i] == j;
+        if (!had && atomic_load(&j->remaining) > 0 && blasx_job_has_ready(j)) job = j;
+    }
+    if (job) atomic_fetch_add(&job->refs, 1);
+    pthread_mutex_unlock(&blasx_rt.lock);
+    return job;
+}
+
+static void more_done(blasx_job_t *job) {
+    atomic_fetch_sub(&job->refs, 1);
+    blasx_rt_notify();
+}
+
+static const blasx_gpu_more_t more_jobs = {more_next, more_done};
+
 /* Pool threads (gpu == NULL) serve jobs open to the CPU; a GPU's thread
  * serves every job until its GPU breaks. */
 static void *pool_loop(blasx_cpu_worker_t *w, blasx_gpu_t *gpu) {
@@ -74,7 +98,7 @@ static void *pool_loop(blasx_cpu_worker_t *w, blasx_gpu_t *gpu) {
         atomic_fetch_sub(&blasx_rt.sleepers, 1);
         atomic_fetch_add(&job->refs, 1);
         pthread_mutex_unlock(&blasx_rt.lock);
-        if (gpu) blasx_gpu_work_on(gpu, job);
+        if (gpu) blasx_gpu_work_on(gpu, job, &more_jobs);
         else blasx_rt_work_on(w, job);
         /* The owner frees the job once refs drops to zero; it may sleep. */
         atomic_fetch_sub(&job->refs, 1);
