@@ -201,7 +201,7 @@ static int aligned;
 static view_t shaped_view(int64_t rows, int64_t cols) {
     view_t v = rand_view();
     const int64_t T = blasx_cfg.tile.d;
-    if (aligned && rows <= 60 && cols <= 48) {
+    if (aligned && T <= 4 && rows <= 60 && cols <= 48) { /* (tiles of a few elements: many places) */
         int64_t i0 = T * bx_rand_int(0, (60 - rows) / T), j0 = T * bx_rand_int(0, (48 - cols) / T);
         v.rows = rows, v.cols = cols, v.ld = 60, v.off = i0 + j0 * 60;
         return v;
@@ -528,9 +528,11 @@ int main(void) {
     test_chain(12);
     test_chain(20);
     test_random(400);
-    aligned = 1;
-    test_random(400);
-    aligned = 0;
+    if (blasx_cfg.tile.d <= 4) { /* aligned blocks need small tiles (the tiny build) */
+        aligned = 1;
+        test_random(400);
+        aligned = 0;
+    }
     test_readme_cholesky(30, 8);
     test_tiled_cholesky(36, 9);
     test_tiled_cholesky(37, 6);
