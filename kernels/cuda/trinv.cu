@@ -17,7 +17,9 @@
 // w (n x n, ld) := I; grid.x over columns, threads over rows.
 template <typename T>
 __device__ void eye(T *w, int64_t ld, int64_t n, T one, T zero) {
+#pragma unroll 1
     for (int64_t j = blockIdx.x; j < n; j += gridDim.x)
+#pragma unroll 1
         for (int64_t i = threadIdx.x; i < n; i += blockDim.x) w[i + j * ld] = i == j ? one : zero;
 }
 
@@ -32,9 +34,11 @@ __device__ double modulus(double2 x) { return fabs(x.x) + fabs(x.y); }
 template <typename T>
 __device__ void trinorm(const T *a, int64_t ld, int64_t n, int lower, int unit, unsigned long long *out) {
     __shared__ double part[128];
+#pragma unroll 1
     for (int64_t j = blockIdx.x; j < n; j += gridDim.x) {
         int64_t i0 = lower ? j : 0, i1 = lower ? n : j + 1;
         double s = 0;
+#pragma unroll 1
         for (int64_t i = i0 + threadIdx.x; i < i1; i += blockDim.x) s += unit && i == j ? 1.0 : modulus(a[i + j * ld]);
         part[threadIdx.x] = s;
         __syncthreads();
@@ -79,6 +83,7 @@ __device__ double2 cj(double2 a) { return make_double2(a.x, -a.y); }
 template <typename T>
 __device__ void nonfinite(const T *x, int64_t ld, int64_t rows, int64_t cols, int *flag) {
     const int64_t n = rows * cols, step = (int64_t)gridDim.x * blockDim.x;
+#pragma unroll 1
     for (int64_t e = (int64_t)blockIdx.x * blockDim.x + threadIdx.x; e < n; e += step)
         if (!fin(x[e % rows + e / rows * ld])) *flag = 1;
 }
@@ -87,23 +92,29 @@ __device__ void nonfinite(const T *x, int64_t ld, int64_t rows, int64_t cols, in
 // solve, a row for a right one) solved by substitution, one thread each:
 // x_i = (alpha b_i - sum of M(i,k) x_k over the solved k) / M(i,i), with
 // M(i,k) = a(k,i) when tr else a(i,k) (conjugated when conj); lower:
-// the solved k are those below i.
+// the solved k are those below i.  No loop here is unrolled (nor above):
+// the commit is a copy, the substitution runs only on a tile with a NaN or
+// Inf, and the PTX the library carries stays small.
 template <typename T>
 __device__ void commit(T *b, int64_t ldb, const T *x, int64_t ldx, int64_t rows, int64_t cols, const T *a,
                        int64_t lda, int left, int tr, int lower, int unit, int conj, T alpha, const int *flag) {
     if (*flag == 0) {
         const int64_t n = rows * cols, step = (int64_t)gridDim.x * blockDim.x;
+#pragma unroll 1
         for (int64_t e = (int64_t)blockIdx.x * blockDim.x + threadIdx.x; e < n; e += step)
             b[e % rows + e / rows * ldb] = x[e % rows + e / rows * ldx];
         return;
     }
     const int64_t nv = left ? cols : rows, n = left ? rows : cols, step = (int64_t)gridDim.x * blockDim.x;
     const int64_t es = left ? 1 : ldb, vs = left ? ldb : 1;
+#pragma unroll 1
     for (int64_t v = (int64_t)blockIdx.x * blockDim.x + threadIdx.x; v < nv; v += step) {
         T *y = b + v * vs;
+#pragma unroll 1
         for (int64_t q = 0; q < n; q++) {
             const int64_t i = lower ? q : n - 1 - q;
             T t = mul(alpha, y[i * es]);
+#pragma unroll 1
             for (int64_t k = lower ? 0 : i + 1; k < (lower ? i : n); k++) {
                 T m = tr ? a[k + i * lda] : a[i + k * lda];
                 t = sub(t, mul(conj ? cj(m) : m, y[k * es]));
