@@ -267,7 +267,7 @@ int blasx_dirty_home_claimed(blasx_gpu_t *g, blasx_centry_t *e) {
         blasx_cache_dirty_lose(&g->cache, e); /* the taker's pin stays: its CPU tasks see the loss */
     } else {
         atomic_fetch_add(&ctr_flushed, 1), atomic_fetch_add(&ctr_bytes, (int64_t)e->bytes);
-        blasx_cache_dirty_home_claimed(&g->cache, e);
+        blasx_cache_dirty_forget(&g->cache, e); /* the dirty and taker's pins go; the task's reader stays */
     }
     atomic_fetch_sub(&dirty_n, 1);
     pthread_mutex_unlock(&flush_lock);

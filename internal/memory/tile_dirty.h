@@ -90,16 +90,6 @@ static inline void blasx_cache_dirty_forget(blasx_tile_cache_t *c, blasx_centry_
     pthread_mutex_unlock(&c->lock);
 }
 
-/* e, taken over in place by a call whose task claimed it (readers: the
- * dirty pin, the taker's and the task's), was written back for that task
- * to go on on the CPU: no call hits it again; the task's reader stays. */
-static inline void blasx_cache_dirty_home_claimed(blasx_tile_cache_t *c, blasx_centry_t *e) {
-    pthread_mutex_lock(&c->lock);
-    e->dirty = 0, e->dtri = 0, e->dhalf = 0, e->out_done = 0, e->kgen = 0, e->epoch = 0;
-    e->readers -= 2, e->dpin = 0;
-    pthread_mutex_unlock(&c->lock);
-}
-
 /* e's GPU failed: no call hits it again (epochs start at 1). */
 static inline void blasx_cache_dirty_lose(blasx_tile_cache_t *c, blasx_centry_t *e) {
     pthread_mutex_lock(&c->lock);

@@ -52,14 +52,21 @@ int blasx_rt_work_on(blasx_cpu_worker_t *w, blasx_job_t *job) {
  * ready tasks, not among have[], with a reference the thread gives back
  * through more_done (the owner frees a job only once its references are
  * gone). */
+/* The first active job with ready tasks that a GPU's thread (for_gpu) or
+ * a pool thread may serve, not among skip[].  Under blasx_rt.lock. */
+static blasx_job_t *ready_job_locked(int for_gpu, blasx_job_t *const *skip, int nskip) {
+    for (blasx_job_t *j = blasx_rt.jobs; j; j = j->next) {
+        int skipped = 0;
+        for (int i = 0; i < nskip; i++) skipped |= skip[i] == j;
+        if (!skipped && atomic_load(&j->remaining) > 0 && blasx_job_has_ready(j) && (for_gpu || atomic_load(&j->cpu_ok)))
+            return j;
+    }
+    return NULL;
+}
+
 static blasx_job_t *more_next(blasx_job_t *const *have, int nhave) {
     pthread_mutex_lock(&blasx_rt.lock);
-    blasx_job_t *job = NULL;
-    for (blasx_job_t *j = blasx_rt.jobs; j && !job; j = j->next) {
-        int had = 0;
-        for (int i = 0; i < nhave; i++) had |= have[i] == j;
-        if (!had && atomic_load(&j->remaining) > 0 && blasx_job_has_ready(j)) job = j;
-    }
+    blasx_job_t *job = ready_job_locked(1, have, nhave);
     if (job) atomic_fetch_add(&job->refs, 1);
     pthread_mutex_unlock(&blasx_rt.lock);
     return job;
@@ -82,12 +89,7 @@ static void *pool_loop(blasx_cpu_worker_t *w, blasx_gpu_t *gpu) {
          * look is announced to us (see blasx_rt_notify). */
         atomic_fetch_add(&blasx_rt.sleepers, 1);
         atomic_thread_fence(memory_order_seq_cst);
-        blasx_job_t *job = NULL;
-        for (blasx_job_t *j = blasx_rt.jobs; j; j = j->next)
-            if (atomic_load(&j->remaining) > 0 && blasx_job_has_ready(j) && (gpu || atomic_load(&j->cpu_ok))) {
-                job = j;
-                break;
-            }
+        blasx_job_t *job = ready_job_locked(gpu != NULL, NULL, 0);
         if (!job) {
             uint64_t g = blasx_rt.gen;
             while (g == blasx_rt.gen && !blasx_rt.quit && !blasx_gpu_idle_wait(gpu, &blasx_rt.wake, &blasx_rt.lock))
