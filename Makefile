@@ -303,10 +303,11 @@ GPU_PHASES ?= small large
 # a part that fails adds its name ($(call PART_FAILED,name); no commas in
 # it), and PARTS_END prints which parts failed and fails the stage then.
 PARTS_LOG    = $(BUILD)/$@.failed-parts
-PARTS_BEGIN  = @mkdir -p $(BUILD) && rm -f $(PARTS_LOG)
+PARTS_BEGIN  = @mkdir -p $(BUILD) && rm -f $(PARTS_LOG) $(BLASX_UNIT_FAILLOG)
 PART_FAILED  = { echo "$@: FAILED: $(1)"; echo "$(1)" >> $(PARTS_LOG); }
 PARTS_END    = @if [ -s $(PARTS_LOG) ]; then echo "$@: $$(wc -l < $(PARTS_LOG)) part(s) failed:"; \
-	  sed 's/^/  /' $(PARTS_LOG); exit 1; else echo "$@: every part passed"; fi
+	  sed 's/^/  /' $(PARTS_LOG); if [ -s $(BLASX_UNIT_FAILLOG) ]; then echo "$@: the failed checks:"; \
+	  tail -n 60 $(BLASX_UNIT_FAILLOG) | sed 's/^/  /'; fi; exit 1; else echo "$@: every part passed"; fi
 
 # The tests start and stop blasx's threads thousands of times (finalize
 # between cases, simulated streams); each new thread's static TLS (94 KiB
@@ -314,6 +315,9 @@ PARTS_END    = @if [ -s $(PARTS_LOG) ]; then echo "$@: $$(wc -l < $(PARTS_LOG)) 
 # stack, and its default cache holds five 8 MiB stacks: 256 MiB here
 # halved the fault sweeps' time.  A value already set wins.
 export GLIBC_TUNABLES ?= glibc.pthread.stack_cache_size=268435456
+
+# run_unit.sh's failed checks, printed again by PARTS_END
+export BLASX_UNIT_FAILLOG := $(abspath $(BUILD))/unit-failures.log
 
 # LAPACK's testers run each input once more without blasx, for the number
 # of test groups to compare with; that output depends only on the tester,
@@ -447,7 +451,7 @@ sim: $(BUILD)/tiny/test_dirty $(BUILD)/tiny/test_mixed $(BUILD)/tiny/test_api $(
 # ASan+UBSan on every unit test, TSan on the concurrency tests (CPU and
 # simulated GPUs), valgrind on the demo (testing/run_sanitizers.sh).
 sanitize:
-	bash testing/run_sanitizers.sh $(BUILD)
+	TINY_CONFIG="$(TINY_CONFIG)" bash testing/run_sanitizers.sh $(BUILD)
 
 # ScaLAPACK on 4 ranks with libblasx.so preloaded under each
 # (testing/scalapack/run_scalapack.sh): its PBLAS level-3 testers (D/Z),

@@ -35,6 +35,12 @@ for t in "$@"; do
     # the failed checks first: a run's other messages (retired GPUs ...) may be many
     printf '%s\n' "$out" | grep -E 'FAILED' | head -n 20
     printf '%s\n' "$out" | grep -v ': ok$' | grep -v 'FAILED' | head -n 40
+    # BLASX_UNIT_FAILLOG (the Makefile's stages): the failed checks again,
+    # for the stage's summary at the end of a long log
+    if [ -n "${BLASX_UNIT_FAILLOG:-}" ]; then
+      { echo "$t (exit $rc; $(env | grep -E '^BLASX_' | grep -v FAILLOG | sort | tr '\n' ' '))";
+        printf '%s\n' "$out" | grep -E 'FAILED|SIG|Abort|Segmentation|ThreadSanitizer' | head -n 8 | cut -c1-300; } >> "$BLASX_UNIT_FAILLOG"
+    fi
   fi
   if [ -n "$line" ]; then
     p=$(sed -E 's/.* ([0-9]+) passed, ([0-9]+) failed.*/\1/' <<<"$line")
