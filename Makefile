@@ -356,7 +356,9 @@ SIM_ENV = BLASX_SIM_MEM_KB=16 NETLIB_SETS=debian
 # factorizations: every test path against the default build; the paths of
 # the factorizations (GE, PO) with M, N up to 20 (LU splits above 16)
 # against the tiny build on 1 and 3 simulated GPUs, every step tiled,
-# and on 2 with the factorizations whole on one GPU (BLASX_LAPACK_GPU_MIN_N).
+# and on 2 with the factorizations whole on one GPU (BLASX_LAPACK_GPU_MIN_N);
+# the mixed-precision drivers' tests (dstest.in, zctest.in) on 1-3 simulated
+# GPUs and whole on one.
 lapack: $(BUILD)/libblasx.so $(BUILD)/tiny/libblasx.so
 	$(PARTS_BEGIN)
 	bash testing/lapack/run_lapack_lin.sh $(abspath $(BUILD)/libblasx.so) default || $(call PART_FAILED,default build)
@@ -366,8 +368,8 @@ lapack: $(BUILD)/libblasx.so $(BUILD)/tiny/libblasx.so
 	done
 	BLASX_LAPACK_GPU_MIN_N=2 BLASX_SIM_GPUS=2 BLASX_SIM_MEM_KB=64 LAPACK_PATHS="GE PO" LAPACK_DIMS="0 1 2 3 10 20" \
 	  bash testing/lapack/run_lapack_lin.sh $(abspath $(BUILD)/tiny/libblasx.so) sim2-whole || $(call PART_FAILED,tiny build whole on one of 2 GPUs)
-	BLASX_LAPACK_GPU_MIN_N=8 BLASX_SIM_GPUS=2 BLASX_SIM_MEM_KB=16 LAPACK_ONLY="ds zc" LAPACK_DIMS="0 1 2 13 17 45" \
-	  bash testing/lapack/run_lapack_lin.sh $(abspath $(BUILD)/tiny/libblasx.so) mixed-sim2 || $(call PART_FAILED,mixed-precision drivers on 2 simulated GPUs)
+	for g in 1 2 3; do BLASX_LAPACK_GPU_MIN_N=8 BLASX_SIM_GPUS=$$g BLASX_SIM_MEM_KB=16 LAPACK_ONLY="ds zc" LAPACK_DIMS="0 1 2 13 17 45" \
+	  bash testing/lapack/run_lapack_lin.sh $(abspath $(BUILD)/tiny/libblasx.so) mixed-sim$$g || $(call PART_FAILED,mixed-precision drivers on $$g simulated GPUs); done
 	BLASX_LAPACK_GPU_MIN_N=8 BLASX_SIM_GPUS=1 BLASX_SIM_MEM_KB=4096 LAPACK_ONLY="ds zc" LAPACK_DIMS="0 1 2 13 17 45" \
 	  bash testing/lapack/run_lapack_lin.sh $(abspath $(BUILD)/tiny/libblasx.so) mixed-whole-sim1 || $(call PART_FAILED,mixed-precision drivers whole on a simulated GPU)
 	$(PARTS_END)
