@@ -534,6 +534,14 @@ BLASX_CFG_X(LAPACK_LU_PEER_PANELS, long long, 0, 64, "block columns", lapack, lu
 #define BLASX_CFG_LAPACK_MIXED_LOW 1
 #endif
 BLASX_CFG_X(LAPACK_MIXED_LOW, long long, 0, 3, "code", lapack, mixed_low, "the arithmetic of xxGESV's lower-precision LU when a GPU runs it whole: 0 FP32, 1 TF32, 2 BF16, 3 FP16 (single-precision data; the simulated device: FP32)")
+#ifndef BLASX_CFG_LAPACK_MIXED_HOST_NRHS
+#define BLASX_CFG_LAPACK_MIXED_HOST_NRHS 8
+#endif
+BLASX_CFG_X(LAPACK_MIXED_HOST_NRHS, long long, 0, 1048576, "columns", lapack, mixed_host_nrhs, "the mixed-precision drivers' refinement steps (the residual in double, the solve with the single-precision factors) run on the CPU's cores, reading the matrices in place, up to this many right-hand sides when the factorization was not whole on a GPU (0: through the level-3 routines, which move the matrices to the GPUs)")
+#ifndef BLASX_CFG_LAPACK_MIXED_NB
+#define BLASX_CFG_LAPACK_MIXED_NB 512
+#endif
+BLASX_CFG_X(LAPACK_MIXED_NB, long long, 1, 1048576, "rows", lapack, mixed_nb, "the block of the refinement's triangular solves on the CPU's cores (BLASX_LAPACK_MIXED_HOST_NRHS): a one-thread solve with each diagonal block, then the rows below it updated on every core")
 #ifndef BLASX_CFG_LAPACK_STAGE_MB
 #define BLASX_CFG_LAPACK_STAGE_MB 32
 #endif

@@ -214,6 +214,11 @@ static void table_fill(void) {
               blasx_cfg.lapack.mixed_low, "0 to 3", "`cfg.lapack.mixed_low`",
               "dsgesv_/zcgesv_ whole on a GPU factor in single precision with this arithmetic: 0 FP32, 1 TF32, "
               "2 BF16, 3 FP16; refinement in double as LAPACK's, its fallback where it does not converge");
+    INT_ENTRY(BLASX_SETTING_LAPACK_MIXED_HOST_NRHS, "BLASX_LAPACK_MIXED_HOST_NRHS", BLASX_SETTING_ONCE, 0, 1048576,
+              blasx_cfg.lapack.mixed_host_nrhs, "0 to 1048576", "`cfg.lapack.mixed_host_nrhs`",
+              "dsgesv_ ... zcposv_ not whole on a GPU refine on the CPU's cores (the residual in double, the solve "
+              "with the single-precision factors, the matrices read in place) up to this many right-hand sides; 0: "
+              "through the level-3 routines, which move the matrices to the GPUs each step");
     INT_ENTRY(BLASX_SETTING_ASYNC_THREADS, "BLASX_ASYNC_THREADS", BLASX_SETTING_ONCE, 1, 64,
               blasx_cfg.sched.async_threads, "1 to 64", "`cfg.sched.async_threads`",
               "threads running asynchronous calls (`blasx_dgemm_async` ...) whose dependencies have finished");
