@@ -11,7 +11,7 @@
  * "RESULT": best times, their ratio, ITER, and the backward error
  * ||B - A X||_inf / (||A||_inf ||X||_inf eps) of both answers.
  *
- *   bench_mixed [--reps R] [--complex] [--gesv] N [N ...]   (--gesv: the GESV pair only)
+ *   bench_mixed [--reps R] [--complex] [--gesv | --posv] N [N ...]   (only the GESV / POSV pair)
  */
 #ifndef _GNU_SOURCE
 #define _GNU_SOURCE
@@ -75,12 +75,13 @@ static double berr(int64_t n, int cplx, const double *A, const double *b, const 
 }
 
 int main(int argc, char **argv) {
-    int reps = 2, cplx = 0, bad = 0, gesv_only = 0;
+    int reps = 2, cplx = 0, bad = 0, gesv_only = 0, posv_only = 0;
     int a = 1;
     for (; a < argc && argv[a][0] == '-'; a++) {
         if (!strcmp(argv[a], "--reps") && a + 1 < argc) reps = atoi(argv[++a]);
         else if (!strcmp(argv[a], "--complex")) cplx = 1;
         else if (!strcmp(argv[a], "--gesv")) gesv_only = 1;
+        else if (!strcmp(argv[a], "--posv")) posv_only = 1;
     }
     void *f[6] = {dlsym(RTLD_DEFAULT, cplx ? "zgesv_" : "dgesv_"), dlsym(RTLD_DEFAULT, cplx ? "zcgesv_" : "dsgesv_"),
                   dlsym(RTLD_DEFAULT, cplx ? "zposv_" : "dposv_"), dlsym(RTLD_DEFAULT, cplx ? "zcposv_" : "dsposv_")};
@@ -95,7 +96,7 @@ int main(int argc, char **argv) {
         double *RW = malloc((size_t)n * 8);
         int *piv = malloc(sizeof(int) * (size_t)n);
         if (!A0 || !A || !B || !X || !Xd || !W || !SW || !RW || !piv) return fprintf(stderr, "no memory\n"), 2;
-        for (int po = 0; po < 2 - gesv_only; po++) {
+        for (int po = posv_only; po < 2 - gesv_only; po++) {
             fill(A0, n, cplx, po);
             uint64_t s = 99;
             double best[2] = {1e300, 1e300};
