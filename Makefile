@@ -440,6 +440,8 @@ sim: $(BUILD)/tiny/test_dirty $(BUILD)/tiny/test_mixed $(BUILD)/tiny/test_api $(
 	BLASX_LAPACK_GPU_MIN_N=8 BLASX_LAPACK_TEAM_MIN_N=2 BLASX_SIM_GPUS=2 BLASX_SIM_MEM_KB=16 bash testing/run_unit.sh $(BUILD)/test_lapack || $(call PART_FAILED,default-build factorizations with a team)
 	echo "=== 1 and 3 simulated GPU(s), tiny build: the mixed-precision drivers, their single factorizations on the GPUs"
 	for g in 1 3; do BLASX_LAPACK_GPU_MIN_N=8 BLASX_SIM_GPUS=$$g BLASX_SIM_MEM_KB=16 bash testing/run_unit.sh $(BUILD)/tiny/test_mixed || $(call PART_FAILED,test_mixed on $$g GPUs); done
+	echo "=== no GPU, and 2 simulated GPUs: dgesv_/dposv_ ... through the mixed drivers' refinement (BLASX_LAPACK_REFINE=1)"
+	for g in 0 2; do BLASX_LAPACK_REFINE=1 BLASX_LAPACK_GPU_MIN_N=8 BLASX_SIM_GPUS=$$g BLASX_SIM_MEM_KB=16 bash testing/run_unit.sh $(BUILD)/tiny/test_mixed || $(call PART_FAILED,test_mixed refining the plain solves on $$g GPUs); done
 	echo "=== 1 and 2 simulated GPU(s) of 4 MiB: xxGESV's pairs whole on a GPU (refined there, checked and fallen back from on the host)"
 	for g in 1 2; do BLASX_LAPACK_GPU_MIN_N=8 BLASX_SIM_GPUS=$$g BLASX_SIM_MEM_KB=4096 bash testing/run_unit.sh $(BUILD)/tiny/test_mixed || $(call PART_FAILED,test_mixed whole on one of $$g GPUs); done
 	echo "=== 1, 2 and 3 simulated GPU(s) of 64 MiB: pools grow within their cap, idle GPUs give memory back, the program holds nearly all of it between calls, finalize gives all back"

@@ -534,6 +534,10 @@ BLASX_CFG_X(LAPACK_LU_PEER_PANELS, long long, 0, 64, "block columns", lapack, lu
 #define BLASX_CFG_LAPACK_MIXED_LOW 1
 #endif
 BLASX_CFG_X(LAPACK_MIXED_LOW, long long, 0, 3, "code", lapack, mixed_low, "the arithmetic of xxGESV's lower-precision LU when a GPU runs it whole: 0 FP32, 1 TF32, 2 BF16, 3 FP16 (single-precision data; the simulated device: FP32)")
+#ifndef BLASX_CFG_LAPACK_REFINE
+#define BLASX_CFG_LAPACK_REFINE 0
+#endif
+BLASX_CFG_X(LAPACK_REFINE, long long, 0, 1, "switch", lapack, refine, "1: dgesv_, zgesv_, dposv_, zposv_ (and their native calls) from BLASX_CFG_LAPACK_GPU_MIN_N on through the mixed-precision drivers' refinement: the same backward-error bound, not the same bits, and A is left unfactored when refinement converged")
 #ifndef BLASX_CFG_LAPACK_MIXED_HOST_NRHS
 #define BLASX_CFG_LAPACK_MIXED_HOST_NRHS 8
 #endif

@@ -22,9 +22,11 @@
 #include <dlfcn.h>
 #include <float.h>
 #include <math.h>
+#include <stdlib.h>
 #include <string.h>
 #include "blasx/blasx.h"
 #include "blasx/blasx_f77.h"
+#include "blasx/config.h"
 #include "testing/harness.h"
 #include "testing/refblas.h"
 
@@ -40,6 +42,9 @@ static void *ref_lapack; /* the reference LAPACK, when found */
 #define MT_REFGEMM ref_dgemm
 #define MT_FGESV "dsgesv_"
 #define MT_FPOSV "dsposv_"
+#define MT_PGESV blasx_dgesv
+#define MT_PPOSV blasx_dposv
+#define MT_PGESV_ASYNC blasx_dgesv_async
 #include "testing/test_mixed.inc"
 
 #define MT_CPLX 1
@@ -52,6 +57,9 @@ static void *ref_lapack; /* the reference LAPACK, when found */
 #define MT_REFGEMM ref_zgemm
 #define MT_FGESV "zcgesv_"
 #define MT_FPOSV "zcposv_"
+#define MT_PGESV blasx_zgesv
+#define MT_PPOSV blasx_zposv
+#define MT_PGESV_ASYNC blasx_zgesv_async
 #include "testing/test_mixed.inc"
 
 /* The Fortran names with INTEGER pivots and ITER/INFO. */

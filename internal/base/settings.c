@@ -219,6 +219,11 @@ static void table_fill(void) {
               "dsgesv_ ... zcposv_ not whole on a GPU refine on the CPU's cores (the residual in double, the solve "
               "with the single-precision factors, the matrices read in place) up to this many right-hand sides; 0: "
               "through the level-3 routines, which move the matrices to the GPUs each step");
+    INT_ENTRY(BLASX_SETTING_LAPACK_REFINE, "BLASX_LAPACK_REFINE", BLASX_SETTING_ONCE, 0, 1, blasx_cfg.lapack.refine,
+              "0, 1", "`cfg.lapack.refine`",
+              "1: dgesv_/zgesv_/dposv_/zposv_ from order `BLASX_LAPACK_GPU_MIN_N` solve through the mixed-precision "
+              "drivers (single factors, refined; the double ones where refinement fails): the answer meets the same "
+              "backward-error bound, not the same bits, and A is left unfactored when refinement converged");
     INT_ENTRY(BLASX_SETTING_ASYNC_THREADS, "BLASX_ASYNC_THREADS", BLASX_SETTING_ONCE, 1, 64,
               blasx_cfg.sched.async_threads, "1 to 64", "`cfg.sched.async_threads`",
               "threads running asynchronous calls (`blasx_dgemm_async` ...) whose dependencies have finished");
