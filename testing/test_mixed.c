@@ -88,5 +88,7 @@ int main(void) {
     ds_all();
     zc_all();
     test_fortran();
+    ds_all_refine();
+    zc_all_refine();
     return bx_summary("test_mixed");
 }
