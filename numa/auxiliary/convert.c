@@ -9,6 +9,7 @@
 
 #include "blasx/config.h"
 #include "numa/hybrid_gemm.h"
+#include "numa/auxiliary/cols_split.h"
 #include "numa/auxiliary/convert.h"
 
 typedef struct {
@@ -20,18 +21,6 @@ typedef struct {
     double *sums; /* norm: T rows of n partial row sums */
     _Atomic int over;
 } cv_t;
-
-/* Part t of T of the columns, each part with about the same number of
- * entries: a triangle's columns grow ('U') or shrink ('L') with j. */
-static int64_t cv_bound(char tri, int64_t n, int t, int T) {
-    if (t <= 0) return 0;
-    if (t >= T) return n;
-    const double f = (double)t / T;
-    const int64_t j = tri == 'U' ? (int64_t)((double)n * sqrt(f))
-                      : tri == 'L' ? n - (int64_t)((double)n * sqrt(1 - f))
-                                   : n * t / T;
-    return j < 0 ? 0 : j > n ? n : j;
-}
 
 /* The rows of column j that the call reads. */
 static void cv_rows(char tri, int64_t m, int64_t j, int64_t *i0, int64_t *i1) {
@@ -71,7 +60,7 @@ static void cv_down_cols(cv_t *c, int64_t j0, int64_t j1) {
 
 static void cv_down_part(void *arg, int tid, int T) {
     cv_t *c = arg;
-    cv_down_cols(c, cv_bound(c->tri, c->n, tid, T), cv_bound(c->tri, c->n, tid + 1, T));
+    cv_down_cols(c, blasx_cols_bound(c->tri, c->n, tid, T), blasx_cols_bound(c->tri, c->n, tid + 1, T));
 }
 
 int blasx_conv_down(int cplx, char tri, int64_t m, int64_t n, const void *S, int64_t lds, void *D, int64_t ldd) {
@@ -105,7 +94,8 @@ static void cv_sum_cols(const cv_t *c, int64_t j0, int64_t j1, double *s) {
 
 static void cv_sum_part(void *arg, int tid, int T) {
     cv_t *c = arg;
-    cv_sum_cols(c, cv_bound(c->tri, c->n, tid, T), cv_bound(c->tri, c->n, tid + 1, T), c->sums + tid * c->n);
+    cv_sum_cols(c, blasx_cols_bound(c->tri, c->n, tid, T), blasx_cols_bound(c->tri, c->n, tid + 1, T),
+                c->sums + tid * c->n);
 }
 
 double blasx_norm_inf(int cplx, char uplo, int herm, int64_t n, const void *A, int64_t lda) {

@@ -8,6 +8,7 @@
 
 #include "blasx/config.h"
 #include "numa/hybrid_gemm.h"
+#include "numa/auxiliary/cols_split.h"
 #include "numa/auxiliary/resid.h"
 
 typedef struct {
@@ -18,18 +19,6 @@ typedef struct {
     const void *A, *X;
     void *P; /* per thread: n x nrhs partial sums (ld n, sign 1); or R itself (ld ldr, sign -1) */
 } rs_t;
-
-/* Part t of T of the columns, about the same number of entries in each
- * (a triangle's columns grow, 'U', or shrink, 'L', with j). */
-static int64_t rs_bound(char uplo, int64_t n, int t, int T) {
-    if (t <= 0) return 0;
-    if (t >= T) return n;
-    const double f = (double)t / T;
-    const int64_t j = uplo == 'U' ? (int64_t)((double)n * sqrt(f))
-                      : uplo == 'L' ? n - (int64_t)((double)n * sqrt(1 - f))
-                                    : n * t / T;
-    return j < 0 ? 0 : j > n ? n : j;
-}
 
 /* sum a[i] x[i] over [0, m), four partial sums (the loop's latency). */
 static double rs_dot(int64_t m, const double *a, const double *x) {
@@ -97,7 +86,7 @@ static void rs_cols(const rs_t *c, int64_t j0, int64_t j1, void *P) {
 static void rs_part(void *arg, int tid, int T) {
     rs_t *c = arg;
     const size_t esz = c->cplx ? 16 : 8;
-    rs_cols(c, rs_bound(c->uplo, c->n, tid, T), rs_bound(c->uplo, c->n, tid + 1, T),
+    rs_cols(c, blasx_cols_bound(c->uplo, c->n, tid, T), blasx_cols_bound(c->uplo, c->n, tid + 1, T),
             (char *)c->P + (size_t)tid * (size_t)(c->n * c->nrhs) * esz);
 }
 
