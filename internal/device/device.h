@@ -67,7 +67,10 @@ enum { BLASX_EVENT_DONE = 0, BLASX_EVENT_PENDING = 1 };
  * tile's inverse (internal/gpu/gpu_trinv.c); they may still decline. */
 #define BLASX_DEV_CAP_TRINV 0x20u
 
-/* mixed_gesv's lower-precision arithmetic (cfg.lapack.mixed_low). */
+/* mixed_posv_ws/mixed_posv are there (they may still decline a size). */
+#define BLASX_DEV_CAP_MIXED_POSV 0x40u
+
+/* mixed_gesv's and mixed_posv's lower-precision arithmetic (cfg.lapack.mixed_low). */
 enum { BLASX_MIXED_FP32 = 0, BLASX_MIXED_TF32 = 1, BLASX_MIXED_BF16 = 2, BLASX_MIXED_FP16 = 3 };
 
 /* Dense factorizations a device runs whole (factor's kind). */
@@ -217,6 +220,23 @@ typedef struct blasx_device_backend {
      * BLASX_DEV_CAP_MIXED. */
     int (*mixed_gesv)(blasx_stream_t s, int prec, int low, int64_t n, int64_t nrhs, uintptr_t a, uintptr_t b,
                       uintptr_t x, uintptr_t r, uintptr_t ipiv, uintptr_t ws, size_t ws_bytes, uintptr_t info);
+    /* Device workspace (bytes) of mixed_posv for this shape; a status
+     * declines (nothing queued).  NULL without BLASX_DEV_CAP_MIXED_POSV. */
+    int (*mixed_posv_ws)(blasx_stream_t s, int prec, int low, int64_t n, int64_t nrhs, size_t *bytes);
+    /* LAPACK's xxPOSV pair in device memory, after what stream s was given:
+     * for the Hermitian n x n matrix whose triangle uplo ('U' or 'L') lies
+     * at a (prec D or Z, ld n, only that triangle read) and the n x nrhs b
+     * (ld n), x := A^-1 b from a Cholesky in the lower precision (arithmetic
+     * `low`, or a higher one) refined in prec against A with LAPACK's test
+     * RNRM <= XNRM cte per column, at most 30 steps; r := b - A x in prec for
+     * that x.  out[0]: the low Cholesky's INFO, out[1]: the steps (-2 an
+     * entry beyond the low range, -3 the low Cholesky stopped, -31 not
+     * converged: x and r meaningless then).  ws holds ws_bytes >=
+     * mixed_posv_ws's.  Called with s idle; returns once it is done.  NULL
+     * without BLASX_DEV_CAP_MIXED_POSV. */
+    int (*mixed_posv)(blasx_stream_t s, int prec, int low, char uplo, int64_t n, int64_t nrhs, double cte,
+                      uintptr_t a, uintptr_t b, uintptr_t x, uintptr_t r, uintptr_t ws, size_t ws_bytes,
+                      int32_t out[2]);
     /* Fault injection (tests): set *fail_after = n > 0 and the n-th
      * mem_alloc, copy or run_step from then on fails with BLASX_ERR_DEVICE
      * (once), and so does the n-th host_alloc (pinned staging memory not

@@ -493,7 +493,7 @@ static int cuda_add_scaled(blasx_stream_t s, int prec, int64_t rows, int64_t col
 const blasx_device_backend_t blasx_cuda_backend = {
     .name = "cuda",
     .caps = BLASX_DEV_CAP_TIMED_RATES | BLASX_DEV_CAP_FACTOR | BLASX_DEV_CAP_ROWMOVE | BLASX_DEV_CAP_MIXED |
-            BLASX_DEV_CAP_SOLVE | BLASX_DEV_CAP_TRINV,
+            BLASX_DEV_CAP_MIXED_POSV | BLASX_DEV_CAP_SOLVE | BLASX_DEV_CAP_TRINV,
     .count = cuda_count,
     .mem_info = cuda_mem_info,
     .mem_alloc = cuda_mem_alloc,
@@ -535,6 +535,8 @@ const blasx_device_backend_t blasx_cuda_backend = {
     .tri_commit = blasx_cuda_tri_commit,
     .mixed_ws = blasx_cuda_mixed_ws,
     .mixed_gesv = blasx_cuda_mixed_gesv,
+    .mixed_posv_ws = blasx_cuda_mixed_posv_ws,
+    .mixed_posv = blasx_cuda_mixed_posv,
 };
 
 #else

@@ -1,7 +1,9 @@
 /* internal/device/device_cuda_kernels.c -- blasx's own CUDA kernels in the
  * CUDA backend: row moves (device.h, row_move) from
  * kernels/cuda/rowmove.cu; the identity, a triangle's 1-norm and a
- * product's commit (eye, tri_norm1, tri_commit) from kernels/cuda/trinv.cu.
+ * product's commit (eye, tri_norm1, tri_commit) from kernels/cuda/trinv.cu;
+ * the mixed-precision solves' conversions and column maxima (mx_*) from
+ * kernels/cuda/mixed.cu.
  *
  * Role: the kernels come as PTX text compiled into the library
  * (kernels/cuda/rowmove_ptx.h), loaded once per process with
@@ -24,6 +26,7 @@
 #include "internal/device/device_cuda_private.h"
 #include "kernels/cuda/rowmove_ptx.h"
 #include "kernels/cuda/trinv_ptx.h"
+#include "kernels/cuda/mixed_ptx.h"
 
 static pthread_once_t rm_once = PTHREAD_ONCE_INIT;
 static int rm_st;                 /* the load's status */
@@ -156,6 +159,78 @@ int blasx_cuda_tri_commit(blasx_stream_t s, int prec, const char o[4], double _C
     CU(cudaMemsetAsync((void *)flag, 0, sizeof(int), s->s));
     CU(cudaLaunchKernel((const void *)ti_k[prec - BLASX_PREC_S][2], grid, block, scan, 0, s->s));
     CU(cudaLaunchKernel((const void *)ti_k[prec - BLASX_PREC_S][3], grid, block, put, 0, s->s));
+    return 0;
+}
+
+/* ---- the mixed-precision solves' conversions (mixed.cu) ------------------ */
+
+static pthread_once_t mx_once = PTHREAD_ONCE_INIT;
+static int mx_st;
+static cudaKernel_t mx_k[2][4]; /* by D, Z; down_tri, down, up, colmax */
+
+static void mx_load(void) {
+    static const char *names[4] = {"down_tri", "down", "up", "colmax"}, pc[2] = {'d', 'z'};
+    cudaLibrary_t lib;
+    mx_st = cu_status(cudaLibraryLoadData(&lib, blasx_mixed_ptx, NULL, NULL, 0, NULL, NULL, 0), __FILE__, __LINE__,
+                      "cudaLibraryLoadData(mixed)");
+    for (int i = 0; i < 2 && !mx_st; i++)
+        for (int j = 0; j < 4 && !mx_st; j++) {
+            char nm[32];
+            snprintf(nm, sizeof nm, "blasx_mx_%s_%c", names[j], pc[i]);
+            mx_st = cu_status(cudaLibraryGetKernel(&mx_k[i][j], lib, nm), __FILE__, __LINE__,
+                              "cudaLibraryGetKernel(mixed)");
+        }
+    if (mx_st) cudaGetLastError();
+}
+
+int blasx_cuda_mx_ready(void) {
+    pthread_once(&mx_once, mx_load);
+    return mx_st;
+}
+
+static unsigned mx_cap(int64_t v, int64_t most) { return (unsigned)(v < 1 ? 1 : v < most ? v : most); }
+
+int blasx_cuda_mx_down_tri(blasx_stream_t s, int cplx, int64_t n, uintptr_t a, int64_t lda, uintptr_t sa,
+                           int64_t lds, int upper, uintptr_t flag) {
+    BLASX_TRY(blasx_cuda_mx_ready());
+    void *pa = (void *)a, *ps = (void *)sa, *pf = (void *)flag;
+    void *args[7] = {&pa, &lda, &ps, &lds, &n, &upper, &pf};
+    const int64_t nt = (n + 31) / 32;
+    dim3 grid = {mx_cap(nt, 4096), mx_cap(nt, 65535), 1}, block = {32, 8, 1};
+    CU(cudaSetDevice(s->dev));
+    CU(cudaLaunchKernel((const void *)mx_k[cplx != 0][0], grid, block, args, 0, s->s));
+    return 0;
+}
+
+int blasx_cuda_mx_down(blasx_stream_t s, int cplx, int64_t m, int64_t n, uintptr_t x, int64_t ldx, uintptr_t sx,
+                       int64_t lds, uintptr_t flag) {
+    BLASX_TRY(blasx_cuda_mx_ready());
+    void *px = (void *)x, *ps = (void *)sx, *pf = (void *)flag;
+    void *args[7] = {&px, &ldx, &ps, &lds, &m, &n, &pf};
+    dim3 grid = {mx_cap((m + 255) / 256, 1024), mx_cap(n, 65535), 1}, block = {256, 1, 1};
+    CU(cudaSetDevice(s->dev));
+    CU(cudaLaunchKernel((const void *)mx_k[cplx != 0][1], grid, block, args, 0, s->s));
+    return 0;
+}
+
+int blasx_cuda_mx_up(blasx_stream_t s, int cplx, int64_t m, int64_t n, uintptr_t sx, int64_t lds, uintptr_t x,
+                     int64_t ldx, int acc) {
+    BLASX_TRY(blasx_cuda_mx_ready());
+    void *ps = (void *)sx, *px = (void *)x;
+    void *args[7] = {&ps, &lds, &px, &ldx, &m, &n, &acc};
+    dim3 grid = {mx_cap((m + 255) / 256, 1024), mx_cap(n, 65535), 1}, block = {256, 1, 1};
+    CU(cudaSetDevice(s->dev));
+    CU(cudaLaunchKernel((const void *)mx_k[cplx != 0][2], grid, block, args, 0, s->s));
+    return 0;
+}
+
+int blasx_cuda_mx_colmax(blasx_stream_t s, int cplx, int64_t m, int64_t n, uintptr_t x, int64_t ldx, uintptr_t out) {
+    BLASX_TRY(blasx_cuda_mx_ready());
+    void *px = (void *)x, *po = (void *)out;
+    void *args[5] = {&px, &ldx, &m, &n, &po};
+    dim3 grid = {mx_cap(n, 65535), 1, 1}, block = {256, 1, 1};
+    CU(cudaSetDevice(s->dev));
+    CU(cudaLaunchKernel((const void *)mx_k[cplx != 0][3], grid, block, args, 0, s->s));
     return 0;
 }
 

@@ -92,6 +92,29 @@ BLASX_INTERNAL int blasx_cuda_mixed_gesv(blasx_stream_t s, int prec, int low, in
                                          uintptr_t b, uintptr_t x, uintptr_t r, uintptr_t ipiv, uintptr_t ws,
                                          size_t ws_bytes, uintptr_t info);
 
+/* device_cuda_posv.c: the backend's mixed_posv_ws and mixed_posv (device.h). */
+BLASX_INTERNAL int blasx_cuda_mixed_posv_ws(blasx_stream_t s, int prec, int low, int64_t n, int64_t nrhs,
+                                            size_t *bytes);
+BLASX_INTERNAL int blasx_cuda_mixed_posv(blasx_stream_t s, int prec, int low, char uplo, int64_t n, int64_t nrhs,
+                                         double cte, uintptr_t a, uintptr_t b, uintptr_t x, uintptr_t r,
+                                         uintptr_t ws, size_t ws_bytes, int32_t out[2]);
+
+/* device_cuda_kernels.c: kernels/cuda/mixed.cu's conversions on stream s
+ * (cplx 0: double to float, 1: double complex to float complex): the
+ * triangle of a (upper 1: transposed, conjugated) into the lower triangle
+ * of sa; a block down (an entry beyond the single range sets the int at
+ * flag) or up (acc 1: added); each column's largest modulus (double) to
+ * out.  mx_ready: 0 once the kernels are loaded, else a status. */
+BLASX_INTERNAL int blasx_cuda_mx_ready(void);
+BLASX_INTERNAL int blasx_cuda_mx_down_tri(blasx_stream_t s, int cplx, int64_t n, uintptr_t a, int64_t lda,
+                                          uintptr_t sa, int64_t lds, int upper, uintptr_t flag);
+BLASX_INTERNAL int blasx_cuda_mx_down(blasx_stream_t s, int cplx, int64_t m, int64_t n, uintptr_t x, int64_t ldx,
+                                      uintptr_t sx, int64_t lds, uintptr_t flag);
+BLASX_INTERNAL int blasx_cuda_mx_up(blasx_stream_t s, int cplx, int64_t m, int64_t n, uintptr_t sx, int64_t lds,
+                                    uintptr_t x, int64_t ldx, int acc);
+BLASX_INTERNAL int blasx_cuda_mx_colmax(blasx_stream_t s, int cplx, int64_t m, int64_t n, uintptr_t x, int64_t ldx,
+                                        uintptr_t out);
+
 /* device_cuda_kernels.c: the backend's row_move (device.h). */
 BLASX_INTERNAL int blasx_cuda_row_move(blasx_stream_t s, size_t esz, uintptr_t a, int64_t ld, int64_t cols, int64_t nm,
                                        const int64_t *moves, uintptr_t ws, size_t ws_bytes);

@@ -263,8 +263,8 @@ static int sim_tri_commit(blasx_stream_t s, int prec, const char o[4], double _C
 
 const blasx_device_backend_t blasx_sim_backend = {
     .name = "sim", /* no TIMED_RATES: its timings are a host thread's, not a GPU's */
-    .caps = BLASX_DEV_CAP_FACTOR | BLASX_DEV_CAP_ROWMOVE | BLASX_DEV_CAP_MIXED | BLASX_DEV_CAP_SOLVE |
-            BLASX_DEV_CAP_TRINV,
+    .caps = BLASX_DEV_CAP_FACTOR | BLASX_DEV_CAP_ROWMOVE | BLASX_DEV_CAP_MIXED | BLASX_DEV_CAP_MIXED_POSV |
+            BLASX_DEV_CAP_SOLVE | BLASX_DEV_CAP_TRINV,
     .count = blasx_sim_count, /* device_sim_mem.c */
     .mem_info = blasx_sim_mem_info,
     .mem_alloc = blasx_sim_mem_alloc,
@@ -302,4 +302,5 @@ const blasx_device_backend_t blasx_sim_backend = {
     .tri_norm1 = sim_tri_norm1,
     .tri_commit = sim_tri_commit,
     .mixed_ws = blasx_sim_mixed_ws, .mixed_gesv = blasx_sim_mixed_gesv, /* device_sim_mixed.c */
+    .mixed_posv_ws = blasx_sim_mixed_posv_ws, .mixed_posv = blasx_sim_mixed_posv,
 };

@@ -82,11 +82,17 @@ BLASX_INTERNAL int blasx_sim_solve(blasx_stream_t s, int prec, int kind, char up
                                    uintptr_t a, int64_t lda, uintptr_t ipiv, uintptr_t b, int64_t ldb,
                                    uintptr_t info);
 
-/* device.h's mixed_ws and mixed_gesv (device_sim_mixed.c). */
+/* device.h's mixed_ws, mixed_gesv, mixed_posv_ws and mixed_posv
+ * (device_sim_mixed.c). */
 BLASX_INTERNAL int blasx_sim_mixed_ws(blasx_stream_t s, int prec, int low, int64_t n, int64_t nrhs, size_t *bytes);
 BLASX_INTERNAL int blasx_sim_mixed_gesv(blasx_stream_t s, int prec, int low, int64_t n, int64_t nrhs, uintptr_t a,
                                         uintptr_t b, uintptr_t x, uintptr_t r, uintptr_t ipiv, uintptr_t ws,
                                         size_t ws_bytes, uintptr_t info);
+BLASX_INTERNAL int blasx_sim_mixed_posv_ws(blasx_stream_t s, int prec, int low, int64_t n, int64_t nrhs,
+                                           size_t *bytes);
+BLASX_INTERNAL int blasx_sim_mixed_posv(blasx_stream_t s, int prec, int low, char uplo, int64_t n, int64_t nrhs,
+                                        double cte, uintptr_t a, uintptr_t b, uintptr_t x, uintptr_t r, uintptr_t ws,
+                                        size_t ws_bytes, int32_t out[2]);
 /* For every t < nm at once, row moves[t] of the cols columns at a (ld)
  * gets what row moves[nm + t] held (elements of e bytes); 0 or
  * BLASX_ERR_NOMEM. */

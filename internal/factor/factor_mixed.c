@@ -1,7 +1,8 @@
 /* internal/factor/factor_mixed.c -- factor_mixed.h: one GPU's direct slot,
  * one pool block (A, B, X, R, pivots, INFO and the count, the backend's
- * workspace), A and B in through the staging of factor_stage.c, the
- * device's solve, then INFO, the count and the pivots back before X and R. */
+ * workspace), A (xxPOSV: the block columns of its triangle) and B in
+ * through the staging of factor_stage.c, the device's solve, then INFO,
+ * the count and the pivots back before X and R. */
 #include "internal/factor/factor_mixed.h"
 
 #include <string.h>
@@ -13,8 +14,12 @@
 
 enum { FM_BUSY = BLASX_FACTOR_DECLINED - 1 };
 
+enum { FM_UP_COLS = 2048 }; /* xxPOSV: A's triangle goes up by block columns of this width */
+
 typedef struct {
     int prec, low;
+    char uplo; /* 0: xxGESV; 'U' / 'L': xxPOSV */
+    double cte;
     int64_t n, nrhs, lda, ldb, ldx;
     const char *A, *B;
     char *X, *R;
@@ -36,23 +41,33 @@ static int fm_in_core(fc_t *f, const fm_call_t *c, size_t ws_bytes) {
                     info = piv + fc_round((size_t)n * 4), ws = info + FC_ALIGN;
     const char *A_end = c->A + ((size_t)(n - 1) * (size_t)c->lda + (size_t)n) * f->esz - 1;
     BLASX_TRY(blasx_fc_host_setup(f, c->A, A_end, (size_t)n * f->esz, (size_t)n * 4));
-    BLASX_TRY(blasx_fc_up(f, f->d.s, a, n, c->A, c->lda, n, n));
+    if (!c->uplo) BLASX_TRY(blasx_fc_up(f, f->d.s, a, n, c->A, c->lda, n, n));
+    for (int64_t j = 0; c->uplo && j < n; j += FM_UP_COLS) { /* the block columns of the triangle */
+        const int64_t w = n - j < FM_UP_COLS ? n - j : FM_UP_COLS, i0 = c->uplo == 'L' ? j : 0;
+        const int64_t rows = c->uplo == 'L' ? n - j : j + w;
+        BLASX_TRY(blasx_fc_up(f, f->d.s, a + ((size_t)i0 + (size_t)j * (size_t)n) * f->esz, n,
+                              c->A + ((size_t)i0 + (size_t)j * (size_t)c->lda) * f->esz, c->lda, rows, w));
+    }
     f->pinned = fm_pinned(f, c->B, c->ldb, n, k);
     BLASX_TRY(blasx_fc_up(f, f->d.s, b, n, c->B, c->ldb, n, k));
     BLASX_TRY(be->stream_sync(f->d.s)); /* mixed_gesv's contract: A and B are there */
-    BLASX_TRY(be->mixed_gesv(f->d.s, c->prec, c->low, n, k, a, b, x, r, piv, ws, ws_bytes, info));
-    BLASX_TRY(be->copy_d2h(f->d.s, f->small, 8, info, 8, (blasx_shape_t){8, 1, 8, 1}));
-    BLASX_TRY(be->copy_d2h(f->d.s, f->small + FC_ALIGN, n * 4, piv, n * 4, (blasx_shape_t){n * 4, 1, n * 4, 1}));
-    BLASX_TRY(be->stream_sync(f->d.s));
     int32_t out[2];
-    memcpy(out, f->small, sizeof out);
+    if (c->uplo) {
+        BLASX_TRY(be->mixed_posv(f->d.s, c->prec, c->low, c->uplo, n, k, c->cte, a, b, x, r, ws, ws_bytes, out));
+    } else {
+        BLASX_TRY(be->mixed_gesv(f->d.s, c->prec, c->low, n, k, a, b, x, r, piv, ws, ws_bytes, info));
+        BLASX_TRY(be->copy_d2h(f->d.s, f->small, 8, info, 8, (blasx_shape_t){8, 1, 8, 1}));
+        BLASX_TRY(be->copy_d2h(f->d.s, f->small + FC_ALIGN, n * 4, piv, n * 4, (blasx_shape_t){n * 4, 1, n * 4, 1}));
+        BLASX_TRY(be->stream_sync(f->d.s));
+        memcpy(out, f->small, sizeof out);
+    }
     *c->iters = out[1] < 0 ? out[1] : out[0] ? -3 : out[1];
     if (*c->iters < 0) return 0;
     f->pinned = fm_pinned(f, c->X, c->ldx, n, k);
     BLASX_TRY(blasx_fc_down(f, f->d.s, c->X, c->ldx, x, n, n, k));
     f->pinned = 0; /* R is the driver's workspace: staged (it may be malloc'd) */
     BLASX_TRY(blasx_fc_down(f, f->d.s, c->R, n, r, n, n, k));
-    for (int64_t i = 0; i < n; i++) {
+    for (int64_t i = 0; i < n && !c->uplo; i++) {
         int32_t p;
         memcpy(&p, f->small + FC_ALIGN + 4 * i, sizeof p);
         c->ipiv[i] = p;
@@ -67,7 +82,8 @@ static int fm_on(int i, const fm_call_t *c) {
     if (!blasx_fc_open(&f, i, c->prec)) return FM_BUSY;
     const blasx_device_backend_t *be = f.d.be;
     size_t ws = 0;
-    if (!(be->caps & BLASX_DEV_CAP_MIXED) || be->mixed_ws(f.d.s, c->prec, c->low, c->n, c->nrhs, &ws)) {
+    const unsigned cap = c->uplo ? BLASX_DEV_CAP_MIXED_POSV : BLASX_DEV_CAP_MIXED;
+    if (!(be->caps & cap) || (c->uplo ? be->mixed_posv_ws : be->mixed_ws)(f.d.s, c->prec, c->low, c->n, c->nrhs, &ws)) {
         blasx_fc_close(&f, 0); /* a size or a solver the backend lacks: not a fault */
         return BLASX_FACTOR_DECLINED;
     }
@@ -88,14 +104,12 @@ static int fm_on(int i, const fm_call_t *c) {
     return 0;
 }
 
-int blasx_factor_mixed_gesv(int prec, int64_t n, int64_t nrhs, const void *A, int64_t lda, const void *B,
-                            int64_t ldb, void *X, int64_t ldx, void *R, int64_t *ipiv, int *iters) {
-    if ((prec != BLASX_PREC_D && prec != BLASX_PREC_Z) || n < 1 || nrhs < 1 || !blasx_factor_whole_wanted(n))
+static int fm_call(const fm_call_t c) {
+    const int64_t n = c.n, nrhs = c.nrhs;
+    if ((c.prec != BLASX_PREC_D && c.prec != BLASX_PREC_Z) || n < 1 || nrhs < 1 || !blasx_factor_whole_wanted(n))
         return BLASX_FACTOR_DECLINED;
     const blasx_device_backend_t *be = blasx_gpus_backend();
-    if (!be || !(be->caps & BLASX_DEV_CAP_MIXED)) return BLASX_FACTOR_DECLINED;
-    const fm_call_t c = {prec, (int)blasx_setting_int(BLASX_SETTING_LAPACK_MIXED_LOW), n, nrhs, lda, ldb, ldx,
-                         A, B, X, R, ipiv, iters};
+    if (!be || !(be->caps & (c.uplo ? BLASX_DEV_CAP_MIXED_POSV : BLASX_DEV_CAP_MIXED))) return BLASX_FACTOR_DECLINED;
     const int ngpu = blasx_runtime_small_enter(); /* until small_leave: no finalize meanwhile */
     int st = BLASX_FACTOR_DECLINED;
     for (int i = 0; i < ngpu; i++) {
@@ -107,4 +121,17 @@ int blasx_factor_mixed_gesv(int prec, int64_t n, int64_t nrhs, const void *A, in
     }
     blasx_runtime_small_leave();
     return st;
+}
+
+int blasx_factor_mixed_gesv(int prec, int64_t n, int64_t nrhs, const void *A, int64_t lda, const void *B,
+                            int64_t ldb, void *X, int64_t ldx, void *R, int64_t *ipiv, int *iters) {
+    return fm_call((fm_call_t){prec, (int)blasx_setting_int(BLASX_SETTING_LAPACK_MIXED_LOW), 0, 0, n, nrhs, lda,
+                               ldb, ldx, A, B, X, R, ipiv, iters});
+}
+
+int blasx_factor_mixed_posv(int prec, char uplo, int64_t n, int64_t nrhs, const void *A, int64_t lda,
+                            const void *B, int64_t ldb, void *X, int64_t ldx, void *R, double cte, int *iters) {
+    if ((uplo != 'U' && uplo != 'L') || !(cte >= 0)) return BLASX_FACTOR_DECLINED;
+    return fm_call((fm_call_t){prec, (int)blasx_setting_int(BLASX_SETTING_LAPACK_MIXED_LOW), uplo, cte, n, nrhs,
+                               lda, ldb, ldx, A, B, X, R, NULL, iters});
 }

@@ -1,8 +1,10 @@
-/* internal/factor/factor_mixed.h -- LAPACK's xxGESV mixed-precision pair
- * (DSGESV, ZCGESV) whole on one GPU: the matrix crosses the link once, in
- * double, and the device factors, solves and refines there
- * (BLASX_DEV_CAP_MIXED: cuSOLVER's iterative-refinement solvers on CUDA,
- * with the lower arithmetic of cfg.lapack.mixed_low: TF32 by default).
+/* internal/factor/factor_mixed.h -- LAPACK's mixed-precision pairs whole
+ * on one GPU, xxGESV (DSGESV, ZCGESV) and xxPOSV (DSPOSV, ZCPOSV): the
+ * matrix (xxPOSV: its triangle) crosses the link once, in double, and the
+ * device factors, solves and refines there (BLASX_DEV_CAP_MIXED:
+ * cuSOLVER's iterative-refinement solvers on CUDA; BLASX_DEV_CAP_MIXED_POSV:
+ * blasx's blocked low Cholesky, internal/device/device_cuda_posv.c), with
+ * the lower arithmetic of cfg.lapack.mixed_low: TF32 by default.
  *
  * Role: blasx/lapack_mixed.inc's fast path.  The driver keeps LAPACK's
  * semantics: it checks the answer with LAPACK's test against the residual
@@ -31,6 +33,12 @@
  * BLASX_FACTOR_DECLINED with nothing written. */
 BLASX_INTERNAL int blasx_factor_mixed_gesv(int prec, int64_t n, int64_t nrhs, const void *A, int64_t lda,
                                            const void *B, int64_t ldb, void *X, int64_t ldx, void *R, int64_t *ipiv,
+                                           int *iters);
+
+/* xxPOSV for the triangle uplo of A: as blasx_factor_mixed_gesv, with
+ * LAPACK's test constant cte (ANRM eps sqrt(n), >= 0) and no pivots. */
+BLASX_INTERNAL int blasx_factor_mixed_posv(int prec, char uplo, int64_t n, int64_t nrhs, const void *A, int64_t lda,
+                                           const void *B, int64_t ldb, void *X, int64_t ldx, void *R, double cte,
                                            int *iters);
 
 #endif
