@@ -41,36 +41,50 @@ static double urand(uint64_t *s) {
     return (double)(*s >> 11) * 0x1.0p-53 * 2 - 1;
 }
 
-/* The matrix (cplx: interleaved pairs), posdef symmetric/Hermitian. */
-static void fill(double *A, int64_t n, int cplx, int posdef) {
-    uint64_t s = 12345;
-    const int64_t w = cplx ? 2 : 1;
-    for (int64_t j = 0; j < n; j++)
-        for (int64_t i = 0; i < n * w; i++) A[i + j * n * w] = urand(&s);
-    for (int64_t j = 0; posdef && j < n; j++)
-        for (int64_t i = j + 1; i < n; i++)
-            for (int64_t c = 0; c < w; c++) A[(j + i * n) * w + c] = (c ? -1 : 1) * A[(i + j * n) * w + c];
-    for (int64_t i = 0; i < n; i++) {
-        A[(i + i * n) * w] += (double)n;
-        if (cplx && posdef) A[(i + i * n) * w + 1] = 0;
-    }
+/* A uniform number in [-1, 1) from the position k alone (splitmix64). */
+static double hrand(uint64_t k) {
+    uint64_t z = (k + 1) * 0x9E3779B97F4A7C15ULL;
+    z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9ULL;
+    z = (z ^ (z >> 27)) * 0x94D049BB133111EBULL;
+    z ^= z >> 31;
+    return (double)(z >> 11) * 0x1.0p-53 * 2 - 1;
 }
 
-/* ||b - A x|| / (||A|| ||x|| eps), row sums of the moduli, one column. */
-static double berr(int64_t n, int cplx, const double *A, const double *b, const double *x) {
-    double rn = 0, an = 0, xn = 0;
-    for (int64_t i = 0; i < n; i++) {
-        double complex r = cplx ? b[2 * i] + I * b[2 * i + 1] : b[i];
-        double row = 0;
-        for (int64_t j = 0; j < n; j++) {
-            double complex a = cplx ? A[2 * (i + j * n)] + I * A[2 * (i + j * n) + 1] : A[i + j * n];
-            double complex xj = cplx ? x[2 * j] + I * x[2 * j + 1] : x[j];
-            r -= a * xj;
-            row += cabs(a);
+/* The matrix (cplx: interleaved pairs), posdef symmetric/Hermitian: each
+ * entry from its position (the pair of the lower triangle's for the upper
+ * one), so that it is written along columns. */
+static void fill(double *A, int64_t n, int cplx, int posdef) {
+    const int64_t w = cplx ? 2 : 1;
+    for (int64_t j = 0; j < n; j++)
+        for (int64_t i = 0; i < n; i++) {
+            const int up = posdef && i < j;
+            const uint64_t k = up ? (uint64_t)(j + i * n) : (uint64_t)(i + j * n);
+            for (int64_t c = 0; c < w; c++) A[(i + j * n) * w + c] = (up && c ? -1 : 1) * hrand(k * (uint64_t)w + (uint64_t)c);
+            if (i == j) {
+                A[(i + i * n) * w] += (double)n;
+                if (cplx && posdef) A[(i + i * n) * w + 1] = 0;
+            }
         }
-        rn = fmax(rn, cabs(r)), an = fmax(an, row);
-        xn = fmax(xn, cplx ? cabs(x[2 * i] + I * x[2 * i + 1]) : fabs(x[i]));
+}
+
+/* ||b - A x|| / (||A|| ||x|| eps), row sums of the moduli, one column;
+ * A read along its columns. */
+static double berr(int64_t n, int cplx, const double *A, const double *b, const double *x) {
+    double complex *r = malloc(sizeof(double complex) * (size_t)n);
+    double *row = calloc((size_t)n, sizeof(double)), rn = 0, an = 0, xn = 0;
+    if (!r || !row) return free(r), free(row), INFINITY;
+    for (int64_t i = 0; i < n; i++) r[i] = cplx ? b[2 * i] + I * b[2 * i + 1] : b[i];
+    for (int64_t j = 0; j < n; j++) {
+        const double complex xj = cplx ? x[2 * j] + I * x[2 * j + 1] : x[j];
+        for (int64_t i = 0; i < n; i++) {
+            const double complex a = cplx ? A[2 * (i + j * n)] + I * A[2 * (i + j * n) + 1] : A[i + j * n];
+            r[i] -= a * xj;
+            row[i] += cabs(a);
+        }
+        xn = fmax(xn, cabs(xj));
     }
+    for (int64_t i = 0; i < n; i++) rn = fmax(rn, cabs(r[i])), an = fmax(an, row[i]);
+    free(r), free(row);
     return rn / (an * xn * DBL_EPSILON);
 }
 

@@ -533,7 +533,7 @@ BLASX_CFG_X(LAPACK_LU_PEER_PANELS, long long, 0, 64, "block columns", lapack, lu
 #ifndef BLASX_CFG_LAPACK_MIXED_LOW
 #define BLASX_CFG_LAPACK_MIXED_LOW 1
 #endif
-BLASX_CFG_X(LAPACK_MIXED_LOW, long long, 0, 3, "code", lapack, mixed_low, "the arithmetic of xxGESV's lower-precision LU when a GPU runs it whole: 0 FP32, 1 TF32, 2 BF16, 3 FP16 (single-precision data; the simulated device: FP32)")
+BLASX_CFG_X(LAPACK_MIXED_LOW, long long, 0, 3, "code", lapack, mixed_low, "the arithmetic of the mixed drivers' lower-precision LU or Cholesky when a GPU runs them whole: 0 FP32, 1 TF32, 2 BF16, 3 FP16 (single-precision data; the simulated device: FP32)")
 #ifndef BLASX_CFG_LAPACK_REFINE
 #define BLASX_CFG_LAPACK_REFINE 0
 #endif
@@ -546,6 +546,10 @@ BLASX_CFG_X(LAPACK_MIXED_HOST_NRHS, long long, 0, 1048576, "columns", lapack, mi
 #define BLASX_CFG_LAPACK_MIXED_NB 512
 #endif
 BLASX_CFG_X(LAPACK_MIXED_NB, long long, 1, 1048576, "rows", lapack, mixed_nb, "the block of the refinement's triangular solves on the CPU's cores (BLASX_LAPACK_MIXED_HOST_NRHS): a one-thread solve with each diagonal block, then the rows below it updated on every core")
+#ifndef BLASX_CFG_LAPACK_MIXED_GPU_NB
+#define BLASX_CFG_LAPACK_MIXED_GPU_NB 1024
+#endif
+BLASX_CFG_X(LAPACK_MIXED_GPU_NB, long long, 1, 1048576, "columns", lapack, mixed_gpu_nb, "the block of xxPOSV's lower-precision Cholesky whole on a GPU: cuSOLVER's POTRF of each diagonal block, the panel's TRSM, the trailing matrix by strips of twice this width on the tensor cores")
 #ifndef BLASX_CFG_LAPACK_STAGE_MB
 #define BLASX_CFG_LAPACK_STAGE_MB 32
 #endif

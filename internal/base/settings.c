@@ -212,8 +212,9 @@ static void table_fill(void) {
               "memory");
     INT_ENTRY(BLASX_SETTING_LAPACK_MIXED_LOW, "BLASX_LAPACK_MIXED_LOW", BLASX_SETTING_ONCE, 0, 3,
               blasx_cfg.lapack.mixed_low, "0 to 3", "`cfg.lapack.mixed_low`",
-              "dsgesv_/zcgesv_ whole on a GPU factor in single precision with this arithmetic: 0 FP32, 1 TF32, "
-              "2 BF16, 3 FP16; refinement in double as LAPACK's, its fallback where it does not converge");
+              "the mixed-precision drivers whole on a GPU (dsgesv_, zcgesv_, dsposv_, zcposv_) factor in single "
+              "precision with this arithmetic: 0 FP32, 1 TF32, 2 BF16, 3 FP16; refinement in double as LAPACK's, "
+              "its fallback where it does not converge");
     INT_ENTRY(BLASX_SETTING_LAPACK_MIXED_HOST_NRHS, "BLASX_LAPACK_MIXED_HOST_NRHS", BLASX_SETTING_ONCE, 0, 1048576,
               blasx_cfg.lapack.mixed_host_nrhs, "0 to 1048576", "`cfg.lapack.mixed_host_nrhs`",
               "dsgesv_ ... zcposv_ not whole on a GPU refine on the CPU's cores (the residual in double, the solve "

@@ -228,13 +228,14 @@ typedef struct blasx_device_backend {
      * at a (prec D or Z, ld n, only that triangle read) and the n x nrhs b
      * (ld n), x := A^-1 b from a Cholesky in the lower precision (arithmetic
      * `low`, or a higher one) refined in prec against A with LAPACK's test
-     * RNRM <= XNRM cte per column, at most 30 steps; r := b - A x in prec for
-     * that x.  out[0]: the low Cholesky's INFO, out[1]: the steps (-2 an
+     * RNRM <= XNRM ANRM eps/2 sqrt(n) per column, at most 30 steps (*anrm :=
+     * ANRM, A's infinity norm); r := b - A x in prec for that x.  out[0]:
+     * the low Cholesky's INFO, out[1]: the steps (-2 an
      * entry beyond the low range, -3 the low Cholesky stopped, -31 not
      * converged: x and r meaningless then).  ws holds ws_bytes >=
      * mixed_posv_ws's.  Called with s idle; returns once it is done.  NULL
      * without BLASX_DEV_CAP_MIXED_POSV. */
-    int (*mixed_posv)(blasx_stream_t s, int prec, int low, char uplo, int64_t n, int64_t nrhs, double cte,
+    int (*mixed_posv)(blasx_stream_t s, int prec, int low, char uplo, int64_t n, int64_t nrhs, double *anrm,
                       uintptr_t a, uintptr_t b, uintptr_t x, uintptr_t r, uintptr_t ws, size_t ws_bytes,
                       int32_t out[2]);
     /* Fault injection (tests): set *fail_after = n > 0 and the n-th

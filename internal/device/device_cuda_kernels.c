@@ -166,15 +166,15 @@ int blasx_cuda_tri_commit(blasx_stream_t s, int prec, const char o[4], double _C
 
 static pthread_once_t mx_once = PTHREAD_ONCE_INIT;
 static int mx_st;
-static cudaKernel_t mx_k[2][4]; /* by D, Z; down_tri, down, up, colmax */
+static cudaKernel_t mx_k[2][6]; /* by D, Z; down_tri, down, up, colmax, rowsum_tri, colsum_tri */
 
 static void mx_load(void) {
-    static const char *names[4] = {"down_tri", "down", "up", "colmax"}, pc[2] = {'d', 'z'};
+    static const char *names[6] = {"down_tri", "down", "up", "colmax", "rowsum_tri", "colsum_tri"}, pc[2] = {'d', 'z'};
     cudaLibrary_t lib;
     mx_st = cu_status(cudaLibraryLoadData(&lib, blasx_mixed_ptx, NULL, NULL, 0, NULL, NULL, 0), __FILE__, __LINE__,
                       "cudaLibraryLoadData(mixed)");
     for (int i = 0; i < 2 && !mx_st; i++)
-        for (int j = 0; j < 4 && !mx_st; j++) {
+        for (int j = 0; j < 6 && !mx_st; j++) {
             char nm[32];
             snprintf(nm, sizeof nm, "blasx_mx_%s_%c", names[j], pc[i]);
             mx_st = cu_status(cudaLibraryGetKernel(&mx_k[i][j], lib, nm), __FILE__, __LINE__,
@@ -231,6 +231,21 @@ int blasx_cuda_mx_colmax(blasx_stream_t s, int cplx, int64_t m, int64_t n, uintp
     dim3 grid = {mx_cap(n, 65535), 1, 1}, block = {256, 1, 1};
     CU(cudaSetDevice(s->dev));
     CU(cudaLaunchKernel((const void *)mx_k[cplx != 0][3], grid, block, args, 0, s->s));
+    return 0;
+}
+
+int blasx_cuda_mx_sums(blasx_stream_t s, int cplx, int64_t n, uintptr_t a, int64_t lda, int upper, uintptr_t rs,
+                       uintptr_t cs) {
+    BLASX_TRY(blasx_cuda_mx_ready());
+    void *pa = (void *)a, *pr = (void *)rs, *pc = (void *)cs;
+    void *ra[5] = {&pa, &lda, &n, &upper, &pr}, *ca[5] = {&pa, &lda, &n, &upper, &pc};
+    dim3 rgrid = {mx_cap((n + 255) / 256, 1 << 30), mx_cap((n + 1023) / 1024, 65535), 1}, rblock = {256, 1, 1};
+    dim3 cgrid = {mx_cap(n, 65535), 1, 1}, cblock = {256, 1, 1};
+    if ((n + 1023) / 1024 > 65535) return BLASX_ERR_INTERNAL; /* beyond the grid: the caller declines */
+    CU(cudaSetDevice(s->dev));
+    CU(cudaMemsetAsync((void *)rs, 0, (size_t)n * sizeof(double), s->s));
+    CU(cudaLaunchKernel((const void *)mx_k[cplx != 0][4], rgrid, rblock, ra, 0, s->s));
+    CU(cudaLaunchKernel((const void *)mx_k[cplx != 0][5], cgrid, cblock, ca, 0, s->s));
     return 0;
 }
 

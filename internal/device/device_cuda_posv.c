@@ -5,13 +5,14 @@
  * cuSOLVER has no refinement solver for Hermitian matrices, and its
  * single-precision POTRF does not use the tensor cores.  Here the low copy
  * (the referenced triangle rounded, kernels/cuda/mixed.cu) is factored by
- * blocks of MXP_NB columns: cuSOLVER's POTRF of the diagonal block, cuBLAS's
- * TRSM of the panel below, then the trailing matrix's lower part by
- * column strips of MXP_STRIP through cublasGemmEx in the arithmetic `low`
- * asks (CUBLAS_COMPUTE_32F_FAST_TF32 / _16BF / _16F on FP32 data, or
- * plain FP32).  The refinement is the reference's: x from the low
- * factors, r = b - A x with DSYMM/ZHEMM against the original triangle,
- * LAPACK's test on every column, at most 30 steps.
+ * blocks of cfg.lapack.mixed_gpu_nb columns: cuSOLVER's POTRF of the
+ * diagonal block, cuBLAS's TRSM of the panel below, then the trailing
+ * matrix's lower part by column strips of twice that through cublasGemmEx
+ * in the arithmetic `low` asks (CUBLAS_COMPUTE_32F_FAST_TF32 / _16BF /
+ * _16F on FP32 data, or plain FP32).  ANRM (xLANSY / xLANHE 'I') is taken
+ * there too, from the double triangle.  The refinement is the reference's:
+ * x from the low factors, r = b - A x with DSYMM/ZHEMM against the
+ * original triangle, LAPACK's test on every column, at most 30 steps.
  *
  * Failure: a CUDA, cuBLAS or cuSOLVER error is returned (recorded by
  * their wrappers); without the kernels or cuSOLVER's entry points the
@@ -19,15 +20,19 @@
  * but out[].
  */
 #ifdef BLASX_HAVE_CUDA
+#include <float.h>
 #include <limits.h>
+#include <math.h>
 #include <pthread.h>
 #include <stdlib.h>
 #include <string.h>
 
+#include "blasx/config.h"
 #include "internal/device/device_cuda_private.h"
 
-enum { MXP_NB = 1024, MXP_STRIP = 2048, MXP_ITERMAX = 30 };
-_Static_assert(MXP_STRIP % MXP_NB == 0, "strips end on block boundaries");
+enum { MXP_ITERMAX = 30 };
+#define MXP_NB ((int64_t)blasx_cfg.lapack.mixed_gpu_nb)
+#define MXP_STRIP (2 * MXP_NB) /* strips end on block boundaries */
 
 static struct {
     int ok;
@@ -46,7 +51,7 @@ static void mp_load(void) {
 }
 
 typedef struct {
-    size_t sa, sx, pw, info, flag, cm, total; /* offsets in the workspace, and its size */
+    size_t sa, sx, pw, info, flag, cm, rs, cs, total; /* offsets in the workspace, and its size */
     int pw_elems;                             /* POTRF's workspace in elements */
 } mp_layout_t;
 
@@ -57,7 +62,7 @@ static int mp_layout(blasx_stream_t s, int cplx, int64_t n, int64_t nrhs, mp_lay
     if (!mp.ok || n < 1 || nrhs < 1 || n > INT_MAX || nrhs > INT_MAX) return BLASX_ERR_DEVICE;
     CU(cudaSetDevice(s->dev));
     BLASX_TRY(blasx_cuda_sol_handle(s));
-    const int kb = n < MXP_NB ? (int)n : MXP_NB, ld = (int)n;
+    const int kb = (int)(n < MXP_NB ? n : MXP_NB), ld = (int)n;
     const size_t le = cplx ? 8 : 4, nblk = (size_t)((n + MXP_NB - 1) / MXP_NB);
     int w = 0;
     if (cplx) CUSOLVER(mp.cbs(s->sh, CUBLAS_FILL_MODE_LOWER, kb, NULL, ld, &w));
@@ -69,7 +74,9 @@ static int mp_layout(blasx_stream_t s, int cplx, int64_t n, int64_t nrhs, mp_lay
     l->info = l->pw + mp_round((size_t)l->pw_elems * le);
     l->flag = l->info + mp_round(nblk * 4);
     l->cm = l->flag + 256;
-    l->total = l->cm + mp_round((size_t)nrhs * 2 * sizeof(double));
+    l->rs = l->cm + mp_round((size_t)nrhs * 2 * sizeof(double));
+    l->cs = l->rs + mp_round((size_t)n * sizeof(double));
+    l->total = l->cs + mp_round((size_t)n * sizeof(double));
     return 0;
 }
 
@@ -205,7 +212,7 @@ static int mp_refine(blasx_stream_t s, int cplx, char uplo, int64_t n, int64_t n
     }
 }
 
-int blasx_cuda_mixed_posv(blasx_stream_t s, int prec, int low, char uplo, int64_t n, int64_t nrhs, double cte,
+int blasx_cuda_mixed_posv(blasx_stream_t s, int prec, int low, char uplo, int64_t n, int64_t nrhs, double *anrm,
                           uintptr_t a, uintptr_t b, uintptr_t x, uintptr_t r, uintptr_t ws, size_t ws_bytes,
                           int32_t out[2]) {
     const int cplx = prec == BLASX_PREC_Z;
@@ -217,18 +224,31 @@ int blasx_cuda_mixed_posv(blasx_stream_t s, int prec, int low, char uplo, int64_
     if (ws_bytes < l.total) return BLASX_ERR_INTERNAL;
     const uintptr_t sa = ws + l.sa, sx = ws + l.sx, flag = ws + l.flag, info = ws + l.info;
     const int64_t nblk = (n + MXP_NB - 1) / MXP_NB;
-    double *h = malloc(sizeof(double) * (size_t)(2 * nrhs + 1) + sizeof(int32_t) * (size_t)nblk);
+    const int64_t hd = 2 * (n > nrhs ? n : nrhs) + 1; /* the row sums, or the column maxima and the flag */
+    double *h = malloc(sizeof(double) * (size_t)hd + sizeof(int32_t) * (size_t)nblk);
     if (!h) return BLASX_ERR_NOMEM;
-    int32_t *hinfo = (int32_t *)(h + 2 * nrhs + 1), f = 0;
+    int32_t *hinfo = (int32_t *)(h + hd), f = 0;
     int st = 0;
     out[0] = 0, out[1] = -2;
 #define MP_TRY(e) do { if ((st = (e))) goto done; } while (0)
     MP_TRY(cu_status(cudaMemsetAsync((void *)flag, 0, 4, s->s), __FILE__, __LINE__, "cudaMemsetAsync"));
     MP_TRY(blasx_cuda_mx_down_tri(s, cplx, n, a, n, sa, n, uplo == 'U', flag));
     MP_TRY(blasx_cuda_mx_down(s, cplx, n, nrhs, b, n, sx, n, flag));
+    MP_TRY(blasx_cuda_mx_sums(s, cplx, n, a, n, uplo == 'U', ws + l.rs, ws + l.cs));
+    MP_TRY(cu_status(cudaMemcpyAsync(h, (const void *)(ws + l.rs), (size_t)n * 8, cudaMemcpyDeviceToHost, s->s),
+                     __FILE__, __LINE__, "cudaMemcpyAsync"));
+    MP_TRY(cu_status(cudaMemcpyAsync(h + n, (const void *)(ws + l.cs), (size_t)n * 8, cudaMemcpyDeviceToHost, s->s),
+                     __FILE__, __LINE__, "cudaMemcpyAsync"));
     MP_TRY(cu_status(cudaMemcpyAsync(&f, (const void *)flag, 4, cudaMemcpyDeviceToHost, s->s), __FILE__, __LINE__,
                      "cudaMemcpyAsync"));
     MP_TRY(cu_status(cudaStreamSynchronize(s->s), __FILE__, __LINE__, "cudaStreamSynchronize"));
+    double an = 0;
+    for (int64_t i = 0; i < n; i++) { /* the largest row sum, a NaN kept (as xLANSY) */
+        const double v = h[i] + h[n + i];
+        if (an < v || isnan(v)) an = v;
+    }
+    *anrm = an;
+    const double cte = an * (DBL_EPSILON / 2) * sqrt((double)n);
     if (f) goto done; /* -2: an entry beyond the single range */
     MP_TRY(mp_chol(s, cplx, low, n, sa, ws + l.pw, l.pw_elems, info));
     MP_TRY(cu_status(cudaMemcpyAsync(hinfo, (const void *)info, (size_t)nblk * 4, cudaMemcpyDeviceToHost, s->s),

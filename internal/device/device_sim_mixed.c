@@ -7,8 +7,8 @@
  * made whole) and B rounded to single precision (an entry beyond FLT_MAX:
  * iteration count -2), the CPU's unblocked LU or Cholesky of them (INFO >
  * 0: -3), then x from the low factors and refinement against A in double
- * with LAPACK's test RNRM <= XNRM cte (xxGESV: cte = ANRM eps/2 sqrt(n);
- * xxPOSV: the caller's), at most 30 steps (not converged: -31).  Every
+ * with LAPACK's test RNRM <= XNRM ANRM eps/2 sqrt(n) (ANRM: xLANGE,
+ * xLANSY or xLANHE 'I'), at most 30 steps (not converged: -31).  Every
  * lower arithmetic is simulated as FP32.  The sums run in double complex
  * for both pairs.
  *
@@ -124,16 +124,16 @@ static int mx_column(const mx_t *m, const void *b, void *x, void *r, int64_t c, 
     return -MIXED_ITERMAX - 1;
 }
 
-/* The whole solve; returns the iteration count as mixed_gesv reports it.
- * cte < 0: xxGESV's, from A. */
-static int mx_solve(mx_t *m, const void *b, int64_t nrhs, void *x, void *r, double cte, int32_t *info) {
+/* The whole solve; returns the iteration count as mixed_gesv reports it. */
+static int mx_solve(mx_t *m, const void *b, int64_t nrhs, void *x, void *r, double *anrm_out, int32_t *info) {
     const int64_t n = m->n;
     double anrm = 0;
-    for (int64_t i = 0; i < n && cte < 0; i++) { /* xLANGE 'I' (the modulus) */
+    for (int64_t i = 0; i < n; i++) { /* xLANGE / xLANSY / xLANHE 'I' (the modulus) */
         double s = 0;
-        for (int64_t j = 0; j < n; j++) s += cabs(hi_at(m, m->a, i + j * n));
+        for (int64_t j = 0; j < n; j++) s += cabs(a_at(m, i, j));
         if (anrm < s || isnan(s)) anrm = s;
     }
+    *anrm_out = anrm;
     for (int64_t j = 0; j < n; j++)
         for (int64_t i = 0; i < n; i++) {
             const zd v = a_at(m, i, j);
@@ -150,7 +150,7 @@ static int mx_solve(mx_t *m, const void *b, int64_t nrhs, void *x, void *r, doub
     else
         *info = (int32_t)(m->cplx ? blasx_k_cgetf2(n, n, m->lu, n, m->piv) : blasx_k_sgetf2(n, n, m->lu, n, m->piv));
     if (*info) return -3;
-    if (cte < 0) cte = anrm * (DBL_EPSILON / 2) * sqrt((double)n);
+    const double cte = anrm * (DBL_EPSILON / 2) * sqrt((double)n);
     int most = 0;
     for (int64_t c = 0; c < nrhs; c++) {
         int it = mx_column(m, b, x, r, c, cte);
@@ -185,7 +185,8 @@ int blasx_sim_mixed_gesv(blasx_stream_t s, int prec, int low, int64_t n, int64_t
     int st = m.lu && m.piv && m.w ? 0 : BLASX_ERR_NOMEM;
     if (!st) {
         int32_t out[2] = {0, 0};
-        out[1] = mx_solve(&m, (const void *)b, nrhs, (void *)x, (void *)r, -1, &out[0]);
+        double anrm;
+        out[1] = mx_solve(&m, (const void *)b, nrhs, (void *)x, (void *)r, &anrm, &out[0]);
         for (int64_t i = 0; i < n && out[1] != -2; i++) ((int32_t *)ipiv)[i] = (int32_t)m.piv[i];
         memcpy((void *)info, out, sizeof out);
     }
@@ -197,7 +198,7 @@ int blasx_sim_mixed_posv_ws(blasx_stream_t s, int prec, int low, int64_t n, int6
     return blasx_sim_mixed_ws(s, prec, low, n, nrhs, bytes);
 }
 
-int blasx_sim_mixed_posv(blasx_stream_t s, int prec, int low, char uplo, int64_t n, int64_t nrhs, double cte,
+int blasx_sim_mixed_posv(blasx_stream_t s, int prec, int low, char uplo, int64_t n, int64_t nrhs, double *anrm,
                          uintptr_t a, uintptr_t b, uintptr_t x, uintptr_t r, uintptr_t ws, size_t ws_bytes,
                          int32_t out[2]) {
     (void)s, (void)low, (void)ws, (void)ws_bytes;
@@ -207,7 +208,7 @@ int blasx_sim_mixed_posv(blasx_stream_t s, int prec, int low, char uplo, int64_t
     const int cplx = prec == BLASX_PREC_Z;
     const uint64_t e = cplx ? 16 : 8, nn = (uint64_t)n * (uint64_t)n, nb = (uint64_t)n * (uint64_t)nrhs;
     if ((prec != BLASX_PREC_D && prec != BLASX_PREC_Z) || (uplo != 'U' && uplo != 'L') || n < 1 || nrhs < 1 ||
-        !(cte >= 0) || !blasx_sim_in_device(dev, a, nn * e) || !blasx_sim_in_device(dev, b, nb * e) ||
+        !blasx_sim_in_device(dev, a, nn * e) || !blasx_sim_in_device(dev, b, nb * e) ||
         !blasx_sim_in_device(dev, x, nb * e) || !blasx_sim_in_device(dev, r, nb * e))
         return BLASX_ERR_INTERNAL;
     mx_t m = {.cplx = cplx, .uplo = uplo, .n = n, .a = (const void *)a};
@@ -215,7 +216,7 @@ int blasx_sim_mixed_posv(blasx_stream_t s, int prec, int low, char uplo, int64_t
     int st = m.lu && m.w ? 0 : BLASX_ERR_NOMEM;
     if (!st) {
         out[0] = 0;
-        out[1] = mx_solve(&m, (const void *)b, nrhs, (void *)x, (void *)r, cte, &out[0]);
+        out[1] = mx_solve(&m, (const void *)b, nrhs, (void *)x, (void *)r, anrm, &out[0]);
     }
     free(m.lu), free(m.w);
     return st;

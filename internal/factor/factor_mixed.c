@@ -19,7 +19,7 @@ enum { FM_UP_COLS = 2048 }; /* xxPOSV: A's triangle goes up by block columns of 
 typedef struct {
     int prec, low;
     char uplo; /* 0: xxGESV; 'U' / 'L': xxPOSV */
-    double cte;
+    double *anrm;
     int64_t n, nrhs, lda, ldb, ldx;
     const char *A, *B;
     char *X, *R;
@@ -53,7 +53,7 @@ static int fm_in_core(fc_t *f, const fm_call_t *c, size_t ws_bytes) {
     BLASX_TRY(be->stream_sync(f->d.s)); /* mixed_gesv's contract: A and B are there */
     int32_t out[2];
     if (c->uplo) {
-        BLASX_TRY(be->mixed_posv(f->d.s, c->prec, c->low, c->uplo, n, k, c->cte, a, b, x, r, ws, ws_bytes, out));
+        BLASX_TRY(be->mixed_posv(f->d.s, c->prec, c->low, c->uplo, n, k, c->anrm, a, b, x, r, ws, ws_bytes, out));
     } else {
         BLASX_TRY(be->mixed_gesv(f->d.s, c->prec, c->low, n, k, a, b, x, r, piv, ws, ws_bytes, info));
         BLASX_TRY(be->copy_d2h(f->d.s, f->small, 8, info, 8, (blasx_shape_t){8, 1, 8, 1}));
@@ -125,13 +125,13 @@ static int fm_call(const fm_call_t c) {
 
 int blasx_factor_mixed_gesv(int prec, int64_t n, int64_t nrhs, const void *A, int64_t lda, const void *B,
                             int64_t ldb, void *X, int64_t ldx, void *R, int64_t *ipiv, int *iters) {
-    return fm_call((fm_call_t){prec, (int)blasx_setting_int(BLASX_SETTING_LAPACK_MIXED_LOW), 0, 0, n, nrhs, lda,
+    return fm_call((fm_call_t){prec, (int)blasx_setting_int(BLASX_SETTING_LAPACK_MIXED_LOW), 0, NULL, n, nrhs, lda,
                                ldb, ldx, A, B, X, R, ipiv, iters});
 }
 
 int blasx_factor_mixed_posv(int prec, char uplo, int64_t n, int64_t nrhs, const void *A, int64_t lda,
-                            const void *B, int64_t ldb, void *X, int64_t ldx, void *R, double cte, int *iters) {
-    if ((uplo != 'U' && uplo != 'L') || !(cte >= 0)) return BLASX_FACTOR_DECLINED;
-    return fm_call((fm_call_t){prec, (int)blasx_setting_int(BLASX_SETTING_LAPACK_MIXED_LOW), uplo, cte, n, nrhs,
+                            const void *B, int64_t ldb, void *X, int64_t ldx, void *R, double *anrm, int *iters) {
+    if (uplo != 'U' && uplo != 'L') return BLASX_FACTOR_DECLINED;
+    return fm_call((fm_call_t){prec, (int)blasx_setting_int(BLASX_SETTING_LAPACK_MIXED_LOW), uplo, anrm, n, nrhs,
                                lda, ldb, ldx, A, B, X, R, NULL, iters});
 }

@@ -35,10 +35,11 @@ BLASX_INTERNAL int blasx_factor_mixed_gesv(int prec, int64_t n, int64_t nrhs, co
                                            const void *B, int64_t ldb, void *X, int64_t ldx, void *R, int64_t *ipiv,
                                            int *iters);
 
-/* xxPOSV for the triangle uplo of A: as blasx_factor_mixed_gesv, with
- * LAPACK's test constant cte (ANRM eps sqrt(n), >= 0) and no pivots. */
+/* xxPOSV for the triangle uplo of A: as blasx_factor_mixed_gesv, no
+ * pivots, and when 0 comes back *anrm = A's infinity norm (xLANSY /
+ * xLANHE 'I', taken on the GPU). */
 BLASX_INTERNAL int blasx_factor_mixed_posv(int prec, char uplo, int64_t n, int64_t nrhs, const void *A, int64_t lda,
-                                           const void *B, int64_t ldb, void *X, int64_t ldx, void *R, double cte,
+                                           const void *B, int64_t ldb, void *X, int64_t ldx, void *R, double *anrm,
                                            int *iters);
 
 #endif

@@ -8,7 +8,8 @@
 // copy (an upper one transposed, conjugated for complex: the same matrix),
 // down rounds a block (the right-hand sides, the residuals), up widens a
 // block back or adds it, colmax takes each column's largest |re| + |im|
-// as I*AMAX picks it.  A value beyond the single range (x > FLT_MAX or x <
+// as I*AMAX picks it, rowsum_tri and colsum_tri give the row sums of the
+// moduli of the whole matrix from its triangle (xLANSY / xLANHE 'I').  A value beyond the single range (x > FLT_MAX or x <
 // -FLT_MAX: xLAG2S's test, a NaN passes) sets *flag, as xLAG2S's INFO.
 //
 // Built into PTX (kernels/cuda/gen_ptx.sh mixed -> mixed_ptx.h) that the
@@ -28,6 +29,46 @@ __device__ double add(double a, double b) { return a + b; }
 __device__ double2 add(double2 a, double2 b) { return make_double2(a.x + b.x, a.y + b.y); }
 __device__ double abs1(double x) { return fabs(x); }
 __device__ double abs1(double2 x) { return fabs(x.x) + fabs(x.y); }
+__device__ double modulus(double x, bool) { return fabs(x); }
+__device__ double modulus(double2 x, bool diag) { return diag ? fabs(x.x) : hypot(x.x, x.y); } // Hermitian diagonal: real
+
+// rs[i] += the moduli of row i's stored entries in the columns of chunk
+// blockIdx.y (1024 columns); threads over rows, so a warp reads along a
+// column.
+template <typename H>
+__device__ void rowsum_tri(const H *a, int64_t lda, int64_t n, int upper, double *rs) {
+    const int64_t i = blockIdx.x * (int64_t)blockDim.x + threadIdx.x;
+    if (i >= n) return;
+    int64_t j0 = blockIdx.y * (int64_t)1024, j1 = j0 + 1024 < n ? j0 + 1024 : n;
+    if (upper) j0 = j0 > i ? j0 : i; // row i of an upper triangle: columns i..
+    else j1 = j1 < i + 1 ? j1 : i + 1;
+    double s = 0;
+#pragma unroll 4
+    for (int64_t j = j0; j < j1; j++) s += modulus(a[i + j * lda], i == j);
+    if (j0 < j1) atomicAdd(&rs[i], s);
+}
+
+// cs[j] := the moduli of column j's stored entries off the diagonal (the
+// mirrored half of row j); one block of 256 threads per column.
+template <typename H>
+__device__ void colsum_tri(const H *a, int64_t lda, int64_t n, int upper, double *cs) {
+    __shared__ double part[256];
+#pragma unroll 1
+    for (int64_t j = blockIdx.x; j < n; j += gridDim.x) {
+        const int64_t i0 = upper ? 0 : j + 1, i1 = upper ? j : n;
+        double s = 0;
+#pragma unroll 1
+        for (int64_t i = i0 + threadIdx.x; i < i1; i += blockDim.x) s += modulus(a[i + j * lda], false);
+        part[threadIdx.x] = s;
+        __syncthreads();
+        for (int h = blockDim.x / 2; h > 0; h /= 2) {
+            if ((int)threadIdx.x < h) part[threadIdx.x] += part[threadIdx.x + h];
+            __syncthreads();
+        }
+        if (threadIdx.x == 0) cs[j] = part[0];
+        __syncthreads();
+    }
+}
 
 // s (lower triangle, ld lds) := the triangle of a (n x n, ld lda) rounded;
 // upper: s(i, j) = conj(a(j, i)).  32 x 32 tiles of the lower triangle,
@@ -140,6 +181,12 @@ __device__ void colmax(const H *x, int64_t ld, int64_t m, int64_t n, double *out
     }                                                                                                              \
     extern "C" __global__ void blasx_mx_colmax_##p(const H *x, int64_t ld, int64_t m, int64_t n, double *out) {    \
         colmax<H>(x, ld, m, n, out);                                                                               \
+    }                                                                                                              \
+    extern "C" __global__ void blasx_mx_rowsum_tri_##p(const H *a, int64_t lda, int64_t n, int upper, double *rs) { \
+        rowsum_tri<H>(a, lda, n, upper, rs);                                                                       \
+    }                                                                                                              \
+    extern "C" __global__ void blasx_mx_colsum_tri_##p(const H *a, int64_t lda, int64_t n, int upper, double *cs) { \
+        colsum_tri<H>(a, lda, n, upper, cs);                                                                       \
     }
 
 MX_KERNELS(d, double, float)
