@@ -8,8 +8,9 @@
  *
  * Role: blasx/lapack_mixed.inc's fast path.  The driver keeps LAPACK's
  * semantics: it checks the answer with LAPACK's test against the residual
- * this returns, and does LAPACK's fallback itself when the device did not
- * converge or the test fails.
+ * this returns, and where the device did not converge or the test fails
+ * it takes LAPACK's single-precision steps on the host (then the fallback
+ * where those do not refine either).
  *
  * Invariants: A and B are only read; X, R and ipiv are written only when
  * 0 comes back with *iters >= 0.  A matrix that does not fit a GPU's pool
