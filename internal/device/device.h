@@ -233,10 +233,15 @@ typedef struct blasx_device_backend {
      * the low Cholesky's INFO, out[1]: the steps (-2 an
      * entry beyond the low range, -3 the low Cholesky stopped, -31 not
      * converged: x and r meaningless then).  ws holds ws_bytes >=
-     * mixed_posv_ws's.  Called with s idle; returns once it is done.  NULL
-     * without BLASX_DEV_CAP_MIXED_POSV. */
-    int (*mixed_posv)(blasx_stream_t s, int prec, int low, char uplo, int64_t n, int64_t nrhs, double *anrm,
-                      uintptr_t a, uintptr_t b, uintptr_t x, uintptr_t r, uintptr_t ws, size_t ws_bytes,
+     * mixed_posv_ws's.  panel -2: all of A is there; called with s idle,
+     * returns once it is done.  A lower triangle may instead come by panels
+     * of cfg.lapack.mixed_gpu_nb columns (rows from the panel's diagonal
+     * on): panel k >= 0 queues panel k's share on s (A's panel there after
+     * what s was given; nothing else written, no wait), once for each k in
+     * order, then panel -1 finishes as -2 does, with s idle.  NULL without
+     * BLASX_DEV_CAP_MIXED_POSV. */
+    int (*mixed_posv)(blasx_stream_t s, int prec, int low, char uplo, int64_t n, int64_t nrhs, int64_t panel,
+                      double *anrm, uintptr_t a, uintptr_t b, uintptr_t x, uintptr_t r, uintptr_t ws, size_t ws_bytes,
                       int32_t out[2]);
     /* Fault injection (tests): set *fail_after = n > 0 and the n-th
      * mem_alloc, copy or run_step from then on fails with BLASX_ERR_DEVICE

@@ -191,12 +191,13 @@ int blasx_cuda_mx_ready(void) {
 static unsigned mx_cap(int64_t v, int64_t most) { return (unsigned)(v < 1 ? 1 : v < most ? v : most); }
 
 int blasx_cuda_mx_down_tri(blasx_stream_t s, int cplx, int64_t n, uintptr_t a, int64_t lda, uintptr_t sa,
-                           int64_t lds, int upper, uintptr_t flag) {
+                           int64_t lds, int upper, int64_t c0, int64_t c1, uintptr_t flag) {
     BLASX_TRY(blasx_cuda_mx_ready());
+    if (c0 >= c1) return 0;
     void *pa = (void *)a, *ps = (void *)sa, *pf = (void *)flag;
-    void *args[7] = {&pa, &lda, &ps, &lds, &n, &upper, &pf};
-    const int64_t nt = (n + 31) / 32;
-    dim3 grid = {mx_cap(nt, 4096), mx_cap(nt, 65535), 1}, block = {32, 8, 1};
+    void *args[9] = {&pa, &lda, &ps, &lds, &n, &upper, &c0, &c1, &pf};
+    const int64_t nt = (n + 31) / 32, ct = (c1 + 31) / 32 - c0 / 32;
+    dim3 grid = {mx_cap(nt, 4096), mx_cap(ct, 65535), 1}, block = {32, 8, 1};
     CU(cudaSetDevice(s->dev));
     CU(cudaLaunchKernel((const void *)mx_k[cplx != 0][0], grid, block, args, 0, s->s));
     return 0;
@@ -234,16 +235,16 @@ int blasx_cuda_mx_colmax(blasx_stream_t s, int cplx, int64_t m, int64_t n, uintp
     return 0;
 }
 
-int blasx_cuda_mx_sums(blasx_stream_t s, int cplx, int64_t n, uintptr_t a, int64_t lda, int upper, uintptr_t rs,
-                       uintptr_t cs) {
+int blasx_cuda_mx_sums(blasx_stream_t s, int cplx, int64_t n, uintptr_t a, int64_t lda, int upper, int64_t c0,
+                       int64_t c1, uintptr_t rs, uintptr_t cs) {
     BLASX_TRY(blasx_cuda_mx_ready());
+    if (c0 >= c1) return 0;
     void *pa = (void *)a, *pr = (void *)rs, *pc = (void *)cs;
-    void *ra[5] = {&pa, &lda, &n, &upper, &pr}, *ca[5] = {&pa, &lda, &n, &upper, &pc};
-    dim3 rgrid = {mx_cap((n + 255) / 256, 1 << 30), mx_cap((n + 1023) / 1024, 65535), 1}, rblock = {256, 1, 1};
-    dim3 cgrid = {mx_cap(n, 65535), 1, 1}, cblock = {256, 1, 1};
-    if ((n + 1023) / 1024 > 65535) return BLASX_ERR_INTERNAL; /* beyond the grid: the caller declines */
+    void *ra[7] = {&pa, &lda, &n, &upper, &c0, &c1, &pr}, *ca[7] = {&pa, &lda, &n, &upper, &c0, &c1, &pc};
+    dim3 rgrid = {mx_cap((n + 255) / 256, 1 << 30), mx_cap((c1 - c0 + 1023) / 1024, 65535), 1}, rblock = {256, 1, 1};
+    dim3 cgrid = {mx_cap(c1 - c0, 65535), 1, 1}, cblock = {256, 1, 1};
+    if ((c1 - c0 + 1023) / 1024 > 65535) return BLASX_ERR_INTERNAL; /* beyond the grid: the caller declines */
     CU(cudaSetDevice(s->dev));
-    CU(cudaMemsetAsync((void *)rs, 0, (size_t)n * sizeof(double), s->s));
     CU(cudaLaunchKernel((const void *)mx_k[cplx != 0][4], rgrid, rblock, ra, 0, s->s));
     CU(cudaLaunchKernel((const void *)mx_k[cplx != 0][5], cgrid, cblock, ca, 0, s->s));
     return 0;

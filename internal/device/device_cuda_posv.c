@@ -14,6 +14,10 @@
  * x from the low factors, r = b - A x with DSYMM/ZHEMM against the
  * original triangle, LAPACK's test on every column, at most 30 steps.
  *
+ * A lower triangle may come by panels (mixed_posv's panel >= 0): each
+ * one is factored left-looking as it arrives, while the next crosses the
+ * link; an upper one (or panel -2) is factored whole, right-looking.
+ *
  * Failure: a CUDA, cuBLAS or cuSOLVER error is returned (recorded by
  * their wrappers); without the kernels or cuSOLVER's entry points the
  * call declines (a status, nothing done).  Nothing is written to the host
@@ -212,16 +216,61 @@ static int mp_refine(blasx_stream_t s, int cplx, char uplo, int64_t n, int64_t n
     }
 }
 
-int blasx_cuda_mixed_posv(blasx_stream_t s, int prec, int low, char uplo, int64_t n, int64_t nrhs, double *anrm,
-                          uintptr_t a, uintptr_t b, uintptr_t x, uintptr_t r, uintptr_t ws, size_t ws_bytes,
-                          int32_t out[2]) {
+/* Panel k of a lower triangle, left-looking: its columns rounded and
+ * their parts of the row sums taken, the panel less the earlier panels'
+ * product, its diagonal block's POTRF (INFO at info[k]), the TRSM below. */
+static int mp_panel(blasx_stream_t s, int cplx, int low, int64_t n, int64_t k, uintptr_t a, uintptr_t ws,
+                    const mp_layout_t *l) {
+    const uintptr_t sa = ws + l->sa, flag = ws + l->flag;
+    const int64_t j0 = k * MXP_NB, kb64 = n - j0 < MXP_NB ? n - j0 : MXP_NB;
+    if (j0 >= n) return BLASX_ERR_INTERNAL;
+    if (k == 0) {
+        CU(cudaMemsetAsync((void *)flag, 0, 4, s->s));
+        CU(cudaMemsetAsync((void *)(ws + l->rs), 0, (size_t)n * sizeof(double), s->s));
+    }
+    BLASX_TRY(blasx_cuda_mx_down_tri(s, cplx, n, a, n, sa, n, 0, j0, j0 + kb64, flag));
+    BLASX_TRY(blasx_cuda_mx_sums(s, cplx, n, a, n, 0, j0, j0 + kb64, ws + l->rs, ws + l->cs));
+    const size_t le = cplx ? 8 : 4;
+    const cudaDataType t = cplx ? CUDA_C_32F : CUDA_R_32F;
+    const float one = 1, m1 = -1;
+    const cuComplex cone = {1, 0}, cm1 = {-1, 0};
+    const int ld = (int)n, kb = (int)kb64, m = (int)(n - j0), below = (int)(n - j0 - kb64);
+#define MP_AT(i, j) ((void *)(sa + ((size_t)(i) + (size_t)(j) * (size_t)n) * le))
+    if (j0 > 0)
+        CUBLAS(cublasGemmEx(s->h, CUBLAS_OP_N, cplx ? CUBLAS_OP_C : CUBLAS_OP_T, m, kb, (int)j0,
+                            cplx ? (const void *)&cm1 : (const void *)&m1, MP_AT(j0, 0), t, ld, MP_AT(j0, 0), t, ld,
+                            cplx ? (const void *)&cone : (const void *)&one, MP_AT(j0, j0), t, ld, mp_compute(low),
+                            CUBLAS_GEMM_DEFAULT));
+    int *inf = (int *)(ws + l->info + (uintptr_t)k * 4);
+    if (cplx) CUSOLVER(mp.cp(s->sh, CUBLAS_FILL_MODE_LOWER, kb, MP_AT(j0, j0), ld, (cuComplex *)(ws + l->pw),
+                             l->pw_elems, inf));
+    else CUSOLVER(mp.sp(s->sh, CUBLAS_FILL_MODE_LOWER, kb, MP_AT(j0, j0), ld, (float *)(ws + l->pw), l->pw_elems, inf));
+    if (below == 0) return 0;
+    CUBLAS(cublasSetMathMode(s->h, low == BLASX_MIXED_FP32 ? CUBLAS_DEFAULT_MATH : CUBLAS_TF32_TENSOR_OP_MATH));
+    int st = cplx ? cublas_status(cublasCtrsm(s->h, CUBLAS_SIDE_RIGHT, CUBLAS_FILL_MODE_LOWER, CUBLAS_OP_C,
+                                              CUBLAS_DIAG_NON_UNIT, below, kb, &cone, MP_AT(j0, j0), ld,
+                                              MP_AT(j0 + kb, j0), ld), __FILE__, __LINE__, "cublasCtrsm")
+                  : cublas_status(cublasStrsm(s->h, CUBLAS_SIDE_RIGHT, CUBLAS_FILL_MODE_LOWER, CUBLAS_OP_T,
+                                              CUBLAS_DIAG_NON_UNIT, below, kb, &one, MP_AT(j0, j0), ld,
+                                              MP_AT(j0 + kb, j0), ld), __FILE__, __LINE__, "cublasStrsm");
+#undef MP_AT
+    const int restore = cublas_status(cublasSetMathMode(s->h, CUBLAS_DEFAULT_MATH), __FILE__, __LINE__,
+                                      "cublasSetMathMode");
+    return st ? st : restore;
+}
+
+int blasx_cuda_mixed_posv(blasx_stream_t s, int prec, int low, char uplo, int64_t n, int64_t nrhs, int64_t panel,
+                          double *anrm, uintptr_t a, uintptr_t b, uintptr_t x, uintptr_t r, uintptr_t ws,
+                          size_t ws_bytes, int32_t out[2]) {
     const int cplx = prec == BLASX_PREC_Z;
     mp_layout_t l;
-    if ((prec != BLASX_PREC_D && prec != BLASX_PREC_Z) || low < 0 || low > 3 || (uplo != 'U' && uplo != 'L'))
+    if ((prec != BLASX_PREC_D && prec != BLASX_PREC_Z) || low < 0 || low > 3 || (uplo != 'U' && uplo != 'L') ||
+        panel < -2 || (panel >= 0 && uplo != 'L'))
         return BLASX_ERR_INTERNAL;
     BLASX_TRY(mp_layout(s, cplx, n, nrhs, &l));
     BLASX_TRY(blasx_cuda_mx_ready());
     if (ws_bytes < l.total) return BLASX_ERR_INTERNAL;
+    if (panel >= 0) return mp_panel(s, cplx, low, n, panel, a, ws, &l);
     const uintptr_t sa = ws + l.sa, sx = ws + l.sx, flag = ws + l.flag, info = ws + l.info;
     const int64_t nblk = (n + MXP_NB - 1) / MXP_NB;
     const int64_t hd = 2 * (n > nrhs ? n : nrhs) + 1; /* the row sums, or the column maxima and the flag */
@@ -231,10 +280,14 @@ int blasx_cuda_mixed_posv(blasx_stream_t s, int prec, int low, char uplo, int64_
     int st = 0;
     out[0] = 0, out[1] = -2;
 #define MP_TRY(e) do { if ((st = (e))) goto done; } while (0)
-    MP_TRY(cu_status(cudaMemsetAsync((void *)flag, 0, 4, s->s), __FILE__, __LINE__, "cudaMemsetAsync"));
-    MP_TRY(blasx_cuda_mx_down_tri(s, cplx, n, a, n, sa, n, uplo == 'U', flag));
+    if (panel == -2) { /* the whole: rounded and summed here, factored below */
+        MP_TRY(cu_status(cudaMemsetAsync((void *)flag, 0, 4, s->s), __FILE__, __LINE__, "cudaMemsetAsync"));
+        MP_TRY(cu_status(cudaMemsetAsync((void *)(ws + l.rs), 0, (size_t)n * 8, s->s), __FILE__, __LINE__,
+                         "cudaMemsetAsync"));
+        MP_TRY(blasx_cuda_mx_down_tri(s, cplx, n, a, n, sa, n, uplo == 'U', 0, n, flag));
+        MP_TRY(blasx_cuda_mx_sums(s, cplx, n, a, n, uplo == 'U', 0, n, ws + l.rs, ws + l.cs));
+    }
     MP_TRY(blasx_cuda_mx_down(s, cplx, n, nrhs, b, n, sx, n, flag));
-    MP_TRY(blasx_cuda_mx_sums(s, cplx, n, a, n, uplo == 'U', ws + l.rs, ws + l.cs));
     MP_TRY(cu_status(cudaMemcpyAsync(h, (const void *)(ws + l.rs), (size_t)n * 8, cudaMemcpyDeviceToHost, s->s),
                      __FILE__, __LINE__, "cudaMemcpyAsync"));
     MP_TRY(cu_status(cudaMemcpyAsync(h + n, (const void *)(ws + l.cs), (size_t)n * 8, cudaMemcpyDeviceToHost, s->s),
@@ -249,8 +302,8 @@ int blasx_cuda_mixed_posv(blasx_stream_t s, int prec, int low, char uplo, int64_
     }
     *anrm = an;
     const double cte = an * (DBL_EPSILON / 2) * sqrt((double)n);
-    if (f) goto done; /* -2: an entry beyond the single range */
-    MP_TRY(mp_chol(s, cplx, low, n, sa, ws + l.pw, l.pw_elems, info));
+    if (f) goto done; /* -2: an entry beyond the single range (the panels' factors are discarded) */
+    if (panel == -2) MP_TRY(mp_chol(s, cplx, low, n, sa, ws + l.pw, l.pw_elems, info));
     MP_TRY(cu_status(cudaMemcpyAsync(hinfo, (const void *)info, (size_t)nblk * 4, cudaMemcpyDeviceToHost, s->s),
                      __FILE__, __LINE__, "cudaMemcpyAsync"));
     MP_TRY(cu_status(cudaStreamSynchronize(s->s), __FILE__, __LINE__, "cudaStreamSynchronize"));

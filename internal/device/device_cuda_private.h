@@ -96,7 +96,7 @@ BLASX_INTERNAL int blasx_cuda_mixed_gesv(blasx_stream_t s, int prec, int low, in
 BLASX_INTERNAL int blasx_cuda_mixed_posv_ws(blasx_stream_t s, int prec, int low, int64_t n, int64_t nrhs,
                                             size_t *bytes);
 BLASX_INTERNAL int blasx_cuda_mixed_posv(blasx_stream_t s, int prec, int low, char uplo, int64_t n, int64_t nrhs,
-                                         double *anrm, uintptr_t a, uintptr_t b, uintptr_t x, uintptr_t r,
+                                         int64_t panel, double *anrm, uintptr_t a, uintptr_t b, uintptr_t x, uintptr_t r,
                                          uintptr_t ws, size_t ws_bytes, int32_t out[2]);
 
 /* device_cuda_kernels.c: kernels/cuda/mixed.cu's conversions on stream s
@@ -104,18 +104,21 @@ BLASX_INTERNAL int blasx_cuda_mixed_posv(blasx_stream_t s, int prec, int low, ch
  * triangle of a (upper 1: transposed, conjugated) into the lower triangle
  * of sa; a block down (an entry beyond the single range sets the int at
  * flag) or up (acc 1: added); each column's largest modulus (double) to
- * out; mx_sums: rs[i] + cs[i] is row i's sum of moduli of the Hermitian
- * matrix whose triangle (upper 1 or 0) lies at a (n doubles each).
+ * out; mx_sums over columns [c0, c1): rs[i] += and cs[j] := their parts of
+ * row i's sum of moduli of the Hermitian matrix whose triangle (upper 1 or
+ * 0) lies at a (rs zeroed by the caller first; rs[i] + cs[i] the sum once
+ * every column was given).  mx_down_tri: sa's columns [c0, c1).
  * mx_ready: 0 once the kernels are loaded, else a status. */
 BLASX_INTERNAL int blasx_cuda_mx_ready(void);
 BLASX_INTERNAL int blasx_cuda_mx_down_tri(blasx_stream_t s, int cplx, int64_t n, uintptr_t a, int64_t lda,
-                                          uintptr_t sa, int64_t lds, int upper, uintptr_t flag);
+                                          uintptr_t sa, int64_t lds, int upper, int64_t c0, int64_t c1,
+                                          uintptr_t flag);
 BLASX_INTERNAL int blasx_cuda_mx_down(blasx_stream_t s, int cplx, int64_t m, int64_t n, uintptr_t x, int64_t ldx,
                                       uintptr_t sx, int64_t lds, uintptr_t flag);
 BLASX_INTERNAL int blasx_cuda_mx_up(blasx_stream_t s, int cplx, int64_t m, int64_t n, uintptr_t sx, int64_t lds,
                                     uintptr_t x, int64_t ldx, int acc);
 BLASX_INTERNAL int blasx_cuda_mx_sums(blasx_stream_t s, int cplx, int64_t n, uintptr_t a, int64_t lda, int upper,
-                                      uintptr_t rs, uintptr_t cs);
+                                      int64_t c0, int64_t c1, uintptr_t rs, uintptr_t cs);
 BLASX_INTERNAL int blasx_cuda_mx_colmax(blasx_stream_t s, int cplx, int64_t m, int64_t n, uintptr_t x, int64_t ldx,
                                         uintptr_t out);
 

@@ -21,6 +21,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "blasx/config.h"
 #include "internal/device/device_sim_private.h"
 #include "kernels/cpu_factor.h"
 
@@ -198,10 +199,13 @@ int blasx_sim_mixed_posv_ws(blasx_stream_t s, int prec, int low, int64_t n, int6
     return blasx_sim_mixed_ws(s, prec, low, n, nrhs, bytes);
 }
 
-int blasx_sim_mixed_posv(blasx_stream_t s, int prec, int low, char uplo, int64_t n, int64_t nrhs, double *anrm,
-                         uintptr_t a, uintptr_t b, uintptr_t x, uintptr_t r, uintptr_t ws, size_t ws_bytes,
-                         int32_t out[2]) {
+int blasx_sim_mixed_posv(blasx_stream_t s, int prec, int low, char uplo, int64_t n, int64_t nrhs, int64_t panel,
+                         double *anrm, uintptr_t a, uintptr_t b, uintptr_t x, uintptr_t r, uintptr_t ws,
+                         size_t ws_bytes, int32_t out[2]) {
     (void)s, (void)low, (void)ws, (void)ws_bytes;
+    if (panel < -2 || (panel >= 0 && (uplo != 'L' || panel * blasx_cfg.lapack.mixed_gpu_nb >= n)))
+        return BLASX_ERR_INTERNAL;
+    if (panel >= 0) return 0; /* all of it at the finish, on the caller's thread */
     int ndev = 0, dev = 0;
     (void)blasx_sim_count(&ndev);
     while (dev < ndev - 1 && !blasx_sim_in_device(dev, a, 1)) dev++;

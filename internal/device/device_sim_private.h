@@ -91,7 +91,7 @@ BLASX_INTERNAL int blasx_sim_mixed_gesv(blasx_stream_t s, int prec, int low, int
 BLASX_INTERNAL int blasx_sim_mixed_posv_ws(blasx_stream_t s, int prec, int low, int64_t n, int64_t nrhs,
                                            size_t *bytes);
 BLASX_INTERNAL int blasx_sim_mixed_posv(blasx_stream_t s, int prec, int low, char uplo, int64_t n, int64_t nrhs,
-                                        double *anrm, uintptr_t a, uintptr_t b, uintptr_t x, uintptr_t r, uintptr_t ws,
+                                        int64_t panel, double *anrm, uintptr_t a, uintptr_t b, uintptr_t x, uintptr_t r, uintptr_t ws,
                                         size_t ws_bytes, int32_t out[2]);
 /* For every t < nm at once, row moves[t] of the cols columns at a (ld)
  * gets what row moves[nm + t] held (elements of e bytes); 0 or

@@ -1,20 +1,20 @@
 /* internal/factor/factor_mixed.c -- factor_mixed.h: one GPU's direct slot,
  * one pool block (A, B, X, R, pivots, INFO and the count, the backend's
- * workspace), A (xxPOSV: the block columns of its triangle) and B in
- * through the staging of factor_stage.c, the device's solve, then INFO,
- * the count and the pivots back before X and R. */
+ * workspace), A (xxPOSV: the block columns of its triangle, on s_out; a
+ * lower one's factored on s panel by panel meanwhile) and B in through the
+ * staging of factor_stage.c, the device's solve, then INFO, the count and
+ * the pivots back before X and R. */
 #include "internal/factor/factor_mixed.h"
 
 #include <string.h>
 
+#include "blasx/config.h"
 #include "internal/base/settings.h"
 #include "internal/factor/factor_private.h"
 #include "internal/gpu/host_reg.h"
 #include "internal/runtime/runtime.h"
 
 enum { FM_BUSY = BLASX_FACTOR_DECLINED - 1 };
-
-enum { FM_UP_COLS = 2048 }; /* xxPOSV: A's triangle goes up by block columns of this width */
 
 typedef struct {
     int prec, low;
@@ -42,18 +42,27 @@ static int fm_in_core(fc_t *f, const fm_call_t *c, size_t ws_bytes) {
     const char *A_end = c->A + ((size_t)(n - 1) * (size_t)c->lda + (size_t)n) * f->esz - 1;
     BLASX_TRY(blasx_fc_host_setup(f, c->A, A_end, (size_t)n * f->esz, (size_t)n * 4));
     if (!c->uplo) BLASX_TRY(blasx_fc_up(f, f->d.s, a, n, c->A, c->lda, n, n));
-    for (int64_t j = 0; c->uplo && j < n; j += FM_UP_COLS) { /* the block columns of the triangle */
-        const int64_t w = n - j < FM_UP_COLS ? n - j : FM_UP_COLS, i0 = c->uplo == 'L' ? j : 0;
+    /* the triangle by block columns; a lower one's panels are factored on s
+     * as they arrive on s_out, while the next ones cross */
+    const int64_t pw = blasx_cfg.lapack.mixed_gpu_nb, by_panel = c->uplo == 'L';
+    for (int64_t j = 0, p = 0; c->uplo && j < n; j += pw, p++) {
+        const int64_t w = n - j < pw ? n - j : pw, i0 = c->uplo == 'L' ? j : 0;
         const int64_t rows = c->uplo == 'L' ? n - j : j + w;
-        BLASX_TRY(blasx_fc_up(f, f->d.s, a + ((size_t)i0 + (size_t)j * (size_t)n) * f->esz, n,
+        BLASX_TRY(blasx_fc_up(f, f->d.s_out, a + ((size_t)i0 + (size_t)j * (size_t)n) * f->esz, n,
                               c->A + ((size_t)i0 + (size_t)j * (size_t)c->lda) * f->esz, c->lda, rows, w));
+        if (!by_panel) continue;
+        BLASX_TRY(be->event_record(f->d.ev, f->d.s_out));
+        BLASX_TRY(be->stream_wait_event(f->d.s, f->d.ev));
+        BLASX_TRY(be->mixed_posv(f->d.s, c->prec, c->low, 'L', n, k, p, c->anrm, a, b, x, r, ws, ws_bytes, NULL));
     }
     f->pinned = fm_pinned(f, c->B, c->ldb, n, k);
     BLASX_TRY(blasx_fc_up(f, f->d.s, b, n, c->B, c->ldb, n, k));
-    BLASX_TRY(be->stream_sync(f->d.s)); /* mixed_gesv's contract: A and B are there */
+    BLASX_TRY(be->stream_sync(f->d.s_out));
+    BLASX_TRY(be->stream_sync(f->d.s)); /* mixed_gesv's and mixed_posv's contract: A and B are there */
     int32_t out[2];
     if (c->uplo) {
-        BLASX_TRY(be->mixed_posv(f->d.s, c->prec, c->low, c->uplo, n, k, c->anrm, a, b, x, r, ws, ws_bytes, out));
+        BLASX_TRY(be->mixed_posv(f->d.s, c->prec, c->low, c->uplo, n, k, by_panel ? -1 : -2, c->anrm, a, b, x, r,
+                                 ws, ws_bytes, out));
     } else {
         BLASX_TRY(be->mixed_gesv(f->d.s, c->prec, c->low, n, k, a, b, x, r, piv, ws, ws_bytes, info));
         BLASX_TRY(be->copy_d2h(f->d.s, f->small, 8, info, 8, (blasx_shape_t){8, 1, 8, 1}));

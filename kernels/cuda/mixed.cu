@@ -33,13 +33,13 @@ __device__ double modulus(double x, bool) { return fabs(x); }
 __device__ double modulus(double2 x, bool diag) { return diag ? fabs(x.x) : hypot(x.x, x.y); } // Hermitian diagonal: real
 
 // rs[i] += the moduli of row i's stored entries in the columns of chunk
-// blockIdx.y (1024 columns); threads over rows, so a warp reads along a
-// column.
+// blockIdx.y (1024 columns from c0, up to c1); threads over rows, so a
+// warp reads along a column.
 template <typename H>
-__device__ void rowsum_tri(const H *a, int64_t lda, int64_t n, int upper, double *rs) {
+__device__ void rowsum_tri(const H *a, int64_t lda, int64_t n, int upper, int64_t c0, int64_t c1, double *rs) {
     const int64_t i = blockIdx.x * (int64_t)blockDim.x + threadIdx.x;
     if (i >= n) return;
-    int64_t j0 = blockIdx.y * (int64_t)1024, j1 = j0 + 1024 < n ? j0 + 1024 : n;
+    int64_t j0 = c0 + blockIdx.y * (int64_t)1024, j1 = j0 + 1024 < c1 ? j0 + 1024 : c1;
     if (upper) j0 = j0 > i ? j0 : i; // row i of an upper triangle: columns i..
     else j1 = j1 < i + 1 ? j1 : i + 1;
     double s = 0;
@@ -49,12 +49,13 @@ __device__ void rowsum_tri(const H *a, int64_t lda, int64_t n, int upper, double
 }
 
 // cs[j] := the moduli of column j's stored entries off the diagonal (the
-// mirrored half of row j); one block of 256 threads per column.
+// mirrored half of row j), j in [c0, c1); one block of 256 threads per
+// column.
 template <typename H>
-__device__ void colsum_tri(const H *a, int64_t lda, int64_t n, int upper, double *cs) {
+__device__ void colsum_tri(const H *a, int64_t lda, int64_t n, int upper, int64_t c0, int64_t c1, double *cs) {
     __shared__ double part[256];
 #pragma unroll 1
-    for (int64_t j = blockIdx.x; j < n; j += gridDim.x) {
+    for (int64_t j = c0 + blockIdx.x; j < c1; j += gridDim.x) {
         const int64_t i0 = upper ? 0 : j + 1, i1 = upper ? j : n;
         double s = 0;
 #pragma unroll 1
@@ -70,16 +71,17 @@ __device__ void colsum_tri(const H *a, int64_t lda, int64_t n, int upper, double
     }
 }
 
-// s (lower triangle, ld lds) := the triangle of a (n x n, ld lda) rounded;
-// upper: s(i, j) = conj(a(j, i)).  32 x 32 tiles of the lower triangle,
+// s (lower triangle, ld lds) := the triangle of a (n x n, ld lda) rounded,
+// in s's columns [c0, c1); upper: s(i, j) = conj(a(j, i)).  32 x 32 tiles of the lower triangle,
 // blocks of 32 x 8 threads; the transpose goes through shared memory so
 // that both sides are read and written along columns.
 template <typename H, typename L>
-__device__ void down_tri(const H *a, int64_t lda, L *s, int64_t lds, int64_t n, int upper, int *flag) {
+__device__ void down_tri(const H *a, int64_t lda, L *s, int64_t lds, int64_t n, int upper, int64_t c0, int64_t c1,
+                         int *flag) {
     __shared__ H t[32][33];
-    const int64_t nt = (n + 31) / 32;
+    const int64_t nt = (n + 31) / 32, bt1 = (c1 + 31) / 32;
 #pragma unroll 1
-    for (int64_t bj = blockIdx.y; bj < nt; bj += gridDim.y)
+    for (int64_t bj = c0 / 32 + blockIdx.y; bj < bt1; bj += gridDim.y)
 #pragma unroll 1
         for (int64_t bi = blockIdx.x + bj; bi < nt; bi += gridDim.x) {
             const int64_t i0 = bi * 32, j0 = bj * 32;
@@ -87,7 +89,7 @@ __device__ void down_tri(const H *a, int64_t lda, L *s, int64_t lds, int64_t n, 
             if (!upper) {
                 for (int k = threadIdx.y; k < 32; k += 8) {
                     const int64_t i = i0 + threadIdx.x, j = j0 + k;
-                    if (i < n && j < n && i >= j) {
+                    if (i < n && j >= c0 && j < c1 && i >= j) {
                         const H v = a[i + j * lda];
                         bad |= beyond(v);
                         s[i + j * lds] = lo(v);
@@ -97,7 +99,7 @@ __device__ void down_tri(const H *a, int64_t lda, L *s, int64_t lds, int64_t n, 
                 // the tile of a at rows j0.., columns i0.. read along its columns
                 for (int k = threadIdx.y; k < 32; k += 8) {
                     const int64_t r = j0 + threadIdx.x, c = i0 + k;
-                    if (r < n && c < n && r <= c) {
+                    if (r >= c0 && r < c1 && c < n && r <= c) {
                         const H v = a[r + c * lda];
                         bad |= beyond(v);
                         t[threadIdx.x][k] = v;
@@ -106,7 +108,7 @@ __device__ void down_tri(const H *a, int64_t lda, L *s, int64_t lds, int64_t n, 
                 __syncthreads();
                 for (int k = threadIdx.y; k < 32; k += 8) {
                     const int64_t i = i0 + threadIdx.x, j = j0 + k;
-                    if (i < n && j < n && i >= j) s[i + j * lds] = lo(conj_(t[k][threadIdx.x]));
+                    if (i < n && j >= c0 && j < c1 && i >= j) s[i + j * lds] = lo(conj_(t[k][threadIdx.x]));
                 }
                 __syncthreads();
             }
@@ -168,8 +170,8 @@ __device__ void colmax(const H *x, int64_t ld, int64_t m, int64_t n, double *out
 
 #define MX_KERNELS(p, H, L)                                                                                        \
     extern "C" __global__ void blasx_mx_down_tri_##p(const H *a, int64_t lda, L *s, int64_t lds, int64_t n,       \
-                                                      int upper, int *flag) {                                      \
-        down_tri<H, L>(a, lda, s, lds, n, upper, flag);                                                            \
+                                                      int upper, int64_t c0, int64_t c1, int *flag) {              \
+        down_tri<H, L>(a, lda, s, lds, n, upper, c0, c1, flag);                                                    \
     }                                                                                                              \
     extern "C" __global__ void blasx_mx_down_##p(const H *a, int64_t lda, L *s, int64_t lds, int64_t m, int64_t n, \
                                                   int *flag) {                                                     \
@@ -182,11 +184,13 @@ __device__ void colmax(const H *x, int64_t ld, int64_t m, int64_t n, double *out
     extern "C" __global__ void blasx_mx_colmax_##p(const H *x, int64_t ld, int64_t m, int64_t n, double *out) {    \
         colmax<H>(x, ld, m, n, out);                                                                               \
     }                                                                                                              \
-    extern "C" __global__ void blasx_mx_rowsum_tri_##p(const H *a, int64_t lda, int64_t n, int upper, double *rs) { \
-        rowsum_tri<H>(a, lda, n, upper, rs);                                                                       \
+    extern "C" __global__ void blasx_mx_rowsum_tri_##p(const H *a, int64_t lda, int64_t n, int upper, int64_t c0,  \
+                                                        int64_t c1, double *rs) {                                  \
+        rowsum_tri<H>(a, lda, n, upper, c0, c1, rs);                                                               \
     }                                                                                                              \
-    extern "C" __global__ void blasx_mx_colsum_tri_##p(const H *a, int64_t lda, int64_t n, int upper, double *cs) { \
-        colsum_tri<H>(a, lda, n, upper, cs);                                                                       \
+    extern "C" __global__ void blasx_mx_colsum_tri_##p(const H *a, int64_t lda, int64_t n, int upper, int64_t c0,  \
+                                                        int64_t c1, double *cs) {                                  \
+        colsum_tri<H>(a, lda, n, upper, c0, c1, cs);                                                               \
     }
 
 MX_KERNELS(d, double, float)
